@@ -1,0 +1,1 @@
+"""The application: command router, handlers, store, message catalogs, config."""

@@ -1,0 +1,80 @@
+"""What adapters hand to the core and what the core hands back.
+
+The core never calls a platform: it returns a list of :class:`Outgoing`, each
+addressed to the channel or to one user in private. "The GMs of this channel"
+is resolved by the core into one private message per GM, so an adapter only
+has to translate two kinds of target into platform calls — and a test can
+check, for every platform at once, that a secret never lands in the channel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformDie:
+    """A die the platform already rolled (a Plurk emoticon such as ``(dice20)``).
+
+    ``faces`` is the die size (20 for ``(dice20)``); ``value`` the face shown;
+    ``token`` the emoticon text as the player typed it, for the reply.
+    """
+
+    faces: int
+    value: int
+    token: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One chat message as the core sees it, whatever the platform.
+
+    ``channel`` is the platform's id of the table (a QQ group, a Discord
+    channel, a Plurk thread); for a private message it is the id of the
+    channel the conversation belongs to when the adapter knows it, else a
+    private pseudo-channel such as ``"dm:<user>"``.
+    """
+
+    platform: str
+    channel: str
+    user: str
+    text: str
+    display_name: str = ""
+    is_private: bool = False
+    platform_dice: tuple[PlatformDie, ...] = ()
+    message_id: str | None = None
+
+
+TargetKind = Literal["channel", "private"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message to send.
+
+    ``to == "channel"``: post ``text`` in ``channel``. ``to == "private"``:
+    send ``text`` to ``user`` privately (``channel`` still names the table it
+    concerns, so an adapter can report a failed delivery there). ``data`` is
+    the structured result (dice, totals, outcome) for JSON consumers.
+    ``secret`` marks a private message whose text must never be shown in a
+    channel, even when private delivery fails.
+    """
+
+    to: TargetKind
+    channel: str
+    text: str
+    user: str | None = None
+    data: dict[str, Any] | None = None
+    secret: bool = False
+    reply_to: str | None = field(default=None, compare=False)
+
+    def as_json(self) -> dict[str, Any]:
+        """The console ``--json`` line (schema in docs/console-json.md)."""
+        return {
+            "to": self.to,
+            "channel": self.channel,
+            "user": self.user,
+            "text": self.text,
+            "data": self.data,
+        }

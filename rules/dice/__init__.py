@@ -1,0 +1,1 @@
+"""The dice engine: tokenizer → parser → AST (LRU-cached) → evaluator → result tree."""
