@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     )
     default_system: str = "plurk"
     seed: int | None = None
-    log_level: str = "INFO"
+    log_level: str = "WARNING"
 
     console: ConsoleSettings = ConsoleSettings()
     onebot: OneBotSettings = OneBotSettings()

@@ -1,13 +1,46 @@
-"""Settings of the QQ adapter (nonebot2 + OneBot v11)."""
+"""Settings of the QQ adapter (nonebot2 + OneBot v11), environment ``TRPGBOT_ONEBOT__<FIELD>``.
+
+The bot is a OneBot v11 *server*: NapCat / Lagrange.OneBot connect to the
+reverse WebSocket ``ws://<host>:<port>/onebot/v11/ws``. Forward WebSocket (the
+bot dials the implementation) is optional via ``ws_urls``. Every field is
+documented in docs/qq.md.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, Field, SecretStr
 
 
 class OneBotSettings(BaseModel):
     enabled: bool = False
-    host: str = "127.0.0.1"
-    port: int = 8080
-    access_token: SecretStr | None = None
+    host: str = Field(default="127.0.0.1", description="address the reverse WebSocket listens on")
+    port: int = Field(default=8080, description="port of the reverse WebSocket / HTTP endpoint")
+    access_token: SecretStr | None = Field(
+        default=None,
+        description="shared secret; the implementation sends it as 'Authorization: Bearer …'",
+    )
+    ws_urls: list[str] = Field(
+        default_factory=list,
+        description="forward WebSocket URLs to dial (ws://host:port); empty = reverse WS only",
+    )
     locale: str = "zh-Hans"
+    command_prefixes: list[str] = Field(
+        default_factory=lambda: [".", "。", "．", "/"],
+        description="a message is a command when its text starts with one of these",
+    )
+    at_sender: bool = Field(
+        default=False, description="@ the sender at the start of group replies to a command"
+    )
+    temp_session: bool = Field(
+        default=True,
+        description=(
+            "when send_private_msg to a non-friend fails, retry once as a group temporary "
+            "session (send_private_msg with group_id) before reporting the failure"
+        ),
+    )
+    max_message_length: int = Field(
+        default=3000, ge=100, description="longer replies are split into several messages"
+    )
+    api_timeout: float = Field(
+        default=30.0, gt=0, description="seconds to wait for the implementation to answer a call"
+    )

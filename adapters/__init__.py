@@ -1,0 +1,1 @@
+"""Platform adapters and the `trpgbot` entry point that composes them."""

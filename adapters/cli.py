@@ -1,0 +1,90 @@
+"""`trpgbot`: the console chat by default; `run` for configured platforms; `db upgrade`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from bot.config import Settings
+from bot.core import Core
+from bot.store import db
+from rules.dice.source import RandomSource, ScriptedSource
+
+
+def _dice_list(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError("--dice takes numbers separated by commas") from exc
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="trpgbot", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    console = sub.add_parser("console", help="chat in the terminal (the default)")
+    console.add_argument("--json", action="store_true", help="one JSON object per message")
+    console.add_argument("--dice", type=_dice_list, default=None,
+                         help="scripted die results, used in order (e.g. 4,5,20)")
+    console.add_argument("--seed", type=int, default=None, help="seed of the dice RNG")
+    console.add_argument("--db", default=None, help="database URL (default: data/trpgbot.db)")
+    console.add_argument("--user", default=None, help="who speaks (default: player)")
+    console.add_argument("--channel", default=None, help="channel id (default: console)")
+    sub.add_parser("run", help="run every adapter the configuration enables")
+    database = sub.add_parser("db", help="database maintenance")
+    database.add_argument("action", choices=["upgrade"])
+    database.add_argument("--db", default=None, help="database URL")
+    sub.add_parser("plurk-auth", help="obtain a Plurk access token (OAuth 1.0a)")
+    return parser
+
+
+async def _console(args: argparse.Namespace, settings: Settings) -> None:
+    from adapters.console import serve_console
+
+    seed = args.seed if args.seed is not None else settings.seed
+    source = RandomSource(seed)
+    dice = ScriptedSource(args.dice, source) if args.dice else source
+    core = await Core.open(settings, dice=dice)
+    try:
+        await serve_console(core, args.user or settings.console.user,
+                            args.channel or settings.console.channel, as_json=args.json)
+    finally:
+        await core.close()
+
+
+async def _upgrade(settings: Settings) -> None:
+    engine = db.make_engine(settings.resolved_database_url())
+    await db.upgrade(engine)
+    await engine.dispose()
+    print("database schema is up to date")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if getattr(args, "db", None):
+        settings.database_url = args.db
+    command = args.command or "console"
+    if command == "console":
+        if args.command is None:
+            args = build_parser().parse_args(["console"])
+        asyncio.run(_console(args, settings))
+    elif command == "run":
+        from adapters.runner import run
+
+        asyncio.run(run(settings))
+    elif command == "db":
+        asyncio.run(_upgrade(settings))
+    elif command == "plurk-auth":
+        from adapters.plurk.auth_flow import main as plurk_auth
+
+        return plurk_auth(settings)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Everything a handler needs for one command, inside one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.messages import Incoming, Outgoing
+from bot.store.models import Channel, ChannelGM, ChannelState, Character
+from rules.dice.source import DiceSource
+from rules.systems.base import GameSystem
+
+if TYPE_CHECKING:
+    from bot.core import Core
+
+
+@dataclass
+class Context:
+    core: Core
+    session: AsyncSession
+    channel: Channel
+    incoming: Incoming
+    dice: DiceSource
+    args: str
+    command: str
+    locale: str
+    notes: list[str] = field(default_factory=list)
+
+    # --- who and where -------------------------------------------------------
+    @property
+    def user(self) -> str:
+        return self.incoming.user
+
+    @property
+    def name(self) -> str:
+        """How to call the speaker in a reply: the active character, else the display name."""
+        return self.incoming.display_name or self.incoming.user
+
+    @property
+    def system(self) -> GameSystem:
+        return self.core.system_of(self.channel)
+
+    @property
+    def gm_users(self) -> list[str]:
+        return [gm.user for gm in self.channel.gms]
+
+    @property
+    def is_gm(self) -> bool:
+        return self.user in self.gm_users
+
+    # --- text ------------------------------------------------------------------
+    def t(self, key: str, /, **params: Any) -> str:
+        return self.core.catalog.text(self.locale, key, **params)
+
+    # --- outgoing --------------------------------------------------------------
+    def reply(self, text: str, data: dict[str, Any] | None = None) -> Outgoing:
+        return Outgoing("channel", self.incoming.channel, text, data=data)
+
+    def private(
+        self, user: str, text: str, data: dict[str, Any] | None = None, secret: bool = True
+    ) -> Outgoing:
+        return Outgoing("private", self.incoming.channel, text, user=user, data=data,
+                        secret=secret)
+
+    def to_gms(
+        self, text: str, data: dict[str, Any] | None = None, exclude: str | None = None
+    ) -> list[Outgoing]:
+        """One secret private message per GM of the channel (never the channel)."""
+        return [self.private(gm, text, data) for gm in self.gm_users if gm != exclude]
+
+    # --- state -----------------------------------------------------------------
+    async def characters(self, owner: str | None = None) -> list[Character]:
+        result = await self.session.scalars(
+            select(Character)
+            .where(Character.channel_id == self.channel.id,
+                   Character.owner == (owner or self.user))
+            .order_by(Character.id)
+        )
+        return list(result)
+
+    async def active_character(self, owner: str | None = None) -> Character | None:
+        return await self.session.scalar(
+            select(Character).where(
+                Character.channel_id == self.channel.id,
+                Character.owner == (owner or self.user),
+                Character.active.is_(True),
+            )
+        )
+
+    async def state(self, key: str) -> ChannelState:
+        """The channel's JSON state document ``key``, created empty on first use.
+
+        Assign a new dict to ``.data`` to change it (JSON columns do not track
+        in-place mutation); the version counter detects concurrent writers.
+        """
+        row = await self.session.get(ChannelState, (self.channel.id, key))
+        if row is None:
+            row = ChannelState(channel_id=self.channel.id, key=key, data={})
+            self.session.add(row)
+        return row
+
+    def add_gm(self, user: str, display_name: str = "") -> None:
+        self.channel.gms.append(ChannelGM(user=user, display_name=display_name))

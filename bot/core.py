@@ -1,0 +1,237 @@
+"""The core: one entry point for every adapter.
+
+`handle` normalises the text, finds the command, runs its handler inside one
+database transaction while holding the channel's lock, commits, and only then
+returns the messages to send — so a reply never announces a change that could
+still be lost, and two commands on one channel never interleave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+import bot.handlers  # noqa: F401  (registers the commands)
+from bot import router
+from bot.config import Settings
+from bot.context import Context
+from bot.errors import CommandError
+from bot.i18n import Catalog
+from bot.messages import Incoming, Outgoing
+from bot.normalize import normalize, strip_prefix
+from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
+from bot.store import db
+from bot.store.models import Channel, Character, PendingPrivate, ProcessedMessage
+from rules.dice.source import DiceSource, RandomSource
+from rules.errors import RuleError
+from rules.systems import registry
+from rules.systems.base import GameSystem
+
+log = logging.getLogger(__name__)
+
+MAX_INPUT = 1000
+"""Characters of one command line; longer lines are refused before any work."""
+MAX_REPLY = 2000
+"""Characters of one reply; the core shortens anything longer (adapters split further)."""
+
+
+class Core:
+    def __init__(
+        self, settings: Settings, engine: AsyncEngine, dice: DiceSource | None = None
+    ) -> None:
+        self.settings = settings
+        self.engine = engine
+        self.sessions = db.sessionmaker(engine)
+        self.catalog = Catalog(settings.messages_file)
+        self.dice: DiceSource = dice if dice is not None else RandomSource(settings.seed)
+        self.default_system = settings.default_system
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._locales: dict[tuple[str, str], str] = {}
+
+    @classmethod
+    async def open(cls, settings: Settings, dice: DiceSource | None = None) -> Core:
+        """Create the engine, upgrade the schema to the newest revision, return a core."""
+        engine = db.make_engine(settings.resolved_database_url())
+        await db.upgrade(engine)
+        return cls(settings, engine, dice)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # --- locale ------------------------------------------------------------------
+    def platform_locale(self, platform: str) -> str:
+        section = {"qq": "onebot"}.get(platform, platform)
+        return getattr(getattr(self.settings, section, None), "locale", "zh-Hant")
+
+    def cached_locale(self, platform: str, channel: str) -> str:
+        """The channel's locale without I/O (for refusals that must cost nothing)."""
+        return self._locales.get((platform, channel)) or self.platform_locale(platform)
+
+    def remember_locale(self, platform: str, channel: str, locale: str | None) -> None:
+        self._locales[(platform, channel)] = locale or self.platform_locale(platform)
+
+    # --- the entry point -----------------------------------------------------------
+    async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
+        text = normalize(incoming.text)
+        body = strip_prefix(text)
+        if body is None:
+            return []
+        locale = self.cached_locale(incoming.platform, incoming.channel)
+        if len(body) > MAX_INPUT:
+            return [self._error(incoming, locale, "error.input_too_long",
+                                limit=MAX_INPUT, length=len(body))]
+        if incoming.platform_dice:
+            body = emoticons_to_dice(body)
+        found = router.resolve(body)
+        if found is None:
+            return []
+        cmd, args = found
+        if cmd.precheck is not None:
+            try:
+                cmd.precheck(args)
+            except (CommandError, RuleError) as exc:
+                return [self._refusal(incoming, locale, exc)]
+        source = dice if dice is not None else self.dice
+        if incoming.platform_dice:
+            source = PlatformDiceSource(incoming.platform_dice, source)
+        lock = self._locks.setdefault((incoming.platform, incoming.channel), asyncio.Lock())
+        async with lock:
+            return await self._run(cmd, args, incoming, source)
+
+    async def _run(
+        self, cmd: router.Command, args: str, incoming: Incoming, source: DiceSource
+    ) -> list[Outgoing]:
+        async with self.sessions() as session:
+            try:
+                async with session.begin():
+                    if not await self._first_time(session, incoming):
+                        return []
+                    channel = await self._channel(session, incoming)
+                    ctx = Context(self, session, channel, incoming, source, args,
+                                  cmd.names[0], channel.locale or self.platform_locale(
+                                      incoming.platform))
+                    outs = await cmd.handler(ctx)
+                    locale = ctx.locale
+                self.remember_locale(incoming.platform, incoming.channel, channel.locale)
+            except (CommandError, RuleError) as exc:
+                await self._record_only(incoming)
+                return [self._refusal(incoming, self.cached_locale(
+                    incoming.platform, incoming.channel), exc)]
+            except StaleDataError:
+                return [self._error(incoming, self.cached_locale(
+                    incoming.platform, incoming.channel), "error.conflict")]
+            except Exception:
+                log.exception("command %r failed", incoming.text[:100])
+                return [self._error(incoming, self.cached_locale(
+                    incoming.platform, incoming.channel), "error.internal")]
+        if isinstance(source, PlatformDiceSource) and source.used:
+            outs = self._mark_platform_dice(outs, source, locale)
+        return [self._bounded(out) for out in outs]
+
+    # --- helpers of handle ---------------------------------------------------------
+    async def _first_time(self, session: AsyncSession, incoming: Incoming) -> bool:
+        """Record the platform message id; False if it was already processed."""
+        if incoming.message_id is None:
+            return True
+        key = (incoming.platform, incoming.message_id)
+        if await session.get(ProcessedMessage, key) is not None:
+            return False
+        session.add(ProcessedMessage(platform=key[0], message_id=key[1]))
+        return True
+
+    async def _record_only(self, incoming: Incoming) -> None:
+        """After a refused command, still remember its id so a replay is not re-answered."""
+        if incoming.message_id is None:
+            return
+        try:
+            async with self.sessions() as session, session.begin():
+                await self._first_time(session, incoming)
+        except IntegrityError:
+            pass
+
+    async def _channel(self, session: AsyncSession, incoming: Incoming) -> Channel:
+        channel = await session.scalar(
+            select(Channel).where(Channel.platform == incoming.platform,
+                                  Channel.channel_key == incoming.channel)
+        )
+        if channel is None:
+            channel = Channel(platform=incoming.platform, channel_key=incoming.channel,
+                              system=self.default_system, gms=[])
+            session.add(channel)
+            await session.flush()
+        return channel
+
+    def _refusal(self, incoming: Incoming, locale: str, exc: Exception) -> Outgoing:
+        if isinstance(exc, RuleError):
+            key = f"error.{exc.code}"
+            if not self.catalog.has(key, locale):
+                return self._error(incoming, locale, "error.rule", code=exc.code)
+            return self._error(incoming, locale, key, **exc.params)
+        assert isinstance(exc, CommandError)
+        return self._error(incoming, locale, exc.key, **exc.params)
+
+    def _error(self, incoming: Incoming, locale: str, key: str, /, **params: Any) -> Outgoing:
+        text = self.catalog.text(locale, key, **params)
+        return self._bounded(Outgoing("channel", incoming.channel,
+                                      self.catalog.text(locale, "error.prefix", text=text)))
+
+    def _mark_platform_dice(
+        self, outs: list[Outgoing], source: PlatformDiceSource, locale: str
+    ) -> list[Outgoing]:
+        """Tell the readers which values were the player's own emoticon dice (PL-1)."""
+        used = ", ".join(f"{d.token or f'(dice{d.faces})'} {d.value}" for d in source.used)
+        note = self.catalog.text(locale, "roll.platform_dice", dice=used)
+        return [
+            Outgoing(o.to, o.channel, f"{o.text}\n{note}", o.user, o.data, o.secret, o.reply_to)
+            for o in outs
+        ]
+
+    @staticmethod
+    def _bounded(out: Outgoing) -> Outgoing:
+        if len(out.text) <= MAX_REPLY:
+            return out
+        text = out.text[: MAX_REPLY - 1] + "…"
+        return Outgoing(out.to, out.channel, text, out.user, out.data, out.secret, out.reply_to)
+
+    # --- services for adapters -----------------------------------------------------
+    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
+        """Keep an undeliverable private message for `.gm pending`; tell the channel
+        who could not be reached — never what the message said."""
+        assert outgoing.to == "private" and outgoing.user is not None
+        incoming = Incoming(platform, outgoing.channel, outgoing.user, "")
+        async with self.sessions() as session, session.begin():
+            channel = await self._channel(session, incoming)
+            session.add(PendingPrivate(channel_id=channel.id, user=outgoing.user,
+                                       text=outgoing.text))
+            locale = channel.locale or self.platform_locale(platform)
+            names = {gm.user: gm.display_name for gm in channel.gms}
+        who = names.get(outgoing.user) or outgoing.user
+        text = self.catalog.text(locale, "gm.delivery_failed", user=who)
+        return [Outgoing("channel", outgoing.channel, text)]
+
+    async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
+        """Stat names on the user's active sheet plus the system's (for autocomplete)."""
+        async with self.sessions() as session:
+            row = await session.scalar(
+                select(Channel).where(Channel.platform == platform,
+                                      Channel.channel_key == channel))
+            names: list[str] = []
+            if row is not None:
+                sheet = await session.scalar(select(Character).where(
+                    Character.channel_id == row.id, Character.owner == user,
+                    Character.active.is_(True)))
+                if sheet is not None:
+                    names.extend(sheet.stats)
+            system = self.system_of(row)
+        names.extend(s.name for s in system.stats if s.name not in names)
+        return names
+
+    def system_of(self, channel: Channel | None) -> GameSystem:
+        found = registry.get(channel.system) if channel is not None else None
+        return found or registry.SYSTEMS[self.default_system]

@@ -1,0 +1,78 @@
+"""`.gm`: claim the GM seat, list, add and remove GMs, re-send undelivered secrets."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import delete, select
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm
+from bot.router import command
+from bot.store.models import PendingPrivate
+
+_MENTION = re.compile(r"^(?:<@!?(\d+)>|\[CQ:at,qq=(\d+)\]|@?(\S+))$")
+
+
+def user_ref(text: str) -> str:
+    """A user named in a command: a raw id, `@id`, a Discord `<@id>` or a QQ at-code."""
+    match = _MENTION.match(text.strip())
+    if match is None:
+        raise CommandError("error.gm_usage")
+    return next(group for group in match.groups() if group)
+
+
+def gm_list(ctx: Context) -> str:
+    if not ctx.channel.gms:
+        return ctx.t("gm.none")
+    names = "、".join(gm.display_name or gm.user for gm in ctx.channel.gms)
+    return ctx.t("gm.list", names=names)
+
+
+@command("gm")
+async def gm(ctx: Context) -> list[Outgoing]:
+    verb, _, rest = ctx.args.partition(" ")
+    verb = verb.casefold()
+    if verb in ("", "claim"):
+        if not ctx.channel.gms:
+            ctx.add_gm(ctx.user, ctx.name)
+            return [ctx.reply(ctx.t("gm.claimed", name=ctx.name))]
+        if verb == "claim" and not ctx.is_gm:
+            raise CommandError("error.gm_taken")
+        return [ctx.reply(gm_list(ctx))]
+    if verb in ("list", "ls"):
+        return [ctx.reply(gm_list(ctx))]
+    if verb == "add":
+        require_gm(ctx)
+        user = user_ref(rest)
+        if user in ctx.gm_users:
+            raise CommandError("error.gm_already", user=user)
+        ctx.add_gm(user)
+        return [ctx.reply(ctx.t("gm.added", user=user))]
+    if verb in ("del", "rm", "remove"):
+        require_gm(ctx)
+        user = user_ref(rest) if rest.strip() else ctx.user
+        for row in ctx.channel.gms:
+            if row.user == user:
+                ctx.channel.gms.remove(row)
+                return [ctx.reply(ctx.t("gm.removed", user=row.display_name or user))]
+        raise CommandError("error.gm_not_gm", user=user)
+    if verb == "pending":
+        return await resend_pending(ctx)
+    raise CommandError("error.gm_usage")
+
+
+async def resend_pending(ctx: Context) -> list[Outgoing]:
+    """Private messages the platform refused earlier, sent again to their recipient."""
+    rows = list(await ctx.session.scalars(
+        select(PendingPrivate)
+        .where(PendingPrivate.channel_id == ctx.channel.id, PendingPrivate.user == ctx.user)
+        .order_by(PendingPrivate.id)))
+    if not rows:
+        return [ctx.private(ctx.user, ctx.t("gm.pending_none"), secret=False)]
+    await ctx.session.execute(delete(PendingPrivate).where(
+        PendingPrivate.id.in_([row.id for row in rows])))
+    notice = ctx.reply(ctx.t("gm.pending_sent", count=len(rows)))
+    return [notice, *(ctx.private(ctx.user, row.text) for row in rows)]

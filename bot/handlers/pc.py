@@ -1,0 +1,88 @@
+"""`.pc`: several characters per user per channel, exactly one of them active."""
+
+from __future__ import annotations
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.router import command
+from bot.store.models import Character
+
+MAX_NAME = 50
+MAX_CHARACTERS = 20
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise CommandError("error.pc_usage")
+    if len(name) > MAX_NAME:
+        raise CommandError("error.pc_name_too_long", limit=MAX_NAME)
+    return name
+
+
+async def create_character(ctx: Context, name: str) -> Character:
+    """A new active character (the previous active one is kept, inactive)."""
+    owned = await ctx.characters()
+    if any(c.name == name for c in owned):
+        raise CommandError("error.pc_exists", name=name)
+    if len(owned) >= MAX_CHARACTERS:
+        raise CommandError("error.pc_too_many", limit=MAX_CHARACTERS)
+    for other in owned:
+        other.active = False
+    character = Character(channel_id=ctx.channel.id, owner=ctx.user, name=name, active=True,
+                          stats={})
+    ctx.session.add(character)
+    return character
+
+
+def find(owned: list[Character], name: str) -> Character:
+    for character in owned:
+        if character.name == name.strip():
+            return character
+    raise CommandError("error.pc_not_found", name=name.strip())
+
+
+@command("pc")
+async def pc(ctx: Context) -> list[Outgoing]:
+    verb, _, rest = ctx.args.partition(" ")
+    verb = verb.casefold()
+    owned = await ctx.characters()
+    if verb in ("", "show"):
+        active = next((c for c in owned if c.active), None)
+        if active is None:
+            return [ctx.reply(ctx.t("pc.none"))]
+        return [ctx.reply(ctx.t("pc.active", name=active.name))]
+    if verb in ("new", "add"):
+        character = await create_character(ctx, check_name(rest))
+        return [ctx.reply(ctx.t("pc.created", name=character.name))]
+    if verb in ("list", "ls"):
+        if not owned:
+            return [ctx.reply(ctx.t("pc.none"))]
+        lines = [("▶ " if c.active else "・") + c.name for c in owned]
+        return [ctx.reply(ctx.t("pc.list", names="\n".join(lines)))]
+    if verb in ("switch", "use", "tag"):
+        target = find(owned, rest)
+        for character in owned:
+            character.active = character is target
+        return [ctx.reply(ctx.t("pc.switched", name=target.name))]
+    if verb in ("rename", "mv"):
+        parts = rest.split()
+        if len(parts) == 1:
+            target = next((c for c in owned if c.active), None)
+            if target is None:
+                raise CommandError("error.pc_no_active")
+            new = check_name(parts[0])
+        elif len(parts) == 2:
+            target, new = find(owned, parts[0]), check_name(parts[1])
+        else:
+            raise CommandError("error.pc_usage")
+        if any(c.name == new for c in owned):
+            raise CommandError("error.pc_exists", name=new)
+        old, target.name = target.name, new
+        return [ctx.reply(ctx.t("pc.renamed", old=old, new=new))]
+    if verb in ("del", "rm", "delete"):
+        target = find(owned, rest)
+        await ctx.session.delete(target)
+        return [ctx.reply(ctx.t("pc.deleted", name=target.name))]
+    raise CommandError("error.pc_usage")

@@ -1,0 +1,75 @@
+"""`.r` / `.roll` (public roll), `.rh` (hidden roll) and `.set` (the channel's default die)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.router import command
+from rules import dice
+
+
+def precheck_roll(args: str) -> None:
+    """Parse (and so check every limit of) the expression before any I/O."""
+    expression, _reason = dice.split_expression(args)
+    if expression:
+        dice.parse(expression)
+
+
+def default_die(ctx: Context) -> str:
+    return ctx.channel.default_die or ctx.system.default_die
+
+
+def roll_in(ctx: Context) -> dice.RollResult:
+    return dice.roll(ctx.args, ctx.dice, default=default_die(ctx))
+
+
+def describe(ctx: Context, result: dice.RollResult, name: str | None = None) -> str:
+    key = "roll.result_reason" if result.reason else "roll.result"
+    return ctx.t(key, name=name or ctx.name, reason=result.reason, detail=result.render())
+
+
+def roll_data(result: dice.RollResult) -> dict:
+    return {"kind": "roll", **result.to_data()}
+
+
+@command("r", "roll", precheck=precheck_roll)
+async def public_roll(ctx: Context) -> list[Outgoing]:
+    result = roll_in(ctx)
+    return [ctx.reply(describe(ctx, result), roll_data(result))]
+
+
+@command("rh", precheck=precheck_roll)
+async def hidden_roll(ctx: Context) -> list[Outgoing]:
+    """PL-7: the channel learns that a hidden roll happened; the roller and every GM
+    get the result privately. Nothing of the result enters the channel message."""
+    result = roll_in(ctx)
+    data = roll_data(result)
+    own = ctx.private(ctx.user, ctx.t("roll.hidden_result", detail=describe(ctx, result)), data)
+    if ctx.incoming.is_private:
+        return [own]
+    announce = ctx.reply(ctx.t("roll.hidden_announce", name=ctx.name),
+                         {"kind": "hidden_roll", "user": ctx.user})
+    gm_text = ctx.t("roll.hidden_result_gm", name=ctx.name, detail=describe(ctx, result))
+    return [announce, own, *ctx.to_gms(gm_text, data, exclude=ctx.user)]
+
+
+_DIE = re.compile(r"^d?(\d{1,6})$", re.IGNORECASE)
+
+
+@command("set")
+async def set_default_die(ctx: Context) -> list[Outgoing]:
+    """`.set 100` / `.set d100`: the die `.r` rolls when no expression is given."""
+    if not ctx.args:
+        return [ctx.reply(ctx.t("set.show", die=default_die(ctx)))]
+    require_gm_if_any(ctx)
+    match = _DIE.match(ctx.args.strip())
+    if match is None:
+        raise CommandError("error.set_usage")
+    expression = f"d{int(match.group(1))}"
+    dice.parse(expression)  # d0 or too many faces → RuleError
+    ctx.channel.default_die = expression
+    return [ctx.reply(ctx.t("set.done", die=expression))]

@@ -1,0 +1,117 @@
+"""`.st`: set, change, show and delete stats on the active character's sheet.
+
+`.st 敏捷60力量50`, `.st 觀察 5 靈巧 12`, `.st 觀察=5`: set; `.st hp-3`,
+`.st 理智 +2`: change by a signed amount; `.st 觀察=-1`: set a negative value.
+Names are folded (traditional/simplified, system aliases) onto one stored name.
+A user without a character gets one named after them on the first `.st`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.handlers.pc import create_character
+from bot.messages import Outgoing
+from bot.names import canonical
+from bot.router import command
+from bot.store.models import Character
+
+MAX_STATS = 200
+MAX_STAT_NAME = 20
+MAX_VALUE = 1_000_000
+
+_PAIR = re.compile(
+    r"\s*(?P<name>[^\s\d+\-=]+?)\s*"
+    r"(?:=\s*(?P<set>-?\d+)|(?P<op>[+-])\s*(?P<delta>\d+)|:?\s*(?P<value>\d+))"
+)
+
+
+def parse_pairs(text: str) -> list[tuple[str, str, int]]:
+    """`name value` pairs as (name, "set"|"add", number); refuses leftovers."""
+    pairs: list[tuple[str, str, int]] = []
+    position = 0
+    while position < len(text):
+        if text[position:].strip() == "":
+            break
+        match = _PAIR.match(text, position)
+        if match is None:
+            raise CommandError("error.st_syntax", text=text[position:].strip()[:30])
+        name = match["name"].rstrip(":")
+        if not name or len(name) > MAX_STAT_NAME:
+            raise CommandError("error.st_name", limit=MAX_STAT_NAME)
+        if match["delta"] is not None:
+            sign = -1 if match["op"] == "-" else 1
+            pairs.append((name, "add", sign * int(match["delta"])))
+        else:
+            pairs.append((name, "set", int(match["set"] or match["value"])))
+        if abs(pairs[-1][2]) > MAX_VALUE:
+            raise CommandError("error.st_value", limit=MAX_VALUE)
+        position = match.end()
+    return pairs
+
+
+async def sheet(ctx: Context, create: bool) -> Character | None:
+    character = await ctx.active_character()
+    if character is None and create:
+        character = await create_character(ctx, ctx.name[:50])
+    return character
+
+
+def show(ctx: Context, character: Character, only: str | None = None) -> Outgoing:
+    stats = dict(character.stats)
+    if only is not None:
+        name = canonical(only, ctx.system, stats)
+        if name not in stats:
+            raise CommandError("error.st_missing", name=only, pc=character.name)
+        stats = {name: stats[name]}
+    body = " ".join(f"{name}:{value}" for name, value in stats.items()) or ctx.t("st.empty")
+    return ctx.reply(ctx.t("st.show", pc=character.name, stats=body),
+                     {"kind": "sheet", "character": character.name, "stats": stats})
+
+
+@command("st")
+async def st(ctx: Context) -> list[Outgoing]:
+    verb, _, rest = ctx.args.partition(" ")
+    if verb.casefold() in ("", "show", "list"):
+        character = await sheet(ctx, create=False)
+        if character is None:
+            raise CommandError("error.pc_no_active")
+        return [show(ctx, character, rest.strip() or None)]
+    if verb.casefold() in ("del", "rm"):
+        character = await sheet(ctx, create=False)
+        if character is None:
+            raise CommandError("error.pc_no_active")
+        stats = dict(character.stats)
+        removed = []
+        for spelling in rest.split():
+            name = canonical(spelling, ctx.system, stats)
+            if stats.pop(name, None) is None:
+                raise CommandError("error.st_missing", name=spelling, pc=character.name)
+            removed.append(name)
+        if not removed:
+            raise CommandError("error.st_usage")
+        character.stats = stats
+        return [ctx.reply(ctx.t("st.deleted", pc=character.name, names="、".join(removed)))]
+    pairs = parse_pairs(ctx.args)
+    character = await sheet(ctx, create=True)
+    stats = dict(character.stats)
+    changes = []
+    for spelling, how, number in pairs:
+        name = canonical(spelling, ctx.system, stats)
+        old = stats.get(name)
+        if how == "add":
+            if old is None:
+                raise CommandError("error.st_missing", name=spelling, pc=character.name)
+            new = old + number
+        else:
+            new = number
+        stats[name] = new
+        changes.append(f"{name}:{old}→{new}" if old is not None else f"{name}:{new}")
+    if len(stats) > MAX_STATS:
+        raise CommandError("error.st_too_many", limit=MAX_STATS)
+    character.stats = stats
+    return [ctx.reply(ctx.t("st.set", pc=character.name, changes=" ".join(changes)),
+                      {"kind": "sheet", "character": character.name, "stats": stats})]
+

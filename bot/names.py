@@ -1,0 +1,38 @@
+"""Matching stat names the way players type them.
+
+A sheet stores each stat under one name; players type it in traditional or
+simplified characters, or with an alias the system declares (靈巧 / 灵巧 /
+DEX). Names are compared by a folded key: simplified characters, case-folded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+import opencc
+
+from rules.systems.base import GameSystem
+
+_T2S = opencc.OpenCC("t2s")
+
+
+@lru_cache(maxsize=4096)
+def fold(name: str) -> str:
+    return _T2S.convert(name.strip()).casefold()
+
+
+def canonical(name: str, system: GameSystem, existing: Iterable[str] = ()) -> str:
+    """The name to store ``name`` under: the system's declared name, else the
+    spelling already on the sheet, else the name as typed."""
+    stat = system.stat(name)
+    if stat is not None:
+        return stat.name
+    key = fold(name)
+    for declared in system.stats:
+        if any(fold(spelling) == key for spelling in (declared.name, *declared.aliases)):
+            return declared.name
+    for present in existing:
+        if fold(present) == key:
+            return present
+    return name.strip()

@@ -1,0 +1,76 @@
+"""Command table: names → handlers, and the lookup of a command in a message.
+
+Handlers register themselves with :func:`command`. Lookup takes the longest
+registered name that starts the message, so `.ra觀察`, `.rh1d20` and
+`.st敏捷60` work without a space, as players type them. A message whose first
+word is no command is ignored (several bots often share a QQ group, and a
+reply to every `.` would flood it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.context import Context
+    from bot.messages import Outgoing
+
+Handler = Callable[["Context"], Awaitable[list["Outgoing"]]]
+Precheck = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: its names (first is the canonical one), handler and help key.
+
+    ``precheck`` runs on the argument text before any database work; it raises
+    to refuse input that breaks a limit, so a refusal costs no I/O.
+    """
+
+    names: tuple[str, ...]
+    handler: Handler
+    help_key: str
+    precheck: Precheck | None = None
+
+
+_COMMANDS: dict[str, Command] = {}
+_BY_LENGTH: list[str] = []
+
+
+def command(*names: str, help_key: str | None = None, precheck: Precheck | None = None):
+    """Register the decorated handler under ``names`` (case-insensitive)."""
+
+    def register(handler: Handler) -> Handler:
+        cmd = Command(tuple(names), handler, help_key or f"help.{names[0]}", precheck)
+        for name in names:
+            key = name.casefold()
+            if key in _COMMANDS:
+                raise ValueError(f"command name {name!r} registered twice")
+            _COMMANDS[key] = cmd
+        _BY_LENGTH[:] = sorted(_COMMANDS, key=len, reverse=True)
+        return handler
+
+    return register
+
+
+def resolve(body: str) -> tuple[Command, str] | None:
+    """The command that starts ``body`` (the text after the prefix) and its arguments."""
+    folded = body.casefold()
+    for name in _BY_LENGTH:
+        if folded.startswith(name):
+            return _COMMANDS[name], body[len(name):].strip()
+    return None
+
+
+def commands() -> list[Command]:
+    """Every registered command once, in registration order."""
+    seen: dict[int, Command] = {}
+    for cmd in _COMMANDS.values():
+        seen.setdefault(id(cmd), cmd)
+    return list(seen.values())
+
+
+def find(name: str) -> Command | None:
+    return _COMMANDS.get(name.casefold().lstrip("./"))

@@ -1,0 +1,100 @@
+"""The stored state of every table the bot runs.
+
+A channel is `(platform, channel key)`; everything else hangs off it. Game
+state that belongs to one system and changes shape as features grow (AP pool,
+battle order, field…) lives in `ChannelState` rows as JSON documents keyed by
+name, each with a version counter, so a new feature needs no schema change
+and concurrent writers can be detected.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON}
+
+
+class Channel(Base):
+    __tablename__ = "channels"
+    __table_args__ = (UniqueConstraint("platform", "channel_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    channel_key: Mapped[str] = mapped_column(String(200))
+    system: Mapped[str] = mapped_column(String(32))
+    locale: Mapped[str | None] = mapped_column(String(16))
+    default_die: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+    gms: Mapped[list[ChannelGM]] = relationship(
+        back_populates="channel", cascade="all, delete-orphan", lazy="selectin",
+        order_by="ChannelGM.since",
+    )
+
+
+class ChannelGM(Base):
+    __tablename__ = "channel_gms"
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    user: Mapped[str] = mapped_column(String(200), primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    since: Mapped[datetime] = mapped_column(default=_now)
+
+    channel: Mapped[Channel] = relationship(back_populates="gms")
+
+
+class Character(Base):
+    __tablename__ = "characters"
+    __table_args__ = (UniqueConstraint("channel_id", "owner", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), index=True)
+    owner: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(100))
+    active: Mapped[bool] = mapped_column(default=False)
+    stats: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)
+
+
+class ChannelState(Base):
+    __tablename__ = "channel_state"
+
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class ProcessedMessage(Base):
+    """Platform message ids already answered: a replayed event is not answered twice."""
+
+    __tablename__ = "processed_messages"
+
+    platform: Mapped[str] = mapped_column(String(32), primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    processed_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class PendingPrivate(Base):
+    """A private message the platform refused to deliver, kept for `.gm pending`."""
+
+    __tablename__ = "pending_private"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), index=True)
+    user: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=_now)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the bot's schema (run on start, or `trpgbot db upgrade`)."""
