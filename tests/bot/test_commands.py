@@ -59,7 +59,10 @@ async def test_st_refuses_garbage_and_changes_nothing(table: Table) -> None:
     assert await table.text("u", ".st show") == "u：觀察:3"
 
 
-async def test_sheet_survives_a_new_process_on_the_same_database(settings: Settings) -> None:
+async def test_sheet_survives_a_new_process_on_the_same_database(
+    any_settings: Settings,
+) -> None:
+    settings = any_settings
     first = await Core.open(settings)
     await Table(first).text("u", ".st 觀察 5 靈巧 12")
     await first.close()

@@ -1,0 +1,73 @@
+"""The console adapter as a user runs it: the installed `trpgbot` command."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from adapters.console import Speaker, parse_line, serve_console
+from bot.core import Core
+
+TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
+"""The console script that `pip install -e .` put beside the interpreter."""
+
+
+def run_console(tmp_path: Path, script: str, *args: str) -> list[dict]:
+    env = {**os.environ, "TRPGBOT_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [TRPGBOT, "console", "--json", *args],
+        input=script, capture_output=True, text=True, env=env, timeout=60, check=True,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_scripted_roll_as_json(tmp_path: Path) -> None:
+    [line] = run_console(tmp_path, ".r 2d6+3\n", "--dice", "4,5")
+    assert line["to"] == "channel" and line["channel"] == "console" and line["user"] is None
+    assert line["data"]["total"] == 12 and line["data"]["dice"] == [4, 5]
+    assert "12" in line["text"]
+
+
+def test_scripted_die_larger_than_the_die_is_refused(tmp_path: Path) -> None:
+    [line] = run_console(tmp_path, ".r 1d6\n", "--dice", "7")
+    assert line["text"].startswith("⚠") and line["data"] is None
+
+
+def test_speakers_channels_and_secrets_in_one_script(tmp_path: Path) -> None:
+    script = "keeper: .gm\nalice: .rh 1d20\n#other bob: .pc new 鮑伯\n.pc\n"
+    lines = run_console(tmp_path, script, "--dice", "13")
+    assert [(x["to"], x["channel"], x["user"]) for x in lines] == [
+        ("channel", "console", None),
+        ("channel", "console", None),
+        ("private", "console", "alice"),
+        ("private", "console", "keeper"),
+        ("channel", "other", None),
+        ("channel", "other", None),
+    ]
+    assert "13" not in lines[1]["text"]
+    assert all("13" in x["text"] for x in lines[2:4])
+    assert "鮑伯" in lines[5]["text"]
+
+
+def test_state_persists_between_runs(tmp_path: Path) -> None:
+    run_console(tmp_path, ".st 觀察 5\n")
+    [line] = run_console(tmp_path, ".st show\n")
+    assert line["data"]["stats"] == {"觀察": 5}
+
+
+def test_line_heads_are_sticky() -> None:
+    speaker = Speaker("player", "console")
+    assert parse_line("#t2 alice: .r 1d20", speaker) == ".r 1d20"
+    assert (speaker.user, speaker.channel) == ("alice", "t2")
+    assert parse_line(".r 1d20 理由: 開門", speaker) == ".r 1d20 理由: 開門"
+    assert (speaker.user, speaker.channel) == ("alice", "t2")
+
+
+async def test_plain_output(core: Core) -> None:
+    out = io.StringIO()
+    await serve_console(core, "u", "c", stdin=io.StringIO(".pc new A\n\n"), stdout=out)
+    assert out.getvalue() == "[#c] 已建立角色「A」並設為使用中。\n"

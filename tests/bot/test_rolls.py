@@ -1,0 +1,84 @@
+"""`.r`, `.rh` and `.set` through the core, with scripted dice."""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import func, select
+
+from bot.core import Core
+from bot.store.models import Channel
+from tests.support import Table
+
+
+async def test_roll_reports_total_and_every_die(table: Table) -> None:
+    outs = await table.say("u", ".r 2d6+3 開鎖", dice=[4, 5])
+    assert len(outs) == 1 and outs[0].to == "channel"
+    assert outs[0].data is not None
+    assert outs[0].data["total"] == 12 and outs[0].data["dice"] == [4, 5]
+    assert outs[0].data["reason"] == "開鎖"
+    assert "12" in outs[0].text and "開鎖" in outs[0].text
+
+
+async def test_full_width_command_is_the_same_roll(table: Table) -> None:
+    plain = await table.say("u", ".r 2d6+3", dice=[2, 6])
+    wide = await table.say("u", "。ｒ　２ｄ６＋３", dice=[2, 6])
+    assert [o.data for o in wide] == [o.data for o in plain]
+    assert [o.text for o in wide] == [o.text for o in plain]
+    assert plain[0].data["total"] == 11
+
+
+async def test_bare_roll_uses_the_channel_default_die(table: Table) -> None:
+    assert (await table.say("u", ".r", dice=[17]))[0].data["total"] == 17
+    assert "d100" in await table.text("u", ".set 100")
+    outs = await table.say("u", ".r 找線索", dice=[87])
+    assert outs[0].data["total"] == 87 and outs[0].data["reason"] == "找線索"
+    assert "d100" in await table.text("u", ".set")
+
+
+async def test_hidden_roll_reaches_roller_and_gm_only(table: Table) -> None:
+    await table.text("keeper", ".gm")
+    outs = await table.say("alice", ".rh 1d20 聆聽", dice=[17])
+    channel = [o for o in outs if o.to == "channel"]
+    private = {o.user: o for o in outs if o.to == "private"}
+    assert len(channel) == 1
+    assert "17" not in channel[0].text and "聆聽" not in channel[0].text
+    assert channel[0].data == {"kind": "hidden_roll", "user": "alice"}
+    assert set(private) == {"alice", "keeper"}
+    for message in private.values():
+        assert message.secret and "17" in message.text
+        assert message.data["total"] == 17
+
+
+async def test_hidden_roll_by_the_gm_is_sent_once(table: Table) -> None:
+    await table.text("keeper", ".gm")
+    outs = await table.say("keeper", ".rh 1d20", dice=[3])
+    assert [(o.to, o.user) for o in outs] == [("channel", None), ("private", "keeper")]
+
+
+async def _channels(core: Core) -> int:
+    async with core.sessions() as session:
+        return await session.scalar(select(func.count()).select_from(Channel))
+
+
+async def test_limits_are_refused_before_any_work(table: Table) -> None:
+    """Refusals happen in the precheck: no die rolled (the table's source would fail),
+    no database row written, and well under a millisecond each."""
+    deep = ".r " + "(" * 40 + "1" + ")" * 40
+    lines = [".r 99999d99999", ".r 1d0", deep, ".r " + "1+" * 5000 + "1"]
+    for line in lines:
+        outs = await table.say("u", line, dice=[])
+        assert len(outs) == 1 and outs[0].text.startswith("⚠"), (line[:20], outs)
+        assert outs[0].data is None
+    assert await _channels(table.core) == 0
+    for line in lines:
+        started = time.perf_counter()
+        for _ in range(50):
+            await table.say("u", line, dice=[])
+        assert (time.perf_counter() - started) / 50 < 0.001, line[:20]
+
+
+async def test_refused_roll_keeps_the_sheet(table: Table) -> None:
+    await table.text("u", ".st 觀察 5")
+    await table.say("u", ".r 1d0")
+    assert await table.text("u", ".st show") == "u：觀察:5"

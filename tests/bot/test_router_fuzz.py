@@ -1,0 +1,44 @@
+"""Throw random text at the core: it never raises, and every reply is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from bot.config import Settings
+from bot.core import MAX_REPLY, Core
+from bot.messages import Incoming
+
+_PREFIXES = st.sampled_from([".", "。", "．", "/", "", ".r ", ".rh ", ".st ", ".pc ", ".gm "])
+_WORDS = st.sampled_from(["r", "rh", "st", "pc", "gm", "set", "help", "lang", "system", "new",
+                          "del", "add", "switch", "show", "d", "d%", "dF", "kh", "!", "#",
+                          "adv", "(", ")", "+", "-", "*", "/", ">=", "觀察", "灵巧", "ｒ",
+                          "２", "　", " ", "999999", "0", "1d20", "en"])
+_TEXT = st.one_of(
+    st.text(max_size=60),
+    st.builds(lambda p, ws: p + "".join(ws), _PREFIXES, st.lists(_WORDS, max_size=12)),
+)
+
+
+def test_random_input_never_crashes_the_core(settings: Settings) -> None:
+    loop = asyncio.new_event_loop()
+    core = loop.run_until_complete(Core.open(settings))
+
+    @hypothesis_settings(max_examples=10_000, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(text=_TEXT, user=st.sampled_from(["a", "b"]))
+    def check(text: str, user: str) -> None:
+        outs = loop.run_until_complete(core.handle(Incoming("fuzz", "c", user, text)))
+        for out in outs:
+            assert out.text.strip()
+            assert len(out.text) <= MAX_REPLY
+
+    try:
+        check()
+    finally:
+        loop.run_until_complete(core.close())
+        loop.close()
