@@ -97,6 +97,9 @@ class Core:
                 cmd.precheck(args)
             except (CommandError, RuleError) as exc:
                 return [self._refusal(incoming, locale, exc)]
+            except Exception:
+                log.exception("precheck of %r failed", incoming.text[:100])
+                return [self._error(incoming, locale, "error.internal")]
         source = dice if dice is not None else self.dice
         if incoming.platform_dice:
             source = PlatformDiceSource(incoming.platform_dice, source)

@@ -16,7 +16,7 @@ def precheck_roll(args: str) -> None:
     """Parse (and so check every limit of) the expression before any I/O."""
     expression, _reason = dice.split_expression(args)
     if expression:
-        dice.parse(expression)
+        dice.parse(expression, dice.DEFAULT_LIMITS)
 
 
 def default_die(ctx: Context) -> str:
@@ -70,6 +70,6 @@ async def set_default_die(ctx: Context) -> list[Outgoing]:
     if match is None:
         raise CommandError("error.set_usage")
     expression = f"d{int(match.group(1))}"
-    dice.parse(expression)  # d0 or too many faces → RuleError
+    dice.parse(expression, dice.DEFAULT_LIMITS)  # d0 or too many faces → RuleError
     ctx.channel.default_die = expression
     return [ctx.reply(ctx.t("set.done", die=expression))]

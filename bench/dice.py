@@ -1,0 +1,114 @@
+"""Throughput of rules.dice against Avrae's d20 on one shared corpus.
+
+Run from the repository root: ``python bench/dice.py [rounds]``.
+
+Both engines cache parsed expressions, so after the first round this measures
+evaluation plus result construction, which is what a bot does all day. Where
+the two notations differ (d20 writes explode as ``e6``, reroll as ``rr1``,
+drop-lowest as ``pl1``) the corpus lists each engine's spelling of the same
+roll. Not collected by pytest (it lives outside ``tests/`` and is not named
+``test_*``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import d20
+
+from rules.dice import RandomSource, roll
+
+# (ours, d20) — the same roll in each engine's notation.
+CORPUS: list[tuple[str, str]] = [
+    ("1d20", "1d20"),
+    ("1d20+5", "1d20+5"),
+    ("d20+3", "d20+3"),
+    ("2d20kh1+5", "2d20kh1+5"),
+    ("2d20kl1+3", "2d20kl1+3"),
+    ("1d20+5 adv", "2d20kh1+5"),
+    ("4d6kh3", "4d6kh3"),
+    ("4d6dl1", "4d6pl1"),
+    ("8d6", "8d6"),
+    ("10d10", "10d10"),
+    ("(1d8+2)*2", "(1d8+2)*2"),
+    ("2d6+1d4+3", "2d6+1d4+3"),
+    ("d%", "1d%"),
+    ("3d6!", "3d6e6"),
+    ("4d6r1", "4d6rr1"),
+    ("2d8ro1+4", "2d8ro1+4"),
+    ("1d12-2", "1d12-2"),
+    ("6d6+6", "6d6+6"),
+    ("1d20+1d4+2", "1d20+1d4+2"),
+    ("-1d4+10", "-1d4+10"),
+    ("3d6*10", "3d6*10"),
+]
+
+
+def _rate(fn, rounds: int) -> float:
+    start = time.perf_counter()
+    for _ in range(rounds):
+        fn()
+    return rounds * len(CORPUS) / (time.perf_counter() - start)
+
+
+def main(rounds: int = 4000) -> None:
+    source = RandomSource(2024)
+    ours = [text for text, _ in CORPUS]
+    theirs = [text for _, text in CORPUS]
+
+    def ours_roll() -> None:
+        for text in ours:
+            roll(text, source)
+
+    def d20_roll() -> None:
+        for text in theirs:
+            d20.roll(text)
+
+    def ours_render() -> None:
+        for text in ours:
+            roll(text, source).render()
+
+    def d20_render() -> None:
+        for text in theirs:
+            str(d20.roll(text))
+
+    # Warm both parse caches and check that every expression is valid in both.
+    for text, other in CORPUS:
+        roll(text, source)
+        d20.roll(other)
+
+    results = {}
+    for name, fn in [
+        ("ours  roll", ours_roll),
+        ("d20   roll", d20_roll),
+        ("ours  roll+render", ours_render),
+        ("d20   roll+str", d20_render),
+    ]:
+        results[name] = _rate(fn, rounds)
+        print(f"{name:18} {results[name]:>11,.0f} rolls/s")
+    print(f"ratio ours/d20 (roll)        {results['ours  roll'] / results['d20   roll']:.2f}x")
+    print(
+        "ratio ours/d20 (with text)   "
+        f"{results['ours  roll+render'] / results['d20   roll+str']:.2f}x"
+    )
+
+    print("\nper expression (roll only):")
+    per_rounds = max(rounds // 2, 1)
+    for text, other in CORPUS:
+        start = time.perf_counter()
+        for _ in range(per_rounds):
+            roll(text, source)
+        a = per_rounds / (time.perf_counter() - start)
+        start = time.perf_counter()
+        for _ in range(per_rounds):
+            d20.roll(other)
+        b = per_rounds / (time.perf_counter() - start)
+        print(f"  {text:12} {a:>10,.0f}/s   d20 {other:10} {b:>10,.0f}/s   {a / b:5.2f}x")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4000)

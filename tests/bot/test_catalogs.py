@@ -1,0 +1,30 @@
+"""Every refusal the rules can raise has a message in every locale."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import LOCALES, Catalog
+from rules.dice import ERROR_CODES
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_dice_error_has_a_message(locale: str) -> None:
+    catalog = Catalog()
+    missing = [code for code in ERROR_CODES
+               if catalog.text(locale, f"error.{code}") == f"error.{code}"]
+    assert missing == []
+
+
+def test_locales_define_the_same_keys() -> None:
+    catalog = Catalog()
+    keys = {locale: set(catalog._messages[locale]) for locale in LOCALES}
+    assert keys["zh-Hans"] == keys["zh-Hant"]
+    assert keys["en"] == keys["zh-Hant"]
+
+
+def test_operator_override_file(tmp_path) -> None:
+    override = tmp_path / "messages.toml"
+    override.write_text('[zh-Hant]\n"roll.result" = "骰：{detail}"\n', "utf-8")
+    assert Catalog(override).text("zh-Hant", "roll.result", detail="1d6 = 3") == "骰：1d6 = 3"
+    assert Catalog(override).text("en", "roll.result", name="a", detail="x") == "🎲 a: x"

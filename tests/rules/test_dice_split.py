@@ -1,0 +1,96 @@
+"""Where the expression ends and the free-text reason begins."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.dice import ScriptedSource, roll, split_expression
+from rules.errors import RuleError
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "reason"),
+    [
+        # the brief's cases
+        ("1d20+3 開鎖", "1d20+3", "開鎖"),
+        ("d20+3攻擊", "d20+3", "攻擊"),
+        ("1d20 攻擊+2", "1d20", "攻擊+2"),
+        ("1d20 hit-2", "1d20", "hit-2"),
+        ("開鎖", "", "開鎖"),
+        # whitespace followed by operator + operand continues the expression
+        ("1d20 + 5 hit", "1d20 + 5", "hit"),
+        ("1d20 +5攻擊", "1d20 +5", "攻擊"),
+        ("1d20 - -2 x", "1d20 - -2", "x"),
+        ("3 # d6 火球", "3 # d6", "火球"),
+        ("2d6 * (1+1)", "2d6 * (1+1)", ""),
+        # ... but an operator without an operand after it does not
+        ("1d20 * 攻擊", "1d20", "* 攻擊"),
+        ("1d20 +", "1d20", "+"),
+        # trailing operators and "(" go back to the reason
+        ("1d20+攻擊", "1d20", "+攻擊"),
+        ("1d20+", "1d20", "+"),
+        ("1d20(開鎖)", "1d20", "(開鎖)"),
+        ("3#", "3", "#"),
+        ("- 攻擊", "", "- 攻擊"),
+        # whitespace inside parentheses never ends the expression
+        ("( 1d20 + 3 ) 攻擊", "( 1d20 + 3 )", "攻擊"),
+        # whitespace is not allowed inside a dice term
+        ("2 d6", "2", "d6"),
+        ("4d6 kh3", "4d6", "kh3"),
+        # words that look like modifiers but are not
+        ("d20kill", "d20", "kill"),
+        ("d20 dmg", "d20", "dmg"),
+        ("d20reflex", "d20", "reflex"),
+        ("dfire", "", "dfire"),
+        ("4d6kh", "4d6", "kh"),
+        ("dice", "", "dice"),
+        ("1d20 advance", "1d20", "advance"),
+        ("advantage", "advantage", ""),
+        # the advantage word ends the expression
+        ("1d20+5 adv 攻擊", "1d20+5 adv", "攻擊"),
+        ("1d20+5 adv+2", "1d20+5 adv", "+2"),
+        ("1d20 優勢偷襲", "1d20 優勢", "偷襲"),
+        ("1d20 (adv)", "1d20", "(adv)"),
+        # numbers are expressions too
+        ("3個哥布林", "3", "個哥布林"),
+        # blanks
+        ("", "", ""),
+        ("   ", "", ""),
+        ("  1d20   開鎖  ", "1d20", "開鎖"),
+        ("1d20\n攻擊", "1d20", "攻擊"),
+        # syntax errors are not hidden in the reason
+        ("1d20+(3 攻擊", "1d20+(3", "攻擊"),
+        ("(1d20 攻擊", "(1d20", "攻擊"),
+        ("d20d6", "d20d6", ""),
+        ("1d20r 攻擊", "1d20", "r 攻擊"),
+    ],
+)
+def test_split(text: str, expression: str, reason: str) -> None:
+    assert split_expression(text) == (expression, reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("1d20+(3 攻擊", "dice.unclosed_paren"), ("(1d20 攻擊", "dice.unclosed_paren")],
+)
+def test_broken_expression_is_an_error_not_a_reason(text: str, code: str) -> None:
+    with pytest.raises(RuleError) as info:
+        roll(text, ScriptedSource([1]))
+    assert info.value.code == code
+
+
+def test_default_when_no_expression() -> None:
+    result = roll("開鎖", ScriptedSource([11]))
+    assert (result.expression, result.total, result.reason, result.defaulted) == (
+        "1d20",
+        11,
+        "開鎖",
+        True,
+    )
+    result = roll("", ScriptedSource([3]), default="1d100")
+    assert (result.expression, result.total, result.reason) == ("1d100", 3, "")
+    assert roll("1d6", ScriptedSource([3])).defaulted is False
+
+
+def test_reason_keeps_its_case() -> None:
+    assert roll("1D20 Pick The LOCK", ScriptedSource([5])).reason == "Pick The LOCK"
