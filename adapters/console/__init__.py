@@ -18,7 +18,11 @@ from bot.core import Core
 from bot.messages import Incoming, Outgoing
 
 PLATFORM = "console"
-_LINE = re.compile(r"^(?:#(?P<channel>\S+)\s*)?(?:(?P<user>[^\s:.。．/#][^\s:]{0,31}):\s?)?(?P<text>.*)$")
+_LINE = re.compile(
+    r"^(?:#(?P<channel>\S+)\s*)?"  # optional channel switch
+    r"(?:(?P<user>[^\s:.。．/#][^\s:]{0,31}):\s?)?"  # optional speaker (not a command)
+    r"(?P<text>.*)$"
+)
 
 
 @dataclass
