@@ -56,3 +56,13 @@ class PlurkSettings(BaseModel):
     friends_interval: float = Field(
         default=300.0, description="how often to accept friend requests (Alerts/addAllAsFriends)"
     )
+    catch_up_interval: float = Field(
+        default=600.0,
+        description="safety-net catch-up over Alerts/getHistory besides the comet gaps; 0 = off",
+    )
+    max_reply_parts: int = Field(
+        default=12, description="a longer reply is trimmed with a visible '…'"
+    )
+    shutdown_grace: float = Field(
+        default=10.0, description="seconds to finish queued replies when stopping"
+    )

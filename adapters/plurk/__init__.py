@@ -1,0 +1,23 @@
+"""The Plurk adapter: answers ``@bot`` commands in plurk threads.
+
+``serve(core, settings, stop)`` is what the runner calls; the listener module
+is imported lazily so that the client, parser and auth flow can be used (and
+tested) on their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.config.plurk import PlurkSettings
+    from bot.core import Core
+
+
+async def serve(core: Core, settings: Settings | PlurkSettings, stop: asyncio.Event) -> None:
+    """Run the Plurk adapter until ``stop`` is set (see adapters/plurk/listener.py)."""
+    from adapters.plurk.listener import serve as _serve
+
+    await _serve(core, settings, stop)

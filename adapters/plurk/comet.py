@@ -1,0 +1,126 @@
+"""The realtime feed: Plurk's comet long poll, with resync and reconnect.
+
+``Realtime/getUserChannel`` gives a ``comet_server`` URL; polling it with
+``&offset=N`` returns ``CometChannel.scriptCallback({...});`` after up to
+~50 s. ``new_offset`` -1 means nothing new (poll again with the same offset),
+-3 asks for a resync (get the channel again), any other value is the next
+offset and ``data`` holds the events (``new_plurk``, ``new_response``, ...).
+
+Whenever the feed may have skipped events — the first subscription, a resync,
+a reconnect after an error — the watcher yields a batch with ``gap=True`` so
+the listener runs its catch-up over ``Alerts/getHistory``. It yields the gap
+right after subscribing, assuming (unconfirmed) that a new channel buffers
+events from offset 0, so nothing falls between catch-up and the first poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
+from adapters.plurk.errors import PlurkError
+
+log = logging.getLogger(__name__)
+
+OFFSET_NOTHING_NEW = -1
+OFFSET_RESYNC = -3
+
+_CALLBACK = re.compile(r"^\s*CometChannel\.scriptCallback\((.*)\)\s*;?\s*$", re.DOTALL)
+
+
+class CometClient(Protocol):
+    async def get_user_channel(self) -> dict[str, Any]: ...
+
+    async def poll_comet(self, comet_url: str, offset: int) -> str: ...
+
+
+def parse_comet_body(body: str) -> dict[str, Any]:
+    """Decode ``CometChannel.scriptCallback({...});`` (or bare JSON) to a dict."""
+    match = _CALLBACK.match(body)
+    payload = match.group(1) if match else body
+    data = json.loads(payload)
+    if not isinstance(data, dict):
+        raise ValueError("comet payload is not an object")
+    return data
+
+
+@dataclass
+class CometBatch:
+    """Events of one poll; ``gap`` says the feed may have missed some before them."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    gap: bool = False
+
+
+def backoff_delay(failures: int, base: float, maximum: float) -> float:
+    """Exponential backoff: base, 2*base, 4*base, ... capped at ``maximum``."""
+    return min(maximum, base * (2 ** max(0, failures - 1)))
+
+
+class CometWatcher:
+    """Turns the comet long poll into a stream of :class:`CometBatch`."""
+
+    def __init__(
+        self,
+        client: CometClient,
+        *,
+        base_delay: float = 2.0,
+        max_delay: float = 300.0,
+    ) -> None:
+        self.client = client
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self.subscriptions = 0  # how many times getUserChannel succeeded (for tests/logs)
+
+    async def batches(self, stop: asyncio.Event) -> AsyncIterator[CometBatch]:
+        """Yield batches until ``stop`` is set. Never raises for Plurk trouble."""
+        url: str | None = None
+        offset = 0
+        failures = 0
+        while not stop.is_set():
+            try:
+                if url is None:
+                    channel = await until_stopped(self.client.get_user_channel(), stop)
+                    url = str(channel["comet_server"])
+                    offset = 0
+                    failures = 0
+                    self.subscriptions += 1
+                    log.info("plurk comet: subscribed (subscription %d)", self.subscriptions)
+                    yield CometBatch([], gap=True)
+                    continue
+                body = await until_stopped(self.client.poll_comet(url, offset), stop)
+                payload = parse_comet_body(body)
+            except Stopped:
+                return
+            except (PlurkError, ValueError, KeyError, TypeError) as exc:
+                failures += 1
+                delay = backoff_delay(failures, self.base_delay, self.max_delay)
+                log.warning("plurk comet: %s; reconnecting in %.1fs", _describe(exc), delay)
+                url = None
+                if await sleep_or_stop(delay, stop):
+                    return
+                continue
+            failures = 0
+            new_offset = payload.get("new_offset", OFFSET_NOTHING_NEW)
+            if new_offset == OFFSET_RESYNC:
+                log.info("plurk comet: resync requested")
+                url = None
+                continue
+            if not isinstance(new_offset, int) or new_offset < 0:
+                continue  # -1 (nothing new) or an unknown negative code: poll again
+            offset = new_offset
+            events = [event for event in payload.get("data") or [] if isinstance(event, dict)]
+            if events:
+                yield CometBatch(events)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, PlurkError):
+        return str(exc)
+    return f"bad comet answer ({type(exc).__name__})"

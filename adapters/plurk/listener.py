@@ -1,0 +1,483 @@
+"""The Plurk adapter at work: comet + catch-up in, Outgoing out.
+
+Flow: every comet batch is handled in order; a batch marked ``gap`` (first
+subscription, resync, reconnect) first runs a catch-up over
+``Alerts/getHistory`` mentions, fetching the mentioned plurk or responses. A
+post is a command only when its text starts with ``@<bot nick>``. The core
+records ``"r<response id>"`` / ``"p<plurk id>"`` message ids, so the overlap of
+comet and catch-up, a resync or a restart never answers twice.
+
+Replies go through an outbox worker, so a flood-control wait of minutes never
+stops the bot from listening; parts of one reply stay in order.
+
+Channel = the plurk thread (``"<plurk id>"``), unless the operator bound the
+thread to a named campaign (``thread_campaigns``): then ``"campaign:<name>"``,
+and several threads share one table. Replies always go to the thread the
+command came from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
+from adapters.plurk.client import PlurkClient
+from adapters.plurk.comet import CometWatcher, backoff_delay
+from adapters.plurk.credentials import load_credentials
+from adapters.plurk.emoticons import EmoticonRolls, die_faces, parse_content, unrolled_tokens
+from adapters.plurk.errors import ErrorKind, PlurkError
+from adapters.plurk.ids import ANONYMOUS_USER_ID, plurk_id_from
+from adapters.plurk.sender import DeliveryFailed, PlurkSender, RetryPolicy
+from adapters.plurk.text import (
+    command_text,
+    mentioned_nicks,
+    replace_mentions,
+    strip_mention,
+)
+from bot.config.plurk import PlurkSettings
+from bot.messages import Incoming, Outgoing
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "plurk"
+CAMPAIGN_PREFIX = "campaign:"
+MAX_RESPONSE_PAGES = 40
+
+def policy_from(settings: PlurkSettings) -> RetryPolicy:
+    return RetryPolicy(
+        anti_flood_base_delay=settings.anti_flood_base_delay,
+        anti_flood_max_delay=settings.anti_flood_max_delay,
+        retry_base_delay=settings.retry_base_delay,
+        retry_max_delay=settings.reconnect_max_delay,
+        max_retries=settings.max_retries,
+        min_post_interval=settings.min_post_interval,
+    )
+
+
+def campaign_bindings(settings: PlurkSettings) -> dict[int, str]:
+    """``thread_campaigns`` keyed by decimal plurk id (keys may be URLs or base 36)."""
+    bound: dict[int, str] = {}
+    for key, name in settings.thread_campaigns.items():
+        try:
+            bound[plurk_id_from(key)] = name.strip()
+        except ValueError:
+            log.error("plurk: thread_campaigns key %r is not a plurk id; ignored", key)
+    return bound
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One Outgoing to deliver, and the thread whose command produced it."""
+
+    outgoing: Outgoing
+    origin: int
+
+
+class PlurkListener:
+    """Turns Plurk posts into core commands and core replies into Plurk posts."""
+
+    def __init__(
+        self,
+        core: Any,
+        settings: PlurkSettings,
+        client: PlurkClient,
+        sender: PlurkSender,
+    ) -> None:
+        self.core = core
+        self.settings = settings
+        self.client = client
+        self.sender = sender
+        self.bindings = campaign_bindings(settings)
+        self.me_id: int | None = None
+        self.nick = ""
+        self.users: dict[int, dict[str, Any]] = {}
+        self.outbox: asyncio.Queue[_Job | None] = asyncio.Queue()
+        self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
+        self._seen_alerts: set[tuple[int, int | None]] = set()
+        self._noticed: set[str] = set()  # unreadable-dice notices already posted
+
+    # -- lifecycle -------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event, abort: asyncio.Event) -> None:
+        """Listen until ``stop``; then let the outbox drain (``abort`` cuts it short)."""
+        try:
+            await self._identify(stop)
+        except Stopped:
+            return
+        worker = asyncio.create_task(self._deliver_all(), name="plurk-outbox")
+        helpers = [
+            asyncio.create_task(self._every(self.settings.friends_interval, self._befriend, stop)),
+            asyncio.create_task(
+                self._every(
+                    self.settings.catch_up_interval, self._locked_catch_up, stop, first=False
+                )
+            ),
+        ]
+        try:
+            watcher = CometWatcher(
+                self.client,
+                base_delay=self.settings.reconnect_base_delay,
+                max_delay=self.settings.reconnect_max_delay,
+            )
+            async for batch in watcher.batches(stop):
+                async with self._busy:
+                    if batch.gap:
+                        await self.catch_up()
+                    for event in batch.events:
+                        await self.on_event(event)
+        finally:
+            for task in helpers:
+                task.cancel()
+            await asyncio.gather(*helpers, return_exceptions=True)
+            await self.outbox.put(None)
+            done, _ = await asyncio.wait({worker}, timeout=self.settings.shutdown_grace)
+            if not done:
+                pending = self.outbox.qsize()
+                log.error("plurk: stopping with %d replies still queued", pending)
+                abort.set()
+                await worker
+
+    async def _identify(self, stop: asyncio.Event) -> None:
+        """Learn the bot's id and nick; retry while Plurk is unreachable, fail on bad keys."""
+        failures = 0
+        while True:
+            try:
+                me = await until_stopped(self.client.me(), stop)
+            except PlurkError as exc:
+                if exc.kind is ErrorKind.AUTH:
+                    raise
+                failures += 1
+                delay = backoff_delay(
+                    failures, self.settings.reconnect_base_delay, self.settings.reconnect_max_delay
+                )
+                log.warning("plurk: Users/me failed (%s); retrying in %.1fs", exc, delay)
+                if await sleep_or_stop(delay, stop):
+                    raise Stopped from exc
+                continue
+            self.me_id = int(me["id"])
+            self.nick = str(me.get("nick_name") or "")
+            log.warning("plurk: listening as @%s (id %s)", self.nick, self.me_id)
+            return
+
+    async def _every(
+        self, interval: float, action: Any, stop: asyncio.Event, *, first: bool = True
+    ) -> None:
+        if interval <= 0:
+            return
+        if not first and await sleep_or_stop(interval, stop):
+            return
+        while not stop.is_set():
+            await action()
+            if await sleep_or_stop(interval, stop):
+                return
+
+    async def _befriend(self) -> None:
+        try:
+            await self.client.add_all_as_friends()
+        except PlurkError as exc:
+            log.warning("plurk: addAllAsFriends failed: %s", exc)
+
+    async def _locked_catch_up(self) -> None:
+        async with self._busy:
+            await self.catch_up()
+
+    # -- in ---------------------------------------------------------------------
+
+    def channel_for(self, plurk_id: int) -> str:
+        name = self.bindings.get(plurk_id)
+        return f"{CAMPAIGN_PREFIX}{name}" if name else str(plurk_id)
+
+    def remember_users(self, users: Any) -> None:
+        """Cache users from a ``user``/``friends`` map (keyed by id) or a single user."""
+        if not isinstance(users, dict):
+            return
+        if "id" in users and isinstance(users.get("id"), int):
+            self.users[users["id"]] = users
+            return
+        for value in users.values():
+            if isinstance(value, dict) and "id" in value:
+                with contextlib.suppress(TypeError, ValueError):
+                    self.users[int(value["id"])] = value
+
+    def who(self, user_id: int, plurk_id: int, handle: str | None) -> tuple[str, str]:
+        """(core user id, display name); anonymous posters are per-thread handles."""
+        if user_id == ANONYMOUS_USER_ID:
+            tag = handle or "anonymous"
+            return f"anon:{plurk_id}:{tag}", tag
+        user = self.users.get(user_id, {})
+        name = user.get("display_name") or user.get("nick_name") or ""
+        return str(user_id), str(name)
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "new_response":
+            self.remember_users(event.get("user"))
+            response = event.get("response")
+            try:
+                if not isinstance(response, dict) or "id" not in response:
+                    raise ValueError("no response")
+                plurk_id = int(event.get("plurk_id") or response.get("plurk_id"))
+            except (TypeError, ValueError):
+                log.warning("plurk: malformed new_response event ignored")
+                return
+            await self.handle_response(plurk_id, response)
+        elif kind == "new_plurk":
+            if not isinstance(event.get("plurk_id"), int):
+                log.warning("plurk: malformed new_plurk event ignored")
+                return
+            await self.handle_plurk(event)
+
+    async def handle_plurk(self, plurk: dict[str, Any]) -> None:
+        """A plurk is a command when its own text starts with ``@<bot nick>``.
+
+        Its author is ``owner_id`` (a plurk's ``user_id`` names the timeline).
+        """
+        plurk_id = int(plurk["plurk_id"])
+        owner = plurk.get("owner_id")
+        if isinstance(owner, int) and owner not in self.users and owner != self.me_id:
+            await self._learn_owner(plurk_id)
+        await self.handle_post(plurk_id, plurk, f"p{plurk_id}", owner)
+
+    async def _learn_owner(self, plurk_id: int) -> None:
+        """A ``new_plurk`` event names no user: ask ``Timeline/getPlurk`` (best effort)."""
+        try:
+            data = await self.client.get_plurk(plurk_id)
+        except PlurkError as exc:
+            log.info("plurk: owner of %s unknown (%s)", plurk_id, exc)
+            return
+        if isinstance(data, dict):
+            self.remember_users(data.get("user"))
+
+    async def handle_response(self, plurk_id: int, response: dict[str, Any]) -> None:
+        await self.handle_post(plurk_id, response, f"r{response['id']}", response.get("user_id"))
+
+    async def handle_post(
+        self, plurk_id: int, post: dict[str, Any], message_id: str, author: Any
+    ) -> None:
+        """Answer one plurk or response if it is a command addressed to the bot."""
+        if author is None or int(author) == self.me_id:
+            return
+        text = command_text(post.get("content"), post.get("content_raw"))
+        command = strip_mention(text, self.nick)
+        if not command:
+            return
+        content = post.get("content")
+        if isinstance(content, str) and content.strip():
+            rolls = parse_content(content)
+        else:
+            rolls = EmoticonRolls(unreadable=unrolled_tokens(text))
+        user, name = self.who(int(author), plurk_id, post.get("handle"))
+        channel = self.channel_for(plurk_id)
+        unreadable = [token for token in rolls.unreadable if die_faces(token) is not None]
+        if unreadable:
+            await self._report_unreadable(channel, plurk_id, message_id, unreadable)
+            return
+        incoming = Incoming(
+            platform=PLATFORM,
+            channel=channel,
+            user=user,
+            text=await self.resolve_mentions(command),
+            display_name=name,
+            platform_dice=rolls.dice,
+            message_id=message_id,
+        )
+        try:
+            outs = await self.core.handle(incoming)
+        except Exception:  # the core promises not to raise; never let it stop listening
+            log.exception("plurk: the core failed on message %s", message_id)
+            return
+        for out in outs:
+            await self.outbox.put(_Job(out, plurk_id))
+
+    async def resolve_mentions(self, command: str) -> str:
+        """Turn ``@nick`` in a command into ``@<id>``, the core's key for a Plurk user."""
+        nicks = mentioned_nicks(command)
+        if not nicks:
+            return command
+        ids = {
+            str(user.get("nick_name", "")).lower(): uid
+            for uid, user in self.users.items()
+            if user.get("nick_name")
+        }
+        for nick in nicks:
+            if nick.lower() in ids:
+                continue
+            try:
+                data = await self.client.get_public_profile(nick)
+            except PlurkError as exc:
+                log.info("plurk: @%s not resolved (%s)", nick, exc)
+                continue
+            info = data.get("user_info") if isinstance(data, dict) else None
+            if isinstance(info, dict) and isinstance(info.get("id"), int):
+                self.remember_users(info)
+                ids[nick.lower()] = info["id"]
+        return replace_mentions(command, ids)
+
+    async def _report_unreadable(
+        self, channel: str, plurk_id: int, message_id: str, tokens: list[str]
+    ) -> None:
+        """An emoticon die without a readable value: say so; never roll in its place."""
+        if message_id in self._noticed:
+            return
+        self._noticed.add(message_id)
+        locale = self.core.cached_locale(PLATFORM, channel)
+        joined = "、".join(tokens) if locale.startswith("zh") else ", ".join(tokens)
+        text = self.core.catalog.text(locale, "plurk.unreadable_dice", tokens=joined)
+        await self.outbox.put(_Job(Outgoing("channel", channel, text), plurk_id))
+
+    # -- catch-up -----------------------------------------------------------------
+
+    async def catch_up(self) -> None:
+        """Answer mentions from ``Alerts/getHistory`` that the feed may have missed."""
+        alerts = await self._with_retries("Alerts/getHistory", self.client.alerts_history)
+        if alerts is None:
+            return
+        wanted: dict[int, set[int | None]] = {}
+        for alert in reversed(alerts):  # getHistory is newest first
+            if alert.get("type") != "mentioned" or alert.get("plurk_id") is None:
+                continue
+            try:
+                plurk_id = int(alert["plurk_id"])
+                rid = alert.get("response_id")
+                key = (plurk_id, int(rid) if rid is not None else None)
+            except (TypeError, ValueError):
+                continue
+            if key in self._seen_alerts:
+                continue
+            wanted.setdefault(plurk_id, set()).add(key[1])
+        for plurk_id, response_ids in wanted.items():
+            done = await self._catch_up_thread(plurk_id, response_ids)
+            if done:
+                self._seen_alerts.update((plurk_id, rid) for rid in response_ids)
+
+    async def _catch_up_thread(self, plurk_id: int, response_ids: set[int | None]) -> bool:
+        if None in response_ids:
+            data = await self._with_retries(
+                "Timeline/getPlurk", lambda: self.client.get_plurk(plurk_id)
+            )
+            if data is None:
+                return False
+            plurk = data.get("plurk") if isinstance(data, dict) else None
+            self.remember_users(data.get("user") if isinstance(data, dict) else None)
+            if isinstance(plurk, dict):
+                await self.handle_plurk(plurk)
+        wanted = {rid for rid in response_ids if rid is not None}
+        if not wanted:
+            return True
+        responses = await self._responses(plurk_id, wanted)
+        if responses is None:
+            return False
+        for response in sorted(responses, key=lambda r: int(r.get("id", 0))):
+            if int(response.get("id", 0)) in wanted:
+                await self.handle_response(plurk_id, response)
+        return True
+
+    async def _responses(self, plurk_id: int, wanted: set[int]) -> list[dict[str, Any]] | None:
+        """Responses of a thread, page by page, until every wanted id is seen."""
+        found: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        offset = 0
+        for _ in range(MAX_RESPONSE_PAGES):
+            data = await self._with_retries(
+                "Responses/get",
+                lambda offset=offset: self.client.get_responses(plurk_id, offset),
+            )
+            if data is None:
+                return None
+            self.remember_users(data.get("friends"))
+            page = [r for r in data.get("responses") or [] if isinstance(r, dict)]
+            new = [r for r in page if int(r.get("id", 0)) not in seen]
+            if not new:
+                break
+            for response in new:
+                seen.add(int(response.get("id", 0)))
+            found.extend(new)
+            offset += len(page)
+            if wanted <= seen:
+                break
+        return found
+
+    async def _with_retries(self, what: str, call: Any) -> Any:
+        """A read call retried a few times; None (logged) when Plurk keeps refusing."""
+        for attempt in range(1, 4):
+            try:
+                return await call()
+            except PlurkError as exc:
+                if exc.kind is ErrorKind.AUTH or attempt == 3:
+                    log.error("plurk: %s failed during catch-up: %s", what, exc)
+                    return None
+                await asyncio.sleep(
+                    backoff_delay(
+                        attempt,
+                        self.settings.reconnect_base_delay,
+                        self.settings.reconnect_max_delay,
+                    )
+                )
+        return None
+
+    # -- out --------------------------------------------------------------------
+
+    async def _deliver_all(self) -> None:
+        while True:
+            job = await self.outbox.get()
+            if job is None:
+                return
+            try:
+                await self.deliver(job)
+            except DeliveryFailed as exc:
+                log.error("plurk: a %s message was not delivered: %s", job.outgoing.to, exc)
+            except Exception:
+                log.exception("plurk: delivery failed unexpectedly")
+
+    async def deliver(self, job: _Job) -> None:
+        out = job.outgoing
+        if out.to == "channel":
+            await self.sender.reply(job.origin, out.text)  # the command's own thread
+            return
+        try:
+            user_id = int(out.user or "")
+        except ValueError:  # anonymous or foreign id: cannot be reached privately
+            await self._private_failed(out, job.origin)
+            return
+        try:
+            await self.sender.private(user_id, out.text)
+        except PlurkError as exc:
+            if exc.kind is not ErrorKind.MUST_BE_FRIENDS:
+                raise DeliveryFailed(str(exc), exc) from exc
+            await self._private_failed(out, job.origin)
+
+    async def _private_failed(self, out: Outgoing, origin: int) -> None:
+        """Hand the undeliverable secret back to the core; post its (secret-free) notice."""
+        notices: Iterable[Outgoing] = await self.core.private_delivery_failed(PLATFORM, out)
+        for notice in notices:
+            if notice.to == "channel":
+                await self.sender.reply(origin, notice.text)
+
+
+async def serve(core: Any, settings: Any, stop: asyncio.Event) -> None:
+    """Run the Plurk adapter until ``stop`` (``settings``: Settings or PlurkSettings)."""
+    plurk: PlurkSettings = getattr(settings, "plurk", settings)
+    credentials = load_credentials(plurk)
+    abort = asyncio.Event()
+    async with PlurkClient(
+        credentials,
+        base_url=plurk.base_url,
+        user_agent=plurk.user_agent,
+        timeout=plurk.request_timeout,
+        comet_timeout=plurk.comet_timeout,
+    ) as client:
+        sender = PlurkSender(
+            client,
+            policy_from(plurk),
+            stop=abort,
+            qualifier=plurk.qualifier,
+            private_qualifier=plurk.private_qualifier,
+            allow_emoticon_dice=plurk.emoticon_dice_in_replies,
+            max_parts=plurk.max_reply_parts,
+        )
+        await PlurkListener(core, plurk, client, sender).run(stop, abort)

@@ -1,0 +1,186 @@
+"""Text on the way in (mention -> command) and on the way out (neutralise, split).
+
+In: a command is a plurk or response whose text *starts* with ``@<bot nick>``;
+a mention later in a sentence is conversation, not a command.
+
+Out: Plurk shows at most 360 characters per post, so replies are split into
+several responses, preferring line breaks, then sentence ends, then spaces.
+Plurk escapes HTML itself (it renders only its own markup, links, ``@nick``
+mentions and emoticons), so the bot does not HTML-escape — that would show
+``&lt;`` to players — but it does defuse what Plurk *would* act on in echoed
+user text: ``@nick`` (a ping of someone else, a new alert) and random emoticon
+tokens such as ``(dice20)`` (Plurk might roll them in the bot's own post).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from adapters.plurk.emoticons import RANDOM_TOKEN_PATTERN, parse_content
+
+PLURK_LIMIT = 360
+ELLIPSIS = "…"
+
+_NICK_CHAR = r"[A-Za-z0-9_]"
+_MENTION_LIKE = re.compile(r"@(?=" + _NICK_CHAR + ")")
+
+
+# -- in ----------------------------------------------------------------------------
+
+
+def command_text(content: str | None, content_raw: str | None) -> str:
+    """The text a player typed, for mention detection and the command.
+
+    ``content_raw`` (what the player typed) is preferred: rendering turns
+    ``*``/``_`` pairs into markup, shortens links and may render ``@nick`` as a
+    display name, any of which would corrupt ``.r 2d6*2*3``. Without it, the
+    rendered ``content`` is reduced to text with each emoticon replaced by its
+    alt token, tags stripped and entities unescaped. (What ``content_raw``
+    holds after a roll is unconfirmed; this is the one place to change.)
+    """
+    if isinstance(content_raw, str) and content_raw.strip():
+        text = content_raw
+    else:
+        text = parse_content(content or "").text
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def strip_mention(text: str, nick: str) -> str | None:
+    """The command after a leading ``@nick`` (case-insensitive), else None.
+
+    ``@nick`` may be followed by ``:``/``：`` and whitespace; ``@nickname``
+    is a different user and does not match ``@nick``.
+    """
+    if not nick:
+        return None
+    pattern = re.compile(
+        r"^\s*@" + re.escape(nick) + r"(?!" + _NICK_CHAR + r")[\s:：]*", re.IGNORECASE
+    )
+    match = pattern.match(text or "")
+    if match is None:
+        return None
+    return text[match.end() :].strip()
+
+
+_MENTION_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_@＠])@([A-Za-z0-9_]{1,60})")
+
+
+def mentioned_nicks(text: str) -> list[str]:
+    """Nicks mentioned with ``@nick`` in a command (``.gm add @alice``), in order."""
+    seen: list[str] = []
+    for match in _MENTION_IN_TEXT.finditer(text):
+        if match.group(1).lower() not in (n.lower() for n in seen):
+            seen.append(match.group(1))
+    return seen
+
+
+def replace_mentions(text: str, ids: dict[str, int]) -> str:
+    """``@nick`` -> ``@<user id>`` for the nicks in ``ids`` (keys lower-case).
+
+    The core keys Plurk users by numeric id, so ``.gm add @alice`` must name
+    Alice's id; unknown nicks are left as typed.
+    """
+
+    def swap(match: re.Match[str]) -> str:
+        found = ids.get(match.group(1).lower())
+        return f"@{found}" if found is not None else match.group(0)
+
+    return _MENTION_IN_TEXT.sub(swap, text)
+
+
+# -- out ---------------------------------------------------------------------------
+
+
+def neutralise(text: str, *, allow_emoticon_dice: bool = False) -> str:
+    """Defuse ``@mentions`` and random emoticon tokens in text the bot posts.
+
+    ``@name`` becomes the full-width ``＠name`` (visible, same length, not a
+    mention). ``(dice20)`` becomes ``（dice20）`` unless the operator chose to
+    let Plurk roll tokens in the bot's posts (off until checked live).
+    """
+    text = _MENTION_LIKE.sub("＠", text)
+    if not allow_emoticon_dice:
+        text = RANDOM_TOKEN_PATTERN.sub(lambda m: "（" + m.group(0)[1:-1] + "）", text)
+    return text
+
+
+def plurk_length(text: str) -> int:
+    """Length as Plurk may count it: UTF-16 code units (>= code points, so safe)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+_SENTENCE_END = "。！？!?；;…"
+_JOINERS = {"\u200d"}
+
+
+def _is_glued(ch: str) -> bool:
+    """True for characters that must stay with the one before them."""
+    code = ord(ch)
+    return (
+        unicodedata.combining(ch) != 0
+        or ch in _JOINERS
+        or 0xFE00 <= code <= 0xFE0F  # variation selectors
+        or 0x1F3FB <= code <= 0x1F3FF  # skin tone modifiers
+        or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+def _window(text: str, limit: int) -> int:
+    """Largest prefix length (code points) that fits ``limit`` UTF-16 units."""
+    units = 0
+    for index, ch in enumerate(text):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return index
+    return len(text)
+
+
+def _cut_point(text: str, limit: int) -> int:
+    """Where to cut ``text`` (longer than ``limit``) so the head fits."""
+    window = _window(text, limit)
+    head = text[:window]
+    floor = max(1, window // 2)
+    newline = head.rfind("\n")
+    if newline >= floor:
+        return newline + 1
+    best = -1
+    for mark in _SENTENCE_END:
+        best = max(best, head.rfind(mark))
+    if best + 1 >= floor:
+        return best + 1
+    space = max(head.rfind(" "), head.rfind("\u3000"), head.rfind("\t"))
+    if space >= floor:
+        return space + 1
+    cut = window
+    while cut > 1 and (_is_glued(text[cut]) or text[cut - 1] in _JOINERS):
+        cut -= 1
+    return cut if cut > 1 else window
+
+
+def split_reply(text: str, limit: int = PLURK_LIMIT, max_parts: int | None = None) -> list[str]:
+    """Split ``text`` into non-empty parts of at most ``limit`` characters, in order.
+
+    With ``max_parts``, a reply that would need more parts is trimmed with a
+    visible ``…`` at the end of the last part rather than flooding the thread.
+    """
+    if limit < 2:
+        raise ValueError("limit must be at least 2")
+    rest = text.replace("\r\n", "\n").strip()
+    parts: list[str] = []
+    while rest:
+        if plurk_length(rest) <= limit:
+            parts.append(rest)
+            break
+        cut = _cut_point(rest, limit)
+        head = rest[:cut].rstrip()
+        if head:
+            parts.append(head)
+        rest = rest[cut:].lstrip()
+    if max_parts is not None and len(parts) > max_parts:
+        parts = parts[:max_parts]
+        last = parts[-1]
+        if plurk_length(last) + len(ELLIPSIS) > limit:
+            last = last[: _cut_point(last, limit - len(ELLIPSIS))].rstrip()
+        parts[-1] = last + ELLIPSIS
+    return parts

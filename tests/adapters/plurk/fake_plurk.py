@@ -1,0 +1,568 @@
+"""A fake Plurk for tests: aiohttp.web on 127.0.0.1, a random port.
+
+It plays the parts of Plurk the adapter uses and is strict where Plurk is
+strict, so tests prove more than "the client sends something":
+
+- every ``/APP/...`` and ``/OAuth/...`` request's OAuth 1.0a signature is
+  verified by oauthlib's own ``SignatureOnlyEndpoint`` (a wrong secret gets
+  HTTP 401); nonces cannot be replayed; only issued access tokens may call
+  ``/APP``;
+- a request without an explicit User-Agent (aiohttp's default) gets HTTP 403
+  "error code: 1010", as Plurk's front does;
+- private plurks are only allowed to friends ("Must be friends");
+- posts over 360 characters are refused ("Content too long");
+- each ``getUserChannel`` opens a new comet channel that only carries events
+  from then on, so mentions posted while the bot was away are only found by
+  the catch-up over ``Alerts/getHistory``.
+
+The comet poll is unsigned (the channel URL is the credential), as on Plurk.
+All keys are obviously fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import itertools
+import json
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from oauthlib.oauth1 import RequestValidator, SignatureOnlyEndpoint
+
+from adapters.plurk.credentials import PlurkCredentials
+
+APP_KEY = "fake-app-key"
+APP_SECRET = "fake-app-secret"
+ACCESS_TOKEN = "fake-access-token"
+ACCESS_SECRET = "fake-access-secret"
+
+CREDENTIALS = PlurkCredentials(
+    app_key=APP_KEY, app_secret=APP_SECRET, token=ACCESS_TOKEN, token_secret=ACCESS_SECRET
+)
+
+BOT_ID = 5000
+BOT_NICK = "dicebot"
+
+_RANDOM_TOKEN = re.compile(r"\((?:dice\d*|lots|bobei|coin|rock-paper-scissors)\)")
+
+
+class _Validator(RequestValidator):
+    """Looks keys up in the fake's tables; accepts the fake keys' format."""
+
+    def __init__(self, fake: FakePlurk) -> None:
+        super().__init__()
+        self.fake = fake
+        self._nonces: set[tuple[str, str, str, str | None]] = set()
+
+    @property
+    def enforce_ssl(self) -> bool:  # the fake speaks plain HTTP on 127.0.0.1
+        return False
+
+    @property
+    def dummy_client(self) -> str:
+        return "dummy-client"
+
+    @property
+    def dummy_access_token(self) -> str:
+        return "dummy-token"
+
+    def check_client_key(self, client_key: str) -> bool:
+        return bool(re.fullmatch(r"[A-Za-z0-9_-]{4,64}", client_key))
+
+    def check_nonce(self, nonce: str) -> bool:
+        return bool(re.fullmatch(r"[A-Za-z0-9]{8,64}", nonce))
+
+    def validate_client_key(self, client_key: str, request: Any) -> bool:
+        return client_key == self.fake.app_key
+
+    def get_client_secret(self, client_key: str, request: Any) -> str:
+        return self.fake.app_secret if client_key == self.fake.app_key else "dummy-secret"
+
+    def get_access_token_secret(self, client_key: str, token: str, request: Any) -> str:
+        return self.fake.token_secrets.get(token, "dummy-secret")
+
+    def validate_timestamp_and_nonce(
+        self,
+        client_key: str,
+        timestamp: str,
+        nonce: str,
+        request: Any,
+        request_token: str | None = None,
+        access_token: str | None = None,
+    ) -> bool:
+        key = (client_key, timestamp, nonce, request_token or access_token)
+        if key in self._nonces:
+            return False
+        self._nonces.add(key)
+        return True
+
+
+@dataclass
+class Post:
+    """A post the bot made through the fake."""
+
+    endpoint: str  # "responseAdd" or "plurkAdd"
+    plurk_id: int
+    content: str
+    qualifier: str
+    limited_to: list[int] | None = None
+    response_id: int | None = None
+
+
+@dataclass
+class _Channel:
+    name: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def render(raw: str, rolls: list[str | int] | None = None, *, attr: str = "rndnum") -> str:
+    """Render raw text the way Plurk's ``content`` looks, for fixtures.
+
+    HTML is escaped, newlines become ``<br />`` and each random emoticon token
+    becomes an ``<img class="emoticon">`` carrying the next value of ``rolls``
+    (a token with no value left is rendered without the attribute).
+    """
+    values = list(rolls or [])
+    out: list[str] = []
+    pos = 0
+    for match in _RANDOM_TOKEN.finditer(raw):
+        out.append(html.escape(raw[pos : match.start()]))
+        token = match.group(0)
+        extra = f' {attr}="{values.pop(0)}"' if values else ""
+        name = token[1:-1]
+        out.append(
+            f'<img src="https://s.plurk.com/emoticons/{name}.gif" class="emoticon" '
+            f'alt="{token}"{extra} height="24" />'
+        )
+        pos = match.end()
+    out.append(html.escape(raw[pos:]))
+    return "".join(out).replace("\n", "<br />")
+
+
+class FakePlurk:
+    """The fake server and its scriptable state. Use ``async with FakePlurk() as fake``."""
+
+    def __init__(
+        self,
+        *,
+        app_key: str = APP_KEY,
+        app_secret: str = APP_SECRET,
+        bot_id: int = BOT_ID,
+        bot_nick: str = BOT_NICK,
+        comet_hold: float = 0.05,
+        responses_page: int = 50,
+    ) -> None:
+        self.app_key = app_key
+        self.app_secret = app_secret
+        self.token_secrets: dict[str, str] = {ACCESS_TOKEN: ACCESS_SECRET}
+        self.access_tokens: set[str] = {ACCESS_TOKEN}
+        self.verifiers: dict[str, str] = {}  # request token -> verifier shown to the user
+        self.bot_id = bot_id
+        self.bot_nick = bot_nick
+        self.comet_hold = comet_hold
+        self.responses_page = responses_page
+
+        self.users: dict[int, dict[str, Any]] = {}
+        self.plurks: dict[int, dict[str, Any]] = {}
+        self.responses: dict[int, list[dict[str, Any]]] = {}
+        self.alerts: list[dict[str, Any]] = []  # oldest first; getHistory returns last 30
+        self.friends: set[int] = set()
+        self.friend_requests: set[int] = set()
+        self.posts: list[Post] = []
+        self.calls: list[str] = []  # every endpoint called, in order
+        self.rejected: list[str] = []  # paths whose signature failed
+        self.channel_requests = 0
+        self.comet_polls = 0
+        self.comet_script: deque[dict[str, Any] | int] = deque()
+        self.errors: dict[str, deque[tuple[int, str]]] = {}
+
+        self._ids = itertools.count(1000)
+        self._channel = _Channel("generic-0")
+        self._changed = asyncio.Condition()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.endpoint = SignatureOnlyEndpoint(_Validator(self))
+        self.add_user(bot_id, bot_nick, "Dice Bot")
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def __aenter__(self) -> FakePlurk:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._user_agent_middleware])
+        app.router.add_post("/APP/{endpoint:.+}", self._app)
+        app.router.add_post("/OAuth/request_token", self._request_token)
+        app.router.add_post("/OAuth/access_token", self._access_token)
+        app.router.add_get("/comet", self._comet)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        self._closing = True
+        async with self._changed:  # release held comet polls at once
+            self._changed.notify_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- scripting -----------------------------------------------------------------
+
+    def add_user(self, user_id: int, nick: str, display_name: str = "") -> dict[str, Any]:
+        user = {"id": user_id, "nick_name": nick, "display_name": display_name or nick}
+        self.users[user_id] = user
+        return user
+
+    def fail_next(self, endpoint: str, status: int, error_text: str, times: int = 1) -> None:
+        """Answer the next ``times`` calls of ``endpoint`` (e.g. "Responses/responseAdd")."""
+        queue = self.errors.setdefault(endpoint, deque())
+        queue.extend([(status, error_text)] * times)
+
+    def script_comet(self, *answers: dict[str, Any] | int) -> None:
+        """Queue comet answers: a payload dict (e.g. ``{"new_offset": -3}``) or an HTTP status."""
+        self.comet_script.extend(answers)
+
+    def add_plurk(
+        self,
+        owner_id: int,
+        raw: str,
+        content: str | None = None,
+        *,
+        live: bool = True,
+        limited_to: list[int] | None = None,
+    ) -> int:
+        """A plurk by ``owner_id``; ``live`` puts a ``new_plurk`` on the comet channel."""
+        plurk_id = next(self._ids)
+        plurk = {
+            "plurk_id": plurk_id,
+            "owner_id": owner_id,
+            "user_id": owner_id,
+            "qualifier": ":",
+            "content_raw": raw,
+            "content": content if content is not None else render(raw),
+            "posted": "Sat, 01 Jan 2033 00:00:00 GMT",
+            "limited_to": limited_to,
+            "response_count": 0,
+        }
+        self.plurks[plurk_id] = plurk
+        self.responses[plurk_id] = []
+        if self._mentions_bot(raw):
+            self._alert(plurk_id, None, owner_id)
+        if live:
+            self._emit({"type": "new_plurk", **plurk})
+        return plurk_id
+
+    def add_response(
+        self,
+        plurk_id: int,
+        user_id: int,
+        raw: str,
+        content: str | None = None,
+        *,
+        live: bool = True,
+        handle: str | None = None,
+    ) -> int:
+        """A response in a thread; ``live`` puts a ``new_response`` on the comet channel."""
+        response = self._store_response(plurk_id, user_id, raw, content, handle=handle)
+        if self._mentions_bot(raw):
+            self._alert(plurk_id, response["id"], user_id)
+        if live:
+            user = self.users.get(user_id, {"id": user_id, "nick_name": f"user{user_id}"})
+            self._emit(
+                {
+                    "type": "new_response",
+                    "plurk_id": plurk_id,
+                    "response_count": len(self.responses[plurk_id]),
+                    "response": response,
+                    "plurk": self.plurks[plurk_id],
+                    "user": {str(user_id): user},
+                }
+            )
+        return response["id"]
+
+    def posts_in(self, plurk_id: int) -> list[str]:
+        """Contents of the responses the bot posted in a thread, in order."""
+        return [p.content for p in self.posts if p.plurk_id == plurk_id]
+
+    def private_posts(self) -> list[Post]:
+        return [p for p in self.posts if p.endpoint == "plurkAdd"]
+
+    async def wait_for_posts(self, count: int, timeout: float = 5.0) -> list[Post]:
+        """Wait until the bot has made at least ``count`` posts."""
+        async with asyncio.timeout(timeout):
+            async with self._changed:
+                await self._changed.wait_for(lambda: len(self.posts) >= count)
+        return list(self.posts)
+
+    async def wait_for_calls(self, endpoint: str, count: int = 1, timeout: float = 5.0) -> None:
+        async with asyncio.timeout(timeout):
+            async with self._changed:
+                await self._changed.wait_for(lambda: self.calls.count(endpoint) >= count)
+
+    # -- internals -------------------------------------------------------------------
+
+    def _mentions_bot(self, raw: str) -> bool:
+        return re.search(rf"@{re.escape(self.bot_nick)}\b", raw, re.IGNORECASE) is not None
+
+    def _alert(self, plurk_id: int, response_id: int | None, user_id: int) -> None:
+        self.alerts.append(
+            {
+                "type": "mentioned",
+                "plurk_id": plurk_id,
+                "response_id": response_id,
+                "num_others": 0,
+                "from_user": self.users.get(user_id, {"id": user_id}),
+                "posted": "Sat, 01 Jan 2033 00:00:00 GMT",
+            }
+        )
+
+    def _store_response(
+        self,
+        plurk_id: int,
+        user_id: int,
+        raw: str,
+        content: str | None,
+        *,
+        handle: str | None = None,
+        qualifier: str = ":",
+    ) -> dict[str, Any]:
+        response: dict[str, Any] = {
+            "id": next(self._ids),
+            "plurk_id": plurk_id,
+            "user_id": user_id,
+            "qualifier": qualifier,
+            "content_raw": raw,
+            "content": content if content is not None else render(raw),
+            "posted": "Sat, 01 Jan 2033 00:00:00 GMT",
+            "lang": "tr_ch",
+        }
+        if handle is not None:
+            response["handle"] = handle
+        self.responses[plurk_id].append(response)
+        self.plurks[plurk_id]["response_count"] = len(self.responses[plurk_id])
+        return response
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        self._channel.events.append(event)
+        self._notify()
+
+    def _notify(self) -> None:
+        async def wake() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        try:
+            task = asyncio.get_running_loop().create_task(wake())
+        except RuntimeError:  # scripted before the loop runs: pollers time out anyway
+            return
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _verify(self, request: web.Request, body: str, *, need_access_token: bool) -> Any:
+        """The oauthlib request when the signature is valid, else None (and recorded)."""
+        valid, oauth_request = self.endpoint.validate_request(
+            str(request.url), http_method=request.method, body=body, headers=dict(request.headers)
+        )
+        if valid and need_access_token:
+            valid = oauth_request.resource_owner_key in self.access_tokens
+        if not valid:
+            self.rejected.append(request.path)
+            return None
+        return oauth_request
+
+    @web.middleware
+    async def _user_agent_middleware(
+        self, request: web.Request, handler: Any
+    ) -> web.StreamResponse:
+        agent = request.headers.get("User-Agent", "")
+        if not agent or agent.startswith("Python/"):
+            return web.Response(status=403, text="error code: 1010")
+        return await handler(request)
+
+    @staticmethod
+    def _error(status: int, text: str) -> web.Response:
+        return web.json_response({"error_text": text}, status=status)
+
+    # -- OAuth endpoints ---------------------------------------------------------------
+
+    async def _request_token(self, request: web.Request) -> web.Response:
+        body = await request.text()
+        if self._verify(request, body, need_access_token=False) is None:
+            return self._error(401, "invalid signature")
+        number = next(self._ids)
+        token, secret = f"fake-request-{number}", f"fake-request-secret-{number}"
+        self.token_secrets[token] = secret
+        self.verifiers[token] = f"{number % 1000000:06d}"
+        return web.Response(
+            text=f"oauth_token={token}&oauth_token_secret={secret}&oauth_callback_confirmed=true"
+        )
+
+    async def _access_token(self, request: web.Request) -> web.Response:
+        body = await request.text()
+        oauth_request = self._verify(request, body, need_access_token=False)
+        if oauth_request is None:
+            return self._error(401, "invalid signature")
+        token = oauth_request.resource_owner_key or ""
+        if token not in self.verifiers or self.verifiers[token] != oauth_request.verifier:
+            return self._error(401, "invalid verifier")
+        del self.verifiers[token]
+        number = next(self._ids)
+        access, secret = f"fake-access-{number}", f"fake-access-secret-{number}"
+        self.token_secrets[access] = secret
+        self.access_tokens.add(access)
+        return web.Response(text=f"oauth_token={access}&oauth_token_secret={secret}")
+
+    # -- API endpoints ----------------------------------------------------------------
+
+    async def _app(self, request: web.Request) -> web.Response:
+        endpoint = request.match_info["endpoint"]
+        body = await request.text()
+        if self._verify(request, body, need_access_token=True) is None:
+            return self._error(401, "invalid signature")
+        params = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+        self.calls.append(endpoint)
+        self._notify()
+        scripted = self.errors.get(endpoint)
+        if scripted:
+            status, text = scripted.popleft()
+            return self._error(status, text)
+        handler = getattr(self, "_api_" + endpoint.replace("/", "_"), None)
+        if handler is None:
+            return self._error(404, f"no such endpoint in the fake: {endpoint}")
+        return await handler(params)
+
+    async def _api_Users_me(self, params: dict[str, str]) -> web.Response:
+        return web.json_response(self.users[self.bot_id])
+
+    async def _api_Realtime_getUserChannel(self, params: dict[str, str]) -> web.Response:
+        self.channel_requests += 1
+        self._channel = _Channel(f"generic-{self.channel_requests}-fakechannel")
+        return web.json_response(
+            {
+                "channel_name": self._channel.name,
+                "comet_server": f"{self.base_url}/comet?channel={self._channel.name}",
+            }
+        )
+
+    async def _api_Alerts_getHistory(self, params: dict[str, str]) -> web.Response:
+        return web.json_response(list(reversed(self.alerts[-30:])))
+
+    async def _api_Alerts_addAllAsFriends(self, params: dict[str, str]) -> web.Response:
+        self.friends |= self.friend_requests
+        self.friend_requests.clear()
+        return web.json_response({"success_text": "ok"})
+
+    async def _api_Profile_getPublicProfile(self, params: dict[str, str]) -> web.Response:
+        wanted = params.get("user_id", "")
+        for user in self.users.values():
+            if str(user["id"]) == wanted or user["nick_name"].lower() == wanted.lower():
+                return web.json_response({"user_info": user, "privacy": "world"})
+        return self._error(400, "User not found")
+
+    async def _api_Timeline_getPlurk(self, params: dict[str, str]) -> web.Response:
+        plurk = self.plurks.get(int(params.get("plurk_id", 0)))
+        if plurk is None:
+            return self._error(400, "Plurk not found")
+        owner = self.users.get(plurk["owner_id"], {"id": plurk["owner_id"]})
+        return web.json_response({"plurk": plurk, "user": owner})
+
+    async def _api_Responses_get(self, params: dict[str, str]) -> web.Response:
+        plurk_id = int(params.get("plurk_id", 0))
+        if plurk_id not in self.plurks:
+            return self._error(400, "Plurk not found")
+        start = int(params.get("from_response", 0))
+        page = self.responses[plurk_id][start : start + self.responses_page]
+        user_ids = {r["user_id"] for r in page} | {self.plurks[plurk_id]["owner_id"]}
+        friends = {str(uid): self.users[uid] for uid in user_ids if uid in self.users}
+        return web.json_response(
+            {"responses": page, "friends": friends, "responses_seen": len(page)}
+        )
+
+    async def _api_Responses_responseAdd(self, params: dict[str, str]) -> web.Response:
+        plurk_id = int(params.get("plurk_id", 0))
+        content = params.get("content", "")
+        if plurk_id not in self.plurks:
+            return self._error(400, "Plurk not found")
+        if not content.strip():
+            return self._error(400, "Content is empty")
+        if len(content) > 360:
+            return self._error(400, "Content too long")
+        response = self._store_response(
+            plurk_id, self.bot_id, content, None, qualifier=params.get("qualifier", ":")
+        )
+        self.posts.append(
+            Post(
+                "responseAdd", plurk_id, content, params.get("qualifier", ""), None, response["id"]
+            )
+        )
+        self._notify()
+        return web.json_response(response)
+
+    async def _api_Timeline_plurkAdd(self, params: dict[str, str]) -> web.Response:
+        content = params.get("content", "")
+        if len(content) > 360:
+            return self._error(400, "Content too long")
+        limited = json.loads(params["limited_to"]) if "limited_to" in params else None
+        if limited and any(uid not in self.friends for uid in limited if uid != 0):
+            return self._error(400, "Must be friends")
+        plurk_id = self.add_plurk(self.bot_id, content, live=False, limited_to=limited)
+        self.posts.append(Post("plurkAdd", plurk_id, content, params.get("qualifier", ""), limited))
+        self._notify()
+        return web.json_response(self.plurks[plurk_id])
+
+    # -- comet ------------------------------------------------------------------------
+
+    async def _comet(self, request: web.Request) -> web.Response:
+        self.comet_polls += 1
+        channel = request.query.get("channel", "")
+        offset = int(request.query.get("offset", "0"))
+        if self.comet_script:
+            answer = self.comet_script.popleft()
+            if isinstance(answer, int):
+                return web.Response(status=answer, text="comet trouble")
+            return self._callback(answer)
+        if channel != self._channel.name:
+            return self._callback({"new_offset": -3})
+        events = self._channel.events
+        if offset >= len(events):
+            try:
+                async with asyncio.timeout(self.comet_hold):
+                    async with self._changed:
+                        await self._changed.wait_for(
+                            lambda: (
+                                len(self._channel.events) > offset
+                                or bool(self.comet_script)
+                                or self._closing
+                            )
+                        )
+            except TimeoutError:
+                return self._callback({"new_offset": -1})
+            if self.comet_script or self._closing or channel != self._channel.name:
+                return self._callback({"new_offset": -1})
+        return self._callback({"new_offset": len(events), "data": events[offset:]})
+
+    @staticmethod
+    def _callback(payload: dict[str, Any]) -> web.Response:
+        return web.Response(
+            text=f"CometChannel.scriptCallback({json.dumps(payload)});",
+            content_type="text/javascript",
+        )
