@@ -1,0 +1,35 @@
+"""Discord through discord.py 2.x: slash commands, prefix commands, secrets by ephemeral/DM.
+
+``serve(core, settings, stop)`` is what ``trpgbot run`` calls. The pieces:
+
+- ``convert``: discord objects → ``Incoming``; message splitting.
+- ``delivery``: executes the core's ``Outgoing`` list — the invoking user's
+  private results as ephemeral messages (slash commands) or DMs (prefix
+  commands), other users' (GMs') as DMs, failures reported to the channel.
+- ``commands``: the slash commands, each translated into the text command the
+  core understands; ``i18n``: their zh-Hant / zh-Hans / en descriptions.
+- ``client``: the ``discord.Client`` with its command tree and message handler.
+- ``server``: ``serve``.
+
+``import discord`` inside this package is the discord.py library: absolute
+imports resolve from the repository root, where this package is ``adapters.discord``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from adapters.discord.delivery import CoreAPI
+    from bot.config import Settings
+
+__all__ = ["serve"]
+
+
+async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
+    """Run the Discord adapter until ``stop`` is set (imports discord.py only when used)."""
+    from adapters.discord.server import serve as _serve
+
+    await _serve(core, settings, stop)

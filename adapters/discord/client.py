@@ -1,0 +1,101 @@
+"""The discord.py client: slash commands on a ``CommandTree`` and prefix commands
+in messages, both answered through ``delivery``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+
+from adapters.discord.commands import build_commands, core_knows
+from adapters.discord.convert import command_text, incoming_from_message
+from adapters.discord.delivery import CoreAPI, DiscordDelivery, MessageOrigin
+from adapters.discord.i18n import CommandTranslator, reply
+from bot.config.discord import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+# The bot has no voice features: skip discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
+def intents_for(settings: DiscordSettings) -> discord.Intents:
+    """The default intents, plus Message Content when prefix commands are wanted in
+    servers (privileged: it must also be switched on in the developer portal)."""
+    intents = discord.Intents.default()
+    intents.message_content = settings.message_content
+    return intents
+
+
+class TrpgDiscordClient(discord.Client):
+    def __init__(self, core: CoreAPI, settings: DiscordSettings, *,
+                 known: Callable[[str], bool] | None = core_knows, **options: object) -> None:
+        super().__init__(intents=intents_for(settings),
+                         allowed_mentions=discord.AllowedMentions.none(), **options)
+        self.core = core
+        self.settings = settings
+        self.tree = app_commands.CommandTree(self)
+        self.tree.error(self.on_command_error)
+        for command in build_commands(known):
+            self.tree.add_command(command)
+
+    async def setup_hook(self) -> None:
+        """Runs once after login, before the gateway connects: register the
+        translations and sync the commands."""
+        await self.tree.set_translator(CommandTranslator())
+        if self.settings.sync_commands:
+            await sync_commands(self.tree, self.settings.dev_guild_id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Prefix commands (``.r``, ``。r``). In servers Discord only gives the text of
+        messages with the Message Content intent; DMs and mentions always have it."""
+        if message.author.bot or message.webhook_id is not None:
+            return
+        line = command_text(self._without_own_mention(message.content),
+                            self.settings.command_prefixes)
+        if line is None:
+            return
+        incoming = incoming_from_message(message, line)
+        outs = await self.core.handle(incoming)
+        await DiscordDelivery(self, self.core, incoming, MessageOrigin(self, message)).deliver(
+            outs)
+
+    def _without_own_mention(self, content: str) -> str:
+        """``@bot .r 1d20`` works like ``.r 1d20``: without the Message Content intent,
+        server messages that mention the bot are the only ones whose text arrives."""
+        if self.user is not None:
+            for mention in (f"<@{self.user.id}>", f"<@!{self.user.id}>"):
+                if content.startswith(mention):
+                    return content[len(mention):]
+        return content
+
+    async def on_command_error(self, interaction: discord.Interaction,
+                               error: app_commands.AppCommandError) -> None:
+        """Log, and tell the user instead of leaving "The application did not respond"."""
+        log.error("slash command failed", exc_info=error)
+        try:
+            text = reply("reply.error", interaction.locale)
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+async def sync_commands(tree: app_commands.CommandTree,
+                        dev_guild_id: int | None) -> list[app_commands.AppCommand]:
+    """Development: copy the commands to one server and sync there (visible at once).
+    Production: sync globally (Discord may take a while to show changes)."""
+    if dev_guild_id is not None:
+        guild = discord.Object(id=dev_guild_id)
+        tree.copy_global_to(guild=guild)
+        synced = await tree.sync(guild=guild)
+        log.info("synced %d slash commands to server %s", len(synced), dev_guild_id)
+        return synced
+    synced = await tree.sync()
+    log.info("synced %d slash commands globally", len(synced))
+    return synced

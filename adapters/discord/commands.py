@@ -1,0 +1,184 @@
+"""The slash commands. Each one is the text command a player would type, so the
+core stays the only place where commands are parsed: ``/roll 2d6+3 攻擊`` is
+``.r 2d6+3 攻擊``, ``/check 觀察 2 15`` is ``.ra 觀察+2 15``.
+
+``build_commands`` makes fresh ``app_commands.Command`` objects (one set per
+client); ``known`` filters out commands whose text verb the core does not have
+yet, so Discord never offers a command that would do nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+
+from adapters.discord.convert import PLATFORM, channel_key, incoming_from_interaction
+from adapters.discord.delivery import CoreAPI, DiscordDelivery, InteractionOrigin
+from adapters.discord.i18n import reply, text
+
+if TYPE_CHECKING:
+    from bot.config.discord import DiscordSettings
+
+log = logging.getLogger(__name__)
+
+#: Slash command name → the text verb it stands for.
+VERBS: dict[str, str] = {
+    "roll": "r", "rh": "rh", "check": "ra", "st": "st", "pc": "pc", "gm": "gm",
+    "init": "init", "system": "system", "lang": "lang", "help": "help",
+}
+
+LOCALE_CHOICES = [Choice(name="繁體中文", value="zh-Hant"),
+                  Choice(name="简体中文", value="zh-Hans"),
+                  Choice(name="English", value="en")]
+
+GM_ACTIONS = [Choice(name=text(f"gm.{action}"), value=action)
+              for action in ("claim", "list", "add", "del", "pending")]
+
+MAX_CHOICES = 25
+
+
+class App(Protocol):
+    """What the commands need from the client (``TrpgDiscordClient``)."""
+
+    core: CoreAPI
+    settings: DiscordSettings
+
+
+def text_line(verb: str, *parts: object) -> str:
+    """``.verb part part`` with empty parts left out; line breaks (which the core
+    would never see in a typed command) become spaces."""
+    words = [str(part).replace("\n", " ").strip() for part in parts if part is not None]
+    return " ".join(["." + verb, *(word for word in words if word)])
+
+
+def check_line(skill: str, modifier: int | None, threshold: int | None) -> str:
+    """``.ra 觀察+2 15``: the skill with the situational modifier attached, then the
+    threshold (the core applies the system's default when it is missing)."""
+    head = skill.strip() + (f"{modifier:+d}" if modifier else "")
+    return text_line("ra", head, threshold)
+
+
+def _app(interaction: discord.Interaction) -> App:
+    return cast(App, interaction.client)
+
+
+async def answer(interaction: discord.Interaction, line: str) -> None:
+    """Run ``line`` through the core as the interaction's user and deliver the result.
+
+    Discord drops an interaction not answered within 3 s; if the core is slower
+    than ``defer_after``, the bot defers (a "thinking…" placeholder) first.
+    """
+    app = _app(interaction)
+    incoming = incoming_from_interaction(interaction, line)
+    origin = InteractionOrigin(interaction)
+    handling = asyncio.ensure_future(app.core.handle(incoming))
+    done, _ = await asyncio.wait({handling}, timeout=app.settings.defer_after)
+    if not done:
+        await origin.defer()
+    outs = await handling
+    await DiscordDelivery(interaction.client, app.core, incoming, origin).deliver(outs)
+    await origin.finish(reply("reply.none", interaction.locale))
+
+
+async def skill_autocomplete(interaction: discord.Interaction,
+                             current: str) -> list[Choice[str]]:
+    """Names on the user's active sheet (and the system's stats) matching what is typed."""
+    app = _app(interaction)
+    channel = channel_key(interaction.channel_id, interaction.user.id, interaction.guild_id)
+    names = await app.core.stat_names(PLATFORM, channel, str(interaction.user.id))
+    wanted = current.strip().casefold()
+    matches = [name for name in names if wanted in name.casefold()]
+    return [Choice(name=name[:100], value=name[:100]) for name in matches[:MAX_CHOICES]]
+
+
+async def system_autocomplete(interaction: discord.Interaction,
+                              current: str) -> list[Choice[str]]:
+    from rules.systems import registry
+
+    wanted = current.strip().casefold()
+    found = [system for system in registry.SYSTEMS.values()
+             if wanted in system.id or any(wanted in name.casefold() for name in system.names)]
+    return [Choice(name=f"{system.id} — {system.names[0]}"[:100], value=system.id)
+            for system in found[:MAX_CHOICES]]
+
+
+def build_commands(known: Callable[[str], bool] | None = None) -> list[app_commands.Command]:
+    """Fresh command objects; with ``known``, only those whose verb the core has."""
+
+    @app_commands.command(name="roll", description=text("roll"))
+    @app_commands.describe(expression=text("roll.expression"), reason=text("roll.reason"))
+    async def roll(interaction: discord.Interaction, expression: str,
+                   reason: str | None = None) -> None:
+        await answer(interaction, text_line("r", expression, reason))
+
+    @app_commands.command(name="rh", description=text("rh"))
+    @app_commands.describe(expression=text("roll.expression"), reason=text("roll.reason"))
+    async def rh(interaction: discord.Interaction, expression: str,
+                 reason: str | None = None) -> None:
+        await answer(interaction, text_line("rh", expression, reason))
+
+    @app_commands.command(name="check", description=text("check"))
+    @app_commands.describe(skill=text("check.skill"), modifier=text("check.modifier"),
+                           threshold=text("check.threshold"))
+    @app_commands.autocomplete(skill=skill_autocomplete)
+    async def check(interaction: discord.Interaction, skill: str,
+                    modifier: app_commands.Range[int, -1000, 1000] | None = None,
+                    threshold: app_commands.Range[int, -1000, 100000] | None = None) -> None:
+        await answer(interaction, check_line(skill, modifier, threshold))
+
+    @app_commands.command(name="st", description=text("st"))
+    @app_commands.describe(values=text("st.values"))
+    async def st(interaction: discord.Interaction, values: str | None = None) -> None:
+        await answer(interaction, text_line("st", values))
+
+    @app_commands.command(name="pc", description=text("pc"))
+    @app_commands.describe(args=text("pc.args"))
+    async def pc(interaction: discord.Interaction, args: str | None = None) -> None:
+        await answer(interaction, text_line("pc", args))
+
+    @app_commands.command(name="gm", description=text("gm"))
+    @app_commands.describe(action=text("gm.action"), user=text("gm.user"))
+    @app_commands.choices(action=GM_ACTIONS)
+    async def gm(interaction: discord.Interaction, action: str | None = None,
+                 user: discord.User | None = None) -> None:
+        mention = f"<@{user.id}>" if user is not None else None
+        await answer(interaction, text_line("gm", action, mention))
+
+    @app_commands.command(name="init", description=text("init"))
+    @app_commands.describe(args=text("init.args"))
+    async def init(interaction: discord.Interaction, args: str | None = None) -> None:
+        await answer(interaction, text_line("init", args))
+
+    @app_commands.command(name="system", description=text("system"))
+    @app_commands.describe(system=text("system.id"))
+    @app_commands.autocomplete(system=system_autocomplete)
+    async def system(interaction: discord.Interaction, system: str | None = None) -> None:
+        await answer(interaction, text_line("system", system))
+
+    @app_commands.command(name="lang", description=text("lang"))
+    @app_commands.describe(locale=text("lang.locale"))
+    @app_commands.choices(locale=LOCALE_CHOICES)
+    async def lang(interaction: discord.Interaction, locale: str | None = None) -> None:
+        await answer(interaction, text_line("lang", locale))
+
+    @app_commands.command(name="help", description=text("help"))
+    @app_commands.describe(topic=text("help.topic"))
+    async def help_(interaction: discord.Interaction, topic: str | None = None) -> None:
+        await answer(interaction, text_line("help", topic))
+
+    commands = [roll, rh, check, st, pc, gm, init, system, lang, help_]
+    return [cmd for cmd in commands if known is None or known(VERBS[cmd.name])]
+
+
+def core_knows(verb: str) -> bool:
+    """Whether the core has a text command ``verb`` (its router is loaded with the core)."""
+    import bot.handlers  # noqa: F401  (registers the commands)
+    from bot import router
+
+    return router.find(verb) is not None

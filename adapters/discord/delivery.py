@@ -1,0 +1,202 @@
+"""Executes the core's ``Outgoing`` list on Discord.
+
+Where each message goes:
+
+- ``to="channel"`` for the channel the command came from → the *origin*: the
+  interaction's response/follow-ups, or the message's channel (as a reply).
+  Another channel id → that channel; ``dm:<user>`` → that user's DMs.
+- ``to="private"`` for the user who ran the command → the origin's private way:
+  an ephemeral follow-up for a slash command, a DM for a prefix command.
+- ``to="private"`` for anyone else (the GMs) → a DM.
+- A DM Discord refuses (``Forbidden``: DMs closed, no shared server) → the core is
+  told (``private_delivery_failed``) and its channel notice is posted instead.
+- ``secret=True`` never goes to a channel, whatever the core says.
+
+Everything is sent with ``allowed_mentions=none`` and split at 2,000 characters.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+import discord
+
+from adapters.discord.convert import (
+    NO_MENTIONS,
+    PLATFORM,
+    private_channel_user,
+    split_message,
+)
+from bot.messages import Incoming, Outgoing
+
+log = logging.getLogger(__name__)
+
+
+class CoreAPI(Protocol):
+    """The part of ``bot.core.Core`` this adapter uses (docs/architecture.md)."""
+
+    async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]: ...
+
+    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
+        ...
+
+    async def stat_names(self, platform: str, channel: str, user: str) -> list[str]: ...
+
+
+class Origin(Protocol):
+    """Where the command came from: how to answer in its channel and privately."""
+
+    async def to_channel(self, text: str) -> None: ...
+
+    async def to_invoker(self, text: str) -> bool: ...
+
+
+async def send_dm(client: discord.Client, user_id: str, text: str) -> bool:
+    """DM ``text`` to a user; ``False`` when Discord refuses (DMs closed, unknown user)."""
+    if not user_id.isdigit():
+        log.error("not a Discord user id: %r", user_id)
+        return False
+    try:
+        channel = await client.create_dm(discord.Object(id=int(user_id)))
+        for piece in split_message(text):
+            await channel.send(piece, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException as exc:
+        log.info("DM to %s refused: %s %s", user_id, exc.status, exc.code)
+        return False
+    return True
+
+
+async def send_to_channel(client: discord.Client, channel_id: str, text: str) -> None:
+    """Post in a channel other than the origin (rare; the core answers where it was asked)."""
+    dm_user = private_channel_user(channel_id)
+    if dm_user is not None:
+        await send_dm(client, dm_user, text)
+        return
+    if not channel_id.isdigit():
+        log.error("not a Discord channel id: %r", channel_id)
+        return
+    try:
+        channel = client.get_channel(int(channel_id)) or await client.fetch_channel(
+            int(channel_id))
+        if not isinstance(channel, discord.abc.Messageable):
+            log.error("channel %s cannot receive messages", channel_id)
+            return
+        for piece in split_message(text):
+            await channel.send(piece, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException as exc:
+        log.warning("post to channel %s failed: %s", channel_id, exc)
+
+
+class InteractionOrigin:
+    """Answers a slash command: the first message is the interaction response, the
+    rest are follow-ups; the invoker's private results are ephemeral.
+
+    When the command was deferred (the core was slow), Discord shows a public
+    "thinking…" placeholder that the *first follow-up replaces, keeping the
+    placeholder's visibility*. An ephemeral result must not inherit that public
+    visibility, so it first deletes the placeholder; a channel message edits it.
+    """
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.placeholder = False
+
+    async def defer(self) -> None:
+        await self.interaction.response.defer(thinking=True)
+        self.placeholder = True
+
+    async def to_channel(self, text: str) -> None:
+        for piece in split_message(text):
+            await self._send(piece, ephemeral=False)
+
+    async def to_invoker(self, text: str) -> bool:
+        try:
+            for piece in split_message(text):
+                await self._send(piece, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("ephemeral reply failed: %s", exc)
+            return False
+        return True
+
+    async def _send(self, piece: str, *, ephemeral: bool) -> None:
+        interaction = self.interaction
+        if not interaction.response.is_done():
+            await interaction.response.send_message(
+                piece, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+        elif self.placeholder:
+            self.placeholder = False
+            if ephemeral:
+                await interaction.delete_original_response()
+                await interaction.followup.send(piece, ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.edit_original_response(content=piece,
+                                                         allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(piece, ephemeral=ephemeral,
+                                            allowed_mentions=NO_MENTIONS)
+
+    async def finish(self, fallback: str) -> None:
+        """Discord requires an answer to every interaction: say ``fallback`` (only to
+        the invoker) when the core had nothing to send."""
+        if not self.interaction.response.is_done() or self.placeholder:
+            await self._send(fallback, ephemeral=True)
+
+
+class MessageOrigin:
+    """Answers a prefix command typed in a message: replies in its channel, and
+    the invoker's private results by DM."""
+
+    def __init__(self, client: discord.Client, message: discord.Message) -> None:
+        self.client = client
+        self.message = message
+        self._replied = False
+
+    async def to_channel(self, text: str) -> None:
+        for piece in split_message(text):
+            reference = None
+            if not self._replied:
+                reference = self.message.to_reference(fail_if_not_exists=False)
+                self._replied = True
+            await self.message.channel.send(piece, reference=reference,
+                                            allowed_mentions=NO_MENTIONS)
+
+    async def to_invoker(self, text: str) -> bool:
+        return await send_dm(self.client, str(self.message.author.id), text)
+
+
+class DiscordDelivery:
+    """Sends one command's replies, in the order the core gave them."""
+
+    def __init__(self, client: discord.Client, core: CoreAPI, incoming: Incoming,
+                 origin: Origin) -> None:
+        self.client = client
+        self.core = core
+        self.incoming = incoming
+        self.origin = origin
+
+    async def deliver(self, outs: list[Outgoing]) -> None:
+        for out in outs:
+            await self._deliver(out, report_failure=True)
+
+    async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
+        if out.to == "channel":
+            if out.secret:
+                log.error("refused to post a secret message to channel %s", out.channel)
+            elif out.channel == self.incoming.channel:
+                await self.origin.to_channel(out.text)
+            else:
+                await send_to_channel(self.client, out.channel, out.text)
+            return
+        if out.user == self.incoming.user:
+            delivered = await self.origin.to_invoker(out.text)
+        else:
+            delivered = await send_dm(self.client, out.user or "", out.text)
+        if delivered:
+            return
+        if not report_failure:
+            log.error("could not deliver a private notice to %s either", out.user)
+            return
+        for notice in await self.core.private_delivery_failed(PLATFORM, out):
+            await self._deliver(notice, report_failure=False)

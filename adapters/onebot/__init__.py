@@ -1,0 +1,32 @@
+"""QQ through nonebot2 and the OneBot v11 protocol (NapCat, Lagrange.OneBot, …).
+
+``serve(core, settings, stop)`` is what ``trpgbot run`` calls. The package is
+split so that each piece can be tested on its own:
+
+- ``convert``: OneBot events → ``Incoming``; text → message segments; splitting.
+- ``delivery``: executes the core's ``Outgoing`` list through OneBot actions,
+  including the non-friend fallback for private messages.
+- ``bridge``: the object the nonebot matcher talks to (core + settings).
+- ``trpg_plugin``: the nonebot plugin with the one message matcher. It is loaded
+  with ``nonebot.load_plugin`` and must not be imported directly before that.
+- ``server``: nonebot initialisation and the embedded uvicorn server.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from adapters.onebot.bridge import CoreAPI
+    from bot.config import Settings
+
+__all__ = ["serve"]
+
+
+async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
+    """Run the QQ adapter until ``stop`` is set (imports nonebot only when used)."""
+    from adapters.onebot.server import serve as _serve
+
+    await _serve(core, settings, stop)

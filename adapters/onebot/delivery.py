@@ -1,0 +1,114 @@
+"""Executes the core's ``Outgoing`` list as OneBot v11 actions.
+
+- ``to="channel"`` → ``send_group_msg`` (or ``send_private_msg`` for a
+  ``dm:<user>`` pseudo-channel), optionally @-ing the sender.
+- ``to="private"`` → ``send_private_msg``. QQ only delivers private messages to
+  friends; for a non-friend the implementation answers with a failed action.
+  We then retry once as a *temporary session* (``send_private_msg`` with the
+  ``group_id`` the message concerns — NapCat and Lagrange accept it when the
+  bot may start temporary chats in that group). If that fails too, the core is
+  told (``private_delivery_failed``) and the channel notice it returns is sent:
+  the GM sees the failure, the group never sees the secret.
+- An ``Outgoing`` with ``secret=True`` is never sent to a group, whatever the core says.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from nonebot.adapters.onebot.v11 import Bot
+from nonebot.adapters.onebot.v11.exception import ActionFailed, ApiNotAvailable, NetworkError
+
+from adapters.onebot.convert import PLATFORM, as_id, private_channel_user, split_text, to_message
+from bot.config.onebot import OneBotSettings
+from bot.messages import Incoming, Outgoing
+
+if TYPE_CHECKING:
+    from adapters.onebot.bridge import CoreAPI
+
+log = logging.getLogger(__name__)
+
+#: What a failed OneBot call raises: a failed action, a timeout, no connection.
+SEND_ERRORS = (ActionFailed, NetworkError, ApiNotAvailable)
+
+
+class OneBotDelivery:
+    """Sends one command's replies through ``bot``, in the order the core gave them."""
+
+    def __init__(
+        self, bot: Bot, core: CoreAPI, settings: OneBotSettings, origin: Incoming
+    ) -> None:
+        self.bot = bot
+        self.core = core
+        self.settings = settings
+        self.origin = origin
+
+    async def deliver(self, outs: list[Outgoing]) -> None:
+        for out in outs:
+            await self._deliver(out, report_failure=True)
+
+    async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
+        if out.to == "channel":
+            if out.secret:
+                log.error("refused to post a secret message to channel %s", out.channel)
+                return
+            await self._send_channel(out)
+            return
+        if await self._send_private(out):
+            return
+        if not report_failure:
+            log.error("could not deliver a private notice to %s either", out.user)
+            return
+        for notice in await self.core.private_delivery_failed(PLATFORM, out):
+            await self._deliver(notice, report_failure=False)
+
+    async def _send_channel(self, out: Outgoing) -> None:
+        dm_user = private_channel_user(out.channel)
+        if dm_user is not None:
+            await self._send_private(Outgoing(to="private", channel=out.channel,
+                                              text=out.text, user=dm_user))
+            return
+        group_id = as_id(out.channel)
+        if group_id is None:
+            log.error("not a QQ group id: %r", out.channel)
+            return
+        at_user = self._at_user(out)
+        for index, piece in enumerate(split_text(out.text, self.settings.max_message_length)):
+            message = to_message(piece, at_user if index == 0 else None)
+            try:
+                await self.bot.call_api("send_group_msg", group_id=group_id, message=message)
+            except SEND_ERRORS as exc:
+                log.warning("send_group_msg to %s failed: %r", group_id, exc)
+                return
+
+    def _at_user(self, out: Outgoing) -> str | None:
+        """The sender to @ at the start of a group reply, when the setting asks for it."""
+        origin = self.origin
+        if self.settings.at_sender and not origin.is_private and out.channel == origin.channel:
+            return origin.user
+        return None
+
+    async def _send_private(self, out: Outgoing) -> bool:
+        """Deliver every piece privately; ``False`` as soon as one cannot be delivered."""
+        user_id = as_id(out.user or "")
+        if user_id is None:
+            log.error("not a QQ number: %r", out.user)
+            return False
+        attempts: list[dict[str, Any]] = [{}]
+        group_id = as_id(out.channel)
+        if self.settings.temp_session and group_id is not None:
+            attempts.append({"group_id": group_id})
+        for piece in split_text(out.text, self.settings.max_message_length):
+            while True:
+                try:
+                    await self.bot.call_api("send_private_msg", user_id=user_id,
+                                            message=to_message(piece), **attempts[0])
+                    break
+                except SEND_ERRORS as exc:
+                    log.info("send_private_msg to %s (%s) failed: %r",
+                             user_id, attempts[0] or "friend", exc)
+                    attempts.pop(0)
+                    if not attempts:
+                        return False
+        return True

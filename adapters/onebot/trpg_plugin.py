@@ -1,0 +1,40 @@
+"""The nonebot plugin: one matcher that passes prefixed messages to the active bridge.
+
+Load it with ``nonebot.load_plugin("adapters.onebot.trpg_plugin")`` (as
+``server.ensure_plugin`` does); importing it directly first makes nonebot
+refuse to load it as a plugin.
+"""
+
+from __future__ import annotations
+
+from nonebot import on_message
+from nonebot.adapters.onebot.v11 import Bot, MessageEvent
+from nonebot.plugin import PluginMetadata
+from nonebot.rule import Rule
+
+from adapters.onebot import bridge
+
+__plugin_meta__ = PluginMetadata(
+    name="trpgbot",
+    description="TRPG dice and table commands (.r, .rh, .ra, .st, .gm, …)",
+    usage="send .help in a group or in private",
+    type="application",
+    supported_adapters={"~onebot.v11"},
+)
+
+
+async def _is_trpg_command(event: MessageEvent) -> bool:
+    """Group and private messages that start with a command prefix, and nothing else."""
+    active = bridge.active()
+    return active is not None and active.command_text(event) is not None
+
+
+#: ``block=True``: a TRPG command is not also offered to other plugins' matchers.
+trpg_command = on_message(rule=Rule(_is_trpg_command), priority=10, block=True)
+
+
+@trpg_command.handle()
+async def _handle_command(bot: Bot, event: MessageEvent) -> None:
+    active = bridge.active()
+    if active is not None:
+        await active.handle(bot, event)

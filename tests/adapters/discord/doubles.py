@@ -1,0 +1,304 @@
+"""Discord for tests: real discord.py objects, with a double only where discord.py
+would make an HTTP request.
+
+discord.py has two HTTP paths, and both are replaced at their ``request`` method:
+
+- ``HTTPClient.request`` (REST with the bot token: DMs, channel messages,
+  command sync) — patched on the client's own instance, which the connection
+  state and the command tree share;
+- ``AsyncWebhookAdapter.request`` (interaction responses and follow-ups, which
+  use the interaction token) — a subclass installed in discord.py's
+  ``async_context`` while a command runs.
+
+``DiscordApi`` records every request and answers like Discord: message
+payloads, DM channels, and ``403 / 50007 Cannot send messages to this user``
+for users whose DMs are closed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord.http import Route
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from adapters.discord.client import TrpgDiscordClient
+from bot.config.discord import DiscordSettings
+
+APP_ID = 111111111111111111
+BOT_ID = 222222222222222222
+GUILD_ID = 333333333333333333
+CHANNEL_ID = 444444444444444444
+EPHEMERAL = 64
+TIMESTAMP = "2024-01-01T00:00:00+00:00"
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name,
+            "avatar": None, "bot": bot}
+
+
+def channel_payload(channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+    return {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "table",
+            "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None}
+
+
+def message_payload(message_id: int, channel_id: int, content: str, author: dict[str, Any],
+                    flags: int = 0) -> dict[str, Any]:
+    return {"id": str(message_id), "channel_id": str(channel_id), "author": author,
+            "content": content, "timestamp": TIMESTAMP, "edited_timestamp": None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": flags}
+
+
+@dataclass
+class FakeResponse:
+    """What ``discord.HTTPException`` reads from an aiohttp response."""
+
+    status: int
+    reason: str
+
+
+@dataclass
+class Request:
+    """One HTTP request discord.py made."""
+
+    method: str
+    path: str
+    body: Any
+    via: str  # "rest" (bot token) or "webhook" (interaction token)
+    refused: bool = False  # Discord answered with an error
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The message part: an interaction callback nests it under ``data``."""
+        if isinstance(self.body, dict) and "type" in self.body and "data" in self.body:
+            return self.body["data"] or {}
+        return self.body or {}
+
+    @property
+    def content(self) -> str:
+        return self.data.get("content") or ""
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.data.get("flags", 0) & EPHEMERAL)
+
+    @property
+    def sends_message(self) -> bool:
+        return bool(self.content)
+
+
+@dataclass
+class DiscordApi:
+    """Records requests; answers them the way Discord's API does."""
+
+    closed_dms: set[int] = field(default_factory=set)
+    requests: list[Request] = field(default_factory=list)
+    dm_channels: dict[int, int] = field(default_factory=dict)  # channel id → user id
+    _ids: Any = field(default_factory=lambda: itertools.count(900000000000000000))
+
+    # --- the two HTTP entry points of discord.py ----------------------------------
+    async def rest(self, route: Route, *, files: Any = None, form: Any = None,
+                   **kwargs: Any) -> Any:
+        return self.answer("rest", route, kwargs.get("json"))
+
+    def webhook_adapter(self) -> AsyncWebhookAdapter:
+        api = self
+
+        class RecordingWebhookAdapter(AsyncWebhookAdapter):
+            async def request(self, route: Route, session: Any, *, payload: Any = None,
+                              **kwargs: Any) -> Any:
+                return api.answer("webhook", route, payload)
+
+        return RecordingWebhookAdapter()
+
+    # --- Discord's side ------------------------------------------------------------
+    def answer(self, via: str, route: Route, body: Any) -> Any:
+        path = route.url.removeprefix(Route.BASE).split("?")[0]
+        self.requests.append(Request(route.method, path, body, via))
+        parts = path.strip("/").split("/")
+        bot = user_payload(BOT_ID, "trpgbot", bot=True)
+        match route.method, parts:
+            case "POST", ["users", "@me", "channels"]:
+                user_id = int(body["recipient_id"])
+                channel_id = next(self._ids)
+                self.dm_channels[channel_id] = user_id
+                return {"id": str(channel_id), "type": 1, "last_message_id": None,
+                        "recipients": [user_payload(user_id, f"user{user_id}")]}
+            case "POST", ["channels", channel, "messages"]:
+                if self.dm_channels.get(int(channel)) in self.closed_dms:
+                    self.requests[-1].refused = True
+                    raise discord.Forbidden(FakeResponse(403, "Forbidden"),
+                                            {"code": 50007,
+                                             "message": "Cannot send messages to this user"})
+                return message_payload(next(self._ids), int(channel), body.get("content", ""),
+                                       bot)
+            case "POST", ["interactions", interaction_id, _token, "callback"]:
+                return self._callback(int(interaction_id), body, bot)
+            case "POST", ["webhooks", _app, _token]:
+                return message_payload(next(self._ids), CHANNEL_ID, body.get("content", ""),
+                                       bot, body.get("flags", 0))
+            case "PATCH", ["webhooks", _app, _token, "messages", "@original"]:
+                return message_payload(next(self._ids), CHANNEL_ID, body.get("content", ""),
+                                       bot)
+            case "DELETE", ["webhooks", _app, _token, "messages", "@original"]:
+                return None
+            case "PUT", ["applications", _app, "commands"] | \
+                    ["applications", _app, "guilds", _, "commands"]:
+                guild = parts[3] if len(parts) == 5 else None
+                return [{**command, "id": str(next(self._ids)), "application_id": str(APP_ID),
+                         "version": "1", "guild_id": guild, "default_member_permissions": None}
+                        for command in body]
+        raise AssertionError(f"unexpected Discord request {route.method} {path}")
+
+    def _callback(self, interaction_id: int, body: dict[str, Any],
+                  bot: dict[str, Any]) -> dict[str, Any]:
+        kind = body["type"]
+        data = body.get("data") or {}
+        resource: dict[str, Any] = {"type": kind}
+        interaction: dict[str, Any] = {"id": str(interaction_id), "type": 2}
+        if kind == 4:  # channel message
+            message = message_payload(next(self._ids), CHANNEL_ID, data.get("content", ""),
+                                      bot, data.get("flags", 0))
+            resource["message"] = message
+            interaction.update(response_message_id=message["id"],
+                               response_message_ephemeral=bool(message["flags"] & EPHEMERAL))
+        elif kind == 5:  # deferred ("thinking…")
+            interaction["response_message_loading"] = True
+        return {"interaction": interaction, "resource": resource}
+
+    # --- views for assertions --------------------------------------------------------
+    def messages(self) -> list[Request]:
+        """Every message Discord accepted (posted or edited), in order."""
+        return [r for r in self.requests
+                if r.method in ("POST", "PATCH") and r.sends_message and not r.refused]
+
+    def refused(self) -> list[Request]:
+        return [r for r in self.requests if r.refused]
+
+    def public(self) -> list[str]:
+        """Texts everyone in the channel can see."""
+        return [r.content for r in self.messages()
+                if not r.ephemeral and not self.is_dm(r)]
+
+    def ephemeral(self) -> list[str]:
+        return [r.content for r in self.messages() if r.ephemeral]
+
+    def is_dm(self, request: Request) -> bool:
+        parts = request.path.strip("/").split("/")
+        return parts[0] == "channels" and int(parts[1]) in self.dm_channels
+
+    def dms(self) -> list[tuple[int, str]]:
+        """(recipient, text) of every DM sent."""
+        return [(self.dm_channels[int(r.path.split("/")[2])], r.content)
+                for r in self.messages() if self.is_dm(r)]
+
+
+def make_client(core: Any, api: DiscordApi, **settings: Any) -> TrpgDiscordClient:
+    """The real client, logged in as far as tests need: its user, its application id,
+    and its HTTP layer answered by ``api``."""
+    client = TrpgDiscordClient(core, DiscordSettings(**{"enabled": True, **settings}),
+                               known=None)
+    state = client._connection
+    state.application_id = APP_ID
+    state.user = discord.ClientUser(state=state, data=user_payload(BOT_ID, "trpgbot", bot=True))
+    client.http.request = api.rest  # type: ignore[method-assign]
+    return client
+
+
+def member_payload(user_id: int, name: str) -> dict[str, Any]:
+    return {"user": user_payload(user_id, name), "roles": [], "joined_at": TIMESTAMP,
+            "deaf": False, "mute": False, "nick": None, "flags": 0,
+            "permissions": "2147483647"}
+
+
+_interaction_ids = itertools.count(700000000000000000)
+
+
+def command_payload(name: str, user_id: int, user_name: str, *, kind: int = 2,
+                    client_locale: str = "zh-TW", guild: bool = True,
+                    **options: Any) -> dict[str, Any]:
+    """An INTERACTION_CREATE payload for ``/name option:value …`` (``kind`` 4 =
+    autocomplete; an option given as ``("value", "focused")`` is the focused one)."""
+    opts = []
+    for option, value in options.items():
+        focused = isinstance(value, tuple)
+        value = value[0] if focused else value
+        opt_type = 4 if isinstance(value, int) else 3
+        opts.append({"name": option, "type": opt_type, "value": value,
+                     **({"focused": True} if focused else {})})
+    payload: dict[str, Any] = {
+        "id": str(next(_interaction_ids)), "application_id": str(APP_ID), "type": kind,
+        "token": "fake-interaction-token", "version": 1, "locale": client_locale,
+        "data": {"id": "1", "name": name, "type": 1, "options": opts},
+        "app_permissions": "0", "attachment_size_limit": 8388608, "entitlements": [],
+        "authorizing_integration_owners": {},
+    }
+    if guild:
+        payload.update(guild_id=str(GUILD_ID), channel_id=str(CHANNEL_ID),
+                       channel=channel_payload(), guild_locale="zh-TW",
+                       member=member_payload(user_id, user_name), context=0)
+    else:
+        payload.update(channel_id=str(CHANNEL_ID + 1),
+                       channel={"id": str(CHANNEL_ID + 1), "type": 1,
+                                "recipients": [user_payload(user_id, user_name)]},
+                       user=user_payload(user_id, user_name), context=1)
+    return payload
+
+
+async def with_webhooks(api: DiscordApi, run: Callable[[], Awaitable[Any]]) -> Any:
+    """Run ``run`` with interaction webhooks answered by ``api`` (a ContextVar, so it
+    is set in the task that runs the command)."""
+    token = async_context.set(api.webhook_adapter())
+    try:
+        return await run()
+    finally:
+        async_context.reset(token)
+
+
+async def invoke(client: TrpgDiscordClient, api: DiscordApi,
+                 payload: dict[str, Any]) -> discord.Interaction:
+    """What discord.py does with an INTERACTION_CREATE: build the Interaction and let
+    the command tree parse the options and call the command (or its autocomplete)."""
+    interaction = discord.Interaction(data=payload, state=client._connection)
+    await with_webhooks(api, lambda: client.tree._call(interaction))
+    assert not interaction.command_failed, "the command raised (see the log)"
+    return interaction
+
+
+def guild_message(client: TrpgDiscordClient, user_id: int, user_name: str, content: str,
+                  *, bot: bool = False) -> discord.Message:
+    """A MESSAGE_CREATE in the table channel as discord.py builds it."""
+    state = client._connection
+    guild = state._get_guild(GUILD_ID)
+    if guild is None:
+        guild = discord.Guild(data={"id": str(GUILD_ID), "name": "Table",
+                                    "channels": [channel_payload()], "roles": [],
+                                    "members": [], "emojis": [], "stickers": [],
+                                    "features": [], "member_count": 3}, state=state)
+        state._add_guild(guild)
+    channel = guild.get_channel(CHANNEL_ID)
+    assert isinstance(channel, discord.TextChannel)
+    data = message_payload(next(_interaction_ids), CHANNEL_ID, content,
+                           user_payload(user_id, user_name, bot=bot))
+    data["guild_id"] = str(GUILD_ID)
+    data["member"] = {k: v for k, v in member_payload(user_id, user_name).items() if k != "user"}
+    return discord.Message(state=state, channel=channel, data=data)
+
+
+def dm_message(client: TrpgDiscordClient, api: DiscordApi, user_id: int, user_name: str,
+               content: str) -> discord.Message:
+    """A MESSAGE_CREATE in the user's DM channel with the bot."""
+    state = client._connection
+    channel_id = CHANNEL_ID + 1 + user_id % 1000
+    api.dm_channels[channel_id] = user_id
+    channel = state.add_dm_channel({"id": str(channel_id), "type": 1,
+                                    "recipients": [user_payload(user_id, user_name)]})
+    data = message_payload(next(_interaction_ids), channel.id, content,
+                           user_payload(user_id, user_name))
+    return discord.Message(state=state, channel=channel, data=data)

@@ -1,0 +1,143 @@
+"""The slash commands: which text command each one becomes, their zh-Hant / zh-Hans
+/ en descriptions, and how they are synced (one server in development, global
+otherwise)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from discord import Locale, app_commands
+
+from adapters.discord.commands import VERBS, build_commands, check_line, core_knows, text_line
+from adapters.discord.convert import split_message, utf16_len
+from adapters.discord.i18n import STRINGS, CommandTranslator
+from bot.messages import Incoming, Outgoing
+from tests.adapters.discord.doubles import (
+    APP_ID,
+    GUILD_ID,
+    DiscordApi,
+    command_payload,
+    invoke,
+    make_client,
+)
+
+
+class RecordingCore:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]:
+        self.lines.append(incoming.text)
+        return [Outgoing("channel", incoming.channel, "ok")]
+
+    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
+        return []
+
+    async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
+        return []
+
+
+@pytest.mark.parametrize(("command", "options", "line"), [
+    ("roll", {"expression": "2d6+3", "reason": "攻擊 哥布林"}, ".r 2d6+3 攻擊 哥布林"),
+    ("roll", {"expression": "d20"}, ".r d20"),
+    ("rh", {"expression": "1d20", "reason": "潛行"}, ".rh 1d20 潛行"),
+    ("check", {"skill": "觀察"}, ".ra 觀察"),
+    ("check", {"skill": "觀察", "modifier": 2, "threshold": 15}, ".ra 觀察+2 15"),
+    ("check", {"skill": "靈巧", "modifier": -1}, ".ra 靈巧-1"),
+    ("st", {"values": "觀察 5 靈巧 12"}, ".st 觀察 5 靈巧 12"),
+    ("st", {}, ".st"),
+    ("pc", {"args": "new 艾莉絲"}, ".pc new 艾莉絲"),
+    ("gm", {}, ".gm"),
+    ("gm", {"action": "pending"}, ".gm pending"),
+    ("init", {"args": "next"}, ".init next"),
+    ("system", {"system": "plurk"}, ".system plurk"),
+    ("lang", {"locale": "zh-Hans"}, ".lang zh-Hans"),
+    ("help", {"topic": "r"}, ".help r"),
+])
+async def test_each_slash_command_is_its_text_command(
+        command: str, options: dict[str, Any], line: str) -> None:
+    api, core = DiscordApi(), RecordingCore()
+    client = make_client(core, api)
+    await invoke(client, api, command_payload(command, 501, "Alice", **options))
+    assert core.lines == [line]
+
+
+async def test_gm_add_names_the_user_as_a_mention_the_core_understands() -> None:
+    api, core = DiscordApi(), RecordingCore()
+    client = make_client(core, api)
+    payload = command_payload("gm", 501, "Alice", action="add")
+    payload["data"]["options"].append({"name": "user", "type": 6, "value": "777"})
+    payload["data"]["resolved"] = {"users": {"777": {
+        "id": "777", "username": "carol", "discriminator": "0", "global_name": "Carol",
+        "avatar": None}}}
+    await invoke(client, api, payload)
+    assert core.lines == [".gm add <@777>"]
+
+
+def test_text_lines_never_carry_line_breaks() -> None:
+    assert text_line("r", "d20", "a\nb") == ".r d20 a b"
+    assert check_line(" 觀察 ", 0, None) == ".ra 觀察"
+
+
+def test_commands_the_core_lacks_are_not_offered() -> None:
+    names = {command.name for command in build_commands(core_knows)}
+    assert {"roll", "rh", "st", "pc", "gm", "system", "lang", "help"} <= names
+    assert all(core_knows(VERBS[name]) for name in names)
+    assert {command.name for command in build_commands(lambda verb: verb == "r")} == {"roll"}
+
+
+async def test_descriptions_are_localised_for_zh_tw_and_zh_cn() -> None:
+    client = make_client(RecordingCore(), DiscordApi())
+    translator = CommandTranslator()
+    for command in client.tree.get_commands():
+        assert isinstance(command, app_commands.Command)
+        payload = await command.get_translated_payload(client.tree, translator)
+        key = next(k for k, v in STRINGS.items() if v["en"] == payload["description"])
+        assert payload["description_localizations"] == {
+            "zh-TW": STRINGS[key]["zh-Hant"], "zh-CN": STRINGS[key]["zh-Hans"]}
+        for option in payload.get("options", []):
+            assert set(option["description_localizations"]) == {"zh-TW", "zh-CN"}
+        assert payload["name_localizations"] == {}
+
+
+async def test_translator_leaves_english_and_other_languages_to_the_default() -> None:
+    translator = CommandTranslator()
+    string = app_commands.locale_str("Roll dice for everyone to see", key="roll")
+    context: Any = None
+    assert await translator.translate(string, Locale.american_english, context) is None
+    assert await translator.translate(string, Locale.japanese, context) is None
+    assert await translator.translate(string, Locale.taiwan_chinese, context) == "公開擲骰"
+    unkeyed = app_commands.locale_str("roll")
+    assert await translator.translate(unkeyed, Locale.chinese, context) is None
+
+
+async def test_development_sync_goes_to_one_server() -> None:
+    api = DiscordApi()
+    client = make_client(RecordingCore(), api, dev_guild_id=GUILD_ID)
+    await client.setup_hook()
+    [sync] = api.requests
+    assert (sync.method, sync.path) == ("PUT",
+                                        f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands")
+    roll = next(command for command in sync.body if command["name"] == "roll")
+    assert roll["description_localizations"]["zh-TW"] == "公開擲骰"
+
+
+async def test_production_sync_is_global_and_can_be_turned_off() -> None:
+    api = DiscordApi()
+    await make_client(RecordingCore(), api).setup_hook()
+    assert [(r.method, r.path) for r in api.requests] == [
+        ("PUT", f"/applications/{APP_ID}/commands")]
+    quiet = DiscordApi()
+    await make_client(RecordingCore(), quiet, sync_commands=False).setup_hook()
+    assert quiet.requests == []
+
+
+def test_split_counts_like_discord_and_keeps_surrogate_pairs() -> None:
+    text = "🎲" * 1500  # 3000 UTF-16 units
+    pieces = split_message(text)
+    assert [utf16_len(piece) for piece in pieces] == [2000, 1000]
+    assert "".join(pieces) == text
+    assert split_message("") == []
+    words = ("word " * 600).strip()
+    assert all(not piece.startswith(" ") for piece in split_message(words))

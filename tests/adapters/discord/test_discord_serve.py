@@ -1,0 +1,80 @@
+"""``serve`` end to end against a loopback Discord (REST + gateway): login, command
+sync, a slash command dispatched by discord.py itself, and a clean stop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from adapters.discord import serve
+from bot.config import Settings
+from bot.config.discord import DiscordSettings
+from bot.core import Core
+from tests.adapters.discord.doubles import APP_ID, command_payload
+from tests.adapters.discord.fake_discord import FakeDiscord
+
+TOKEN = "fake-discord-token"
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def discord_settings(tmp_path: Path, token: str | None = TOKEN) -> Settings:
+    return Settings(_env_file=None, data_dir=tmp_path,
+                    discord=DiscordSettings(enabled=True, token=token))
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    monkeypatch.setattr(Route, "BASE", fake.base)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway))
+    yield fake
+    await fake.close()
+
+
+async def test_serve_logs_in_syncs_answers_and_stops(tmp_path: Path,
+                                                     fake_discord: FakeDiscord) -> None:
+    settings = discord_settings(tmp_path)
+    core = await Core.open(settings)
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(core, settings, stop))
+    try:
+        await asyncio.wait_for(fake_discord.identified.wait(), 10)
+        _, _, body = await fake_discord.wait_for_request(
+            "PUT", f"/applications/{APP_ID}/commands")
+        assert {"roll", "rh", "gm", "st"} <= {command["name"] for command in body}
+        await fake_discord.dispatch("INTERACTION_CREATE",
+                                    command_payload("gm", 601, "Alice"))
+        _, _, answer = await fake_discord.wait_for_request("POST", "/interactions/")
+        assert "Alice" in answer["data"]["content"]
+        assert answer["data"]["allowed_mentions"] == {"parse": []}
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        await core.close()
+    assert task.exception() is None
+
+
+async def test_a_wrong_token_is_a_login_failure(tmp_path: Path,
+                                                fake_discord: FakeDiscord) -> None:
+    settings = discord_settings(tmp_path, token="not-the-token")
+    core = await Core.open(settings)
+    try:
+        with pytest.raises(discord.LoginFailure):
+            await asyncio.wait_for(serve(core, settings, asyncio.Event()), 10)
+    finally:
+        await core.close()
+
+
+async def test_a_missing_token_is_refused_before_any_connection(tmp_path: Path) -> None:
+    settings = discord_settings(tmp_path, token=None)
+    with pytest.raises(RuntimeError, match="TOKEN"):
+        await serve(object(), settings, asyncio.Event())  # type: ignore[arg-type]

@@ -1,0 +1,185 @@
+"""A OneBot v11 implementation as the bot sees it, for loopback tests.
+
+It plays the part NapCat or Lagrange.OneBot plays in production: it dials the
+bot's reverse WebSocket with ``X-Self-ID`` and ``Authorization`` headers, posts
+message events as JSON, and answers every action the bot calls, echo-matched,
+like a real implementation — including the failed ``send_private_msg`` a QQ
+account gets for a user who is not its friend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from typing import Any
+
+import websockets
+
+SELF_ID = 10000
+
+
+def group_event(group_id: int, user_id: int, text: str, *, nickname: str = "",
+                card: str = "", message_id: int | None = None) -> dict[str, Any]:
+    """A ``message.group.normal`` event as NapCat posts it (array message format)."""
+    return {
+        "time": int(time.time()),
+        "self_id": SELF_ID,
+        "post_type": "message",
+        "message_type": "group",
+        "sub_type": "normal",
+        "message_id": message_id if message_id is not None else next(_message_ids),
+        "group_id": group_id,
+        "user_id": user_id,
+        "anonymous": None,
+        "message": [{"type": "text", "data": {"text": text}}],
+        "raw_message": text,
+        "font": 0,
+        "sender": {"user_id": user_id, "nickname": nickname or str(user_id), "card": card,
+                   "role": "member"},
+    }
+
+
+def private_event(user_id: int, text: str, *, nickname: str = "",
+                  message_id: int | None = None) -> dict[str, Any]:
+    """A ``message.private.friend`` event."""
+    return {
+        "time": int(time.time()),
+        "self_id": SELF_ID,
+        "post_type": "message",
+        "message_type": "private",
+        "sub_type": "friend",
+        "message_id": message_id if message_id is not None else next(_message_ids),
+        "user_id": user_id,
+        "message": [{"type": "text", "data": {"text": text}}],
+        "raw_message": text,
+        "font": 0,
+        "sender": {"user_id": user_id, "nickname": nickname or str(user_id)},
+    }
+
+
+_message_ids = itertools.count(1000)
+
+
+def message_text(params: dict[str, Any]) -> str:
+    """The visible text of an action's ``message`` (array format), @s shown as ``@<qq>``."""
+    parts = []
+    for segment in params["message"]:
+        if segment["type"] == "text":
+            parts.append(segment["data"]["text"])
+        elif segment["type"] == "at":
+            parts.append(f"@<{segment['data']['qq']}>")
+        else:
+            parts.append(f"[{segment['type']}]")
+    return "".join(parts)
+
+
+class OneBotPeer:
+    """Connects to ``url``; ``friends`` (None = everyone) decides which private sends
+    succeed; ``temp_groups`` are groups where a temporary session (group_id) works."""
+
+    def __init__(self, url: str, *, token: str | None, self_id: int = SELF_ID,
+                 friends: set[int] | None = None, temp_groups: set[int] | None = None) -> None:
+        self.url = url
+        self.token = token
+        self.self_id = self_id
+        self.friends = friends
+        self.temp_groups = temp_groups or set()
+        self.actions: list[dict[str, Any]] = []
+        self._changed = asyncio.Event()
+        self._ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._message_ids = itertools.count(1)
+
+    async def connect(self, timeout: float = 10.0) -> None:
+        """Reverse WebSocket: dial the bot until its server accepts (it may be starting)."""
+        headers = {"X-Self-ID": str(self.self_id)}
+        if self.token is not None:
+            headers["Authorization"] = f"Bearer {self.token}"
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            try:
+                ws = await websockets.connect(self.url, additional_headers=headers,
+                                              open_timeout=2)
+                break
+            except OSError:
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(0.05)
+        self.attach(ws)
+        # the bot registers the connection right after accepting; give it a turn
+        await asyncio.sleep(0.05)
+
+    def attach(self, ws: Any) -> None:
+        """Serve actions on an open connection (either direction)."""
+        self._ws = ws
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    async def __aenter__(self) -> OneBotPeer:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _read(self) -> None:
+        assert self._ws is not None
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self._serve_actions()
+
+    async def _serve_actions(self) -> None:
+        async for raw in self._ws:
+            data = json.loads(raw)
+            if "action" not in data:
+                continue
+            self.actions.append(data)
+            reply = {**self.answer(data["action"], data.get("params", {})), "echo": data["echo"]}
+            await self._ws.send(json.dumps(reply))
+            self._changed.set()
+
+    def answer(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """What NapCat answers: ok with a message id, or failed for a non-friend."""
+        if action == "send_private_msg" and self.friends is not None \
+                and params.get("user_id") not in self.friends \
+                and params.get("group_id") not in self.temp_groups:
+            return {"status": "failed", "retcode": 200, "data": None,
+                    "message": "user is not a friend", "wording": "不是好友"}
+        return {"status": "ok", "retcode": 0, "data": {"message_id": next(self._message_ids)}}
+
+    async def post(self, event: dict[str, Any]) -> None:
+        assert self._ws is not None
+        await self._ws.send(json.dumps(event))
+
+    async def say(self, event: dict[str, Any], *, expect: int = 1,
+                  quiet: float = 0.15, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Post ``event`` and return the actions it causes: at least ``expect`` of
+        them, then whatever else arrives before the bot has been quiet for ``quiet`` s."""
+        start = len(self.actions)
+        await self.post(event)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len(self.actions) - start < expect:
+            self._changed.clear()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(
+                    f"expected {expect} action(s) after {event['raw_message']!r}, "
+                    f"got {self.actions[start:]}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        while True:
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), quiet)
+            except TimeoutError:
+                return self.actions[start:]
