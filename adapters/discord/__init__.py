@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import asyncio
 
-    from adapters.discord.delivery import CoreAPI
+    from adapters.delivery import CoreAPI
     from bot.config import Settings
 
 __all__ = ["serve"]

@@ -9,9 +9,10 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
+from adapters.delivery import CoreAPI
 from adapters.discord.commands import build_commands, core_knows
 from adapters.discord.convert import command_text, incoming_from_message
-from adapters.discord.delivery import CoreAPI, DiscordDelivery, MessageOrigin
+from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
 from bot.config.discord import DiscordSettings
 

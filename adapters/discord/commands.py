@@ -18,8 +18,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from adapters.delivery import CoreAPI
 from adapters.discord.convert import PLATFORM, channel_key, incoming_from_interaction
-from adapters.discord.delivery import CoreAPI, DiscordDelivery, InteractionOrigin
+from adapters.discord.delivery import DiscordDelivery, InteractionOrigin
 from adapters.discord.i18n import reply, text
 
 if TYPE_CHECKING:

@@ -18,10 +18,11 @@ Everything is sent with ``allowed_mentions=none`` and split at 2,000 characters.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
+from adapters.delivery import CoreAPI, Delivery
 from adapters.discord.convert import (
     NO_MENTIONS,
     PLATFORM,
@@ -31,17 +32,6 @@ from adapters.discord.convert import (
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
-
-
-class CoreAPI(Protocol):
-    """The part of ``bot.core.Core`` this adapter uses (docs/architecture.md)."""
-
-    async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]: ...
-
-    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
-        ...
-
-    async def stat_names(self, platform: str, channel: str, user: str) -> list[str]: ...
 
 
 class Origin(Protocol):
@@ -166,37 +156,25 @@ class MessageOrigin:
         return await send_dm(self.client, str(self.message.author.id), text)
 
 
-class DiscordDelivery:
+class DiscordDelivery(Delivery):
     """Sends one command's replies, in the order the core gave them."""
+
+    platform = PLATFORM
 
     def __init__(self, client: discord.Client, core: CoreAPI, incoming: Incoming,
                  origin: Origin) -> None:
+        super().__init__(core)
         self.client = client
-        self.core = core
         self.incoming = incoming
         self.origin = origin
 
-    async def deliver(self, outs: list[Outgoing]) -> None:
-        for out in outs:
-            await self._deliver(out, report_failure=True)
-
-    async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
-        if out.to == "channel":
-            if out.secret:
-                log.error("refused to post a secret message to channel %s", out.channel)
-            elif out.channel == self.incoming.channel:
-                await self.origin.to_channel(out.text)
-            else:
-                await send_to_channel(self.client, out.channel, out.text)
-            return
-        if out.user == self.incoming.user:
-            delivered = await self.origin.to_invoker(out.text)
+    async def send_channel(self, out: Outgoing) -> None:
+        if out.channel == self.incoming.channel:
+            await self.origin.to_channel(out.text)
         else:
-            delivered = await send_dm(self.client, out.user or "", out.text)
-        if delivered:
-            return
-        if not report_failure:
-            log.error("could not deliver a private notice to %s either", out.user)
-            return
-        for notice in await self.core.private_delivery_failed(PLATFORM, out):
-            await self._deliver(notice, report_failure=False)
+            await send_to_channel(self.client, out.channel, out.text)
+
+    async def send_private(self, out: Outgoing) -> bool:
+        if out.user == self.incoming.user:
+            return await self.origin.to_invoker(out.text)
+        return await send_dm(self.client, out.user or "", out.text)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from adapters.delivery import CoreAPI
 from adapters.discord.client import TrpgDiscordClient
-from adapters.discord.delivery import CoreAPI
 from bot.config import Settings
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import asyncio
 
-    from adapters.onebot.bridge import CoreAPI
+    from adapters.delivery import CoreAPI
     from bot.config import Settings
 
 __all__ = ["serve"]

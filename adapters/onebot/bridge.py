@@ -8,25 +8,15 @@ the *active* bridge, which ``serve`` (or a test) installs and removes.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
 
 from nonebot.adapters.onebot.v11 import Bot, MessageEvent
 
+from adapters.delivery import CoreAPI
 from adapters.onebot.convert import command_text, incoming_from_event
 from adapters.onebot.delivery import OneBotDelivery
 from bot.config.onebot import OneBotSettings
-from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
-
-
-class CoreAPI(Protocol):
-    """The part of ``bot.core.Core`` an adapter uses (see docs/architecture.md)."""
-
-    async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]: ...
-
-    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
-        ...
 
 
 class OneBotBridge:

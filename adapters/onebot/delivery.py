@@ -15,17 +15,15 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nonebot.adapters.onebot.v11 import Bot
 from nonebot.adapters.onebot.v11.exception import ActionFailed, ApiNotAvailable, NetworkError
 
+from adapters.delivery import CoreAPI, Delivery
 from adapters.onebot.convert import PLATFORM, as_id, private_channel_user, split_text, to_message
 from bot.config.onebot import OneBotSettings
 from bot.messages import Incoming, Outgoing
-
-if TYPE_CHECKING:
-    from adapters.onebot.bridge import CoreAPI
 
 log = logging.getLogger(__name__)
 
@@ -33,40 +31,23 @@ log = logging.getLogger(__name__)
 SEND_ERRORS = (ActionFailed, NetworkError, ApiNotAvailable)
 
 
-class OneBotDelivery:
+class OneBotDelivery(Delivery):
     """Sends one command's replies through ``bot``, in the order the core gave them."""
+
+    platform = PLATFORM
 
     def __init__(
         self, bot: Bot, core: CoreAPI, settings: OneBotSettings, origin: Incoming
     ) -> None:
+        super().__init__(core)
         self.bot = bot
-        self.core = core
         self.settings = settings
         self.origin = origin
 
-    async def deliver(self, outs: list[Outgoing]) -> None:
-        for out in outs:
-            await self._deliver(out, report_failure=True)
-
-    async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
-        if out.to == "channel":
-            if out.secret:
-                log.error("refused to post a secret message to channel %s", out.channel)
-                return
-            await self._send_channel(out)
-            return
-        if await self._send_private(out):
-            return
-        if not report_failure:
-            log.error("could not deliver a private notice to %s either", out.user)
-            return
-        for notice in await self.core.private_delivery_failed(PLATFORM, out):
-            await self._deliver(notice, report_failure=False)
-
-    async def _send_channel(self, out: Outgoing) -> None:
+    async def send_channel(self, out: Outgoing) -> None:
         dm_user = private_channel_user(out.channel)
         if dm_user is not None:
-            await self._send_private(Outgoing(to="private", channel=out.channel,
+            await self.send_private(Outgoing(to="private", channel=out.channel,
                                               text=out.text, user=dm_user))
             return
         group_id = as_id(out.channel)
@@ -89,7 +70,7 @@ class OneBotDelivery:
             return origin.user
         return None
 
-    async def _send_private(self, out: Outgoing) -> bool:
+    async def send_private(self, out: Outgoing) -> bool:
         """Deliver every piece privately; ``False`` as soon as one cannot be delivered."""
         user_id = as_id(out.user or "")
         if user_id is None:

@@ -26,8 +26,8 @@ from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
 from nonebot.compat import type_validate_python
 from nonebot.drivers import ASGIMixin, Driver, WebSocketClientMixin
 
+from adapters.delivery import CoreAPI
 from adapters.onebot import bridge
-from adapters.onebot.bridge import CoreAPI
 from bot.config import Settings
 from bot.config.onebot import OneBotSettings
 

@@ -1,0 +1,62 @@
+"""What every adapter does with the core's answer, whatever the platform.
+
+The rules that keep secrets secret live here once: a message marked secret
+is never posted to a channel, and a private message the platform refuses is
+reported to the core (`private_delivery_failed`), whose notice — naming the
+recipient, never the content — goes to the channel instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+from bot.messages import Incoming, Outgoing
+
+log = logging.getLogger(__name__)
+
+
+class CoreAPI(Protocol):
+    """The part of ``bot.core.Core`` adapters use (see docs/architecture.md)."""
+
+    async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]: ...
+
+    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
+        ...
+
+    async def stat_names(self, platform: str, channel: str, user: str) -> list[str]: ...
+
+
+class Delivery:
+    """Sends one command's replies in order; platforms implement the two sends."""
+
+    platform: str
+
+    def __init__(self, core: CoreAPI) -> None:
+        self.core = core
+
+    async def send_channel(self, out: Outgoing) -> None:
+        raise NotImplementedError
+
+    async def send_private(self, out: Outgoing) -> bool:
+        """Deliver privately; False when the platform refused (not a friend, DMs closed)."""
+        raise NotImplementedError
+
+    async def deliver(self, outs: list[Outgoing]) -> None:
+        for out in outs:
+            await self._deliver(out, report_failure=True)
+
+    async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
+        if out.to == "channel":
+            if out.secret:
+                log.error("refused to post a secret message to channel %s", out.channel)
+                return
+            await self.send_channel(out)
+            return
+        if await self.send_private(out):
+            return
+        if not report_failure:
+            log.error("could not deliver a private notice to %s either", out.user)
+            return
+        for notice in await self.core.private_delivery_failed(self.platform, out):
+            await self._deliver(notice, report_failure=False)
