@@ -437,6 +437,9 @@ class PlurkListener:
     async def deliver(self, job: _Job) -> None:
         out = job.outgoing
         if out.to == "channel":
+            if out.secret:
+                log.error("plurk: refused to post a secret message to thread %s", job.origin)
+                return
             await self.sender.reply(job.origin, out.text)  # the command's own thread
             return
         try:
@@ -446,9 +449,11 @@ class PlurkListener:
             return
         try:
             await self.sender.private(user_id, out.text)
-        except PlurkError as exc:
-            if exc.kind is not ErrorKind.MUST_BE_FRIENDS:
-                raise DeliveryFailed(str(exc), exc) from exc
+        except (PlurkError, DeliveryFailed) as exc:
+            # "Must be friends", or still failing after the sender's retries: keep the
+            # message for `.gm pending` rather than lose it, and say so in the thread.
+            if getattr(exc, "kind", None) is not ErrorKind.MUST_BE_FRIENDS:
+                log.error("plurk: private message to %s failed: %s", user_id, exc)
             await self._private_failed(out, job.origin)
 
     async def _private_failed(self, out: Outgoing, origin: int) -> None:
