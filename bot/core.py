@@ -126,7 +126,9 @@ class Core:
                 await self._record_only(incoming)
                 return [self._refusal(incoming, self.cached_locale(
                     incoming.platform, incoming.channel), exc)]
-            except StaleDataError:
+            except (StaleDataError, IntegrityError):
+                # another process changed or created the same row first: nothing was
+                # written by this command, which the player may simply repeat
                 return [self._error(incoming, self.cached_locale(
                     incoming.platform, incoming.channel), "error.conflict")]
             except Exception:

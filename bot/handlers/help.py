@@ -23,4 +23,23 @@ async def help_(ctx: Context) -> list[Outgoing]:
         summary = ctx.t(cmd.help_key).splitlines()[0]
         lines.append(f".{cmd.names[0]} — {summary}")
     lines.append(ctx.t("help.footer"))
-    return [ctx.reply("\n".join(lines))]
+    return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
+
+
+HELP_MESSAGE_LIMIT = 1500
+"""Characters per help message: the list grows with every system, and one message
+over a platform's limit would be cut (Discord 2,000) or split mid-line (Plurk 360)."""
+
+
+def chunks(lines: list[str], limit: int) -> list[str]:
+    """Join lines into messages of at most ``limit`` characters, never splitting a line."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + 1 + len(line) > limit:
+            messages.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    messages.append(current)
+    return messages
