@@ -1,0 +1,326 @@
+"""`plurk` points: `.ap` (PL-11), `.cp`, `.hp` / `.san` and fatal events (PL-12).
+
+The AP pool is one JSON document per channel (``plurk.ap``: points and the GM's
+costs); HP, SAN and CP live on the investigators' sheets under the names the
+system declares (體力, 理智, 因果點數). A loss that would bring HP or SAN to 0 is
+not applied: it becomes a pending fatal event (``bot.plurk_support.fatal_event``)
+settled by `.intervene` (spend CP, cancel the loss) or `.accept` (apply it).
+The core runs each command under the channel's lock in one transaction, so two
+spends can never both pass a pool that only covers one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.plurk_support import (
+    CP,
+    HP,
+    SAN,
+    active_sheet,
+    find_character,
+    intervention_cost,
+    lose,
+    mention,
+    pending_fatal,
+    require_owner_or_gm,
+    require_plurk,
+    resolve_fatal,
+    resource_value,
+    set_intervention_cost,
+    set_resource,
+    target_or_self,
+)
+from bot.router import command
+from bot.store.models import Character
+from rules.errors import RuleError
+from rules.systems import plurk
+
+AP_KEY = "plurk.ap"
+GRANT_WORDS = frozenset({"grant", "give", "add", "給", "给", "加"})
+SET_WORDS = frozenset({"set", "設", "设", "設定", "设定"})
+COST_WORDS = frozenset({"cost", "costs", "費用", "费用", "消耗"})
+SPEND_WORDS = frozenset({"spend", "use", "花", "用", "消費", "消费"})
+AWARD_WORDS = frozenset({"award", "grant", "give", "給", "给", "獎勵", "奖励"})
+SHOW_WORDS = frozenset({"", "show", "list", "查看"})
+
+
+def number(text: str, usage: str) -> int:
+    """A whole number argument, or the command's usage."""
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError(usage) from None
+
+
+# --------------------------------------------------------------------------- AP (PL-11)
+
+
+async def load_pool(ctx: Context) -> tuple[Any, plurk.ApPool]:
+    row = await ctx.state(AP_KEY)
+    return row, plurk.ApPool.from_dict(row.data or {})
+
+
+def action_label(ctx: Context, key: str) -> str:
+    """The localised name of a default action (observe → 觀察/搜索), else as the GM wrote it."""
+    catalog_key = f"plurk.ap.action_{key}"
+    return ctx.t(catalog_key) if ctx.core.catalog.has(catalog_key, ctx.locale) else key
+
+
+def costs_text(ctx: Context, pool: plurk.ApPool) -> str:
+    return "、".join(f"{action_label(ctx, k)} {v}" for k, v in pool.costs.items())
+
+
+def ap_data(pool: plurk.ApPool, event: plurk.ApEvent | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": "plurk_ap", **pool.to_dict()}
+    if event is not None:
+        data.update(op=event.op, action=event.action, cost=event.cost, before=event.before,
+                    after=event.after, exhausted=event.exhausted)
+    return data
+
+
+@command("ap", "行動點數", "行动点数", "行動點", "行动点")
+async def ap(ctx: Context) -> list[Outgoing]:
+    """PL-11, the group's AP: `.ap` show; `.ap grant N` / `.ap set N` / `.ap cost 移動 3`
+    (GM); `.ap 觀察` or `.ap spend 移動` (anyone, the configured cost); an explicit
+    cost `.ap spend 開鎖 2` is the GM's. Never below 0; reaching 0 forces the scene on."""
+    require_plurk(ctx)
+    row, pool = await load_pool(ctx)
+    verb, _, rest = ctx.args.strip().partition(" ")
+    verb, rest = verb.casefold(), rest.strip()
+    if verb in SHOW_WORDS and not rest:
+        return [ctx.reply(ctx.t("plurk.ap.show", points=pool.points, costs=costs_text(ctx, pool)),
+                          ap_data(pool))]
+    if verb in GRANT_WORDS | SET_WORDS:
+        require_gm_if_any(ctx)
+        amount = number(rest, "error.plurk.ap_usage")
+        change = plurk.grant_ap if verb in GRANT_WORDS else plurk.set_ap
+        pool, event = change(pool, amount)
+        row.data = pool.to_dict()
+        return [ctx.reply(ctx.t(f"plurk.ap.{event.op}", amount=amount, before=event.before,
+                                after=event.after), ap_data(pool, event))]
+    if verb in COST_WORDS:
+        if not rest:
+            return [ctx.reply(ctx.t("plurk.ap.costs", costs=costs_text(ctx, pool)),
+                              ap_data(pool))]
+        require_gm_if_any(ctx)
+        action, _, cost = rest.rpartition(" ")
+        if not action.strip():
+            raise CommandError("error.plurk.ap_usage")
+        pool = plurk.set_ap_cost(pool, action.strip(), number(cost, "error.plurk.ap_usage"))
+        row.data = pool.to_dict()
+        return [ctx.reply(ctx.t("plurk.ap.cost_set", costs=costs_text(ctx, pool)),
+                          ap_data(pool))]
+    spend = rest if verb in SPEND_WORDS else ctx.args.strip()
+    return [spend_reply(ctx, row, pool, spend)]
+
+
+def spend_reply(ctx: Context, row: Any, pool: plurk.ApPool, text: str) -> Outgoing:
+    parts = text.split()
+    if not parts or len(parts) > 2:
+        raise CommandError("error.plurk.ap_usage")
+    cost = None
+    if len(parts) == 2:
+        require_gm_if_any(ctx)
+        cost = number(parts[1], "error.plurk.ap_usage")
+    try:
+        pool, event = plurk.spend_ap(pool, parts[0], cost=cost)
+    except RuleError as exc:  # name the action as the players do, not by its key
+        if exc.code != "plurk.ap_insufficient":
+            raise
+        raise RuleError(exc.code, **{**exc.params,
+                                     "action": action_label(ctx, exc.params["action"])}) from None
+    row.data = pool.to_dict()
+    lines = [ctx.t("plurk.ap.spent", who=ctx.name, action=action_label(ctx, event.action or ""),
+                   cost=event.cost, before=event.before, after=event.after)]
+    if event.exhausted:
+        lines.append(ctx.t("plurk.ap.exhausted"))
+    return ctx.reply("\n".join(lines), ap_data(pool, event))
+
+
+# --------------------------------------------------------------------------- CP (PL-12)
+
+
+@command("cp", "因果", "因果點數", "因果点数")
+async def cp(ctx: Context) -> list[Outgoing]:
+    """PL-12: `.cp [investigator]` shows CP; `.cp award <investigator> N` (GM) awards
+    (a negative N corrects, never below 0)."""
+    require_plurk(ctx)
+    parts = ctx.args.split()
+    if parts and parts[0].casefold() in AWARD_WORDS:
+        require_gm_if_any(ctx)
+        if len(parts) != 3:
+            raise CommandError("error.plurk.cp_usage")
+        character = await named(ctx, parts[1])
+        amount = number(parts[2], "error.plurk.cp_usage")
+        before = resource_value(character, CP)
+        after = plurk.award_cp(before, amount)
+        set_resource(character, CP, after)
+        return [ctx.reply(ctx.t("plurk.cp.awarded", pc=character.name, amount=f"{amount:+d}",
+                                before=before, after=after),
+                          {"kind": "plurk_cp", "character": character.name, "before": before,
+                           "after": after})]
+    if len(parts) > 1:
+        raise CommandError("error.plurk.cp_usage")
+    character = await (named(ctx, parts[0]) if parts else active_sheet(ctx))
+    value = resource_value(character, CP)
+    return [ctx.reply(ctx.t("plurk.cp.show", pc=character.name, cp=value),
+                      {"kind": "plurk_cp", "character": character.name, "cp": value})]
+
+
+async def named(ctx: Context, ref: str) -> Character:
+    found = await find_character(ctx, ref)
+    if found is None:
+        raise CommandError("error.plurk.no_character", who=ref)
+    return found
+
+
+# --------------------------------------------------------------------------- HP / SAN
+
+
+async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
+    """`.hp` / `.san`: show, `-N` loss (fatal at 0 → pending), `+N` gain, `=N` set.
+
+    The player changes their own investigator, a GM anyone's (`.hp -5 @bob`).
+    """
+    require_plurk(ctx)
+    parts = ctx.args.replace("+ ", "+").replace("- ", "-").replace("= ", "=").split()
+    amounts = [p for p in parts if p[:1] in "+-=" or p.isdigit()]
+    refs = [p for p in parts if p not in amounts]
+    if len(amounts) > 1 or len(refs) > 1:
+        raise CommandError("error.plurk.resource_usage", command=ctx.command)
+    character = await target_or_self(ctx, refs[0] if refs else None)
+    before = resource_value(character, resource)
+    data: dict[str, Any] = {"kind": "plurk_resource", "character": character.name,
+                            "resource": resource, "before": before}
+    if not amounts:
+        return [ctx.reply(ctx.t("plurk.resource.show", pc=character.name, resource=resource,
+                                value=before), {**data, "after": before})]
+    text = amounts[0]
+    value = number(text[1:] if text[:1] in "+-=" else text, "error.plurk.resource_usage")
+    if text.startswith("-"):
+        lines, fatal = await lose(ctx, character, resource, value, source=resource_source(resource))
+        if fatal:
+            return [ctx.reply("\n".join(lines), {**data, "loss": value, "fatal": True,
+                                                 "after": before})]
+    elif text.startswith("+"):
+        set_resource(character, resource, before + value)
+    else:
+        set_resource(character, resource, value)
+    after = resource_value(character, resource)
+    return [ctx.reply(ctx.t("plurk.resource.changed", pc=character.name, resource=resource,
+                            before=before, after=after), {**data, "after": after,
+                                                          "fatal": False})]
+
+
+def resource_source(resource: str) -> str:
+    return "hp" if resource == HP else "san"
+
+
+@command("hp", "體力", "体力")
+async def hp(ctx: Context) -> list[Outgoing]:
+    """`.hp`, `.hp -5 [investigator]`, `.hp +3`, `.hp =12` on 體力 (PL-12 at 0)."""
+    return await change_resource(ctx, HP)
+
+
+@command("san", "理智")
+async def san(ctx: Context) -> list[Outgoing]:
+    """`.san`, `.san -3 [investigator]`, `.san +2`, `.san =50` on 理智 (PL-12 at 0)."""
+    return await change_resource(ctx, SAN)
+
+
+# --------------------------------------------------------------------------- fatal events
+
+
+async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
+    """The pending fatal event a resolution command means.
+
+    `#3` names it; an investigator picks their oldest; nothing picks the speaker's
+    own oldest, or — for a GM — the only one pending.
+    """
+    events = await pending_fatal(ctx)
+    if not events:
+        raise CommandError("error.plurk.no_fatal")
+    if ref is not None and ref.startswith("#"):
+        wanted = number(ref[1:], "error.plurk.fatal_usage")
+        found = [e for e in events if e["id"] == wanted]
+    elif ref is not None:
+        user = mention(ref)
+        if user is not None:
+            found = [e for e in events if e["owner"] == user]
+        else:
+            character = await named(ctx, ref)
+            found = [e for e in events if e["owner"] == character.owner
+                     and e["character"] == character.name]
+    else:
+        found = [e for e in events if e["owner"] == ctx.user]
+        if not found and ctx.is_gm and len(events) == 1:
+            found = events
+        elif not found and ctx.is_gm:
+            raise CommandError("error.plurk.fatal_ambiguous")
+    if not found:
+        raise CommandError("error.plurk.no_fatal")
+    event = found[0]
+    require_owner_or_gm(ctx, event["owner"])
+    return event
+
+
+def fatal_data(event: dict[str, Any], outcome: str) -> dict[str, Any]:
+    return {"kind": "plurk_fatal", "outcome": outcome, "id": event["id"],
+            "character": event["character"], "resource": event["resource"],
+            "loss": event["loss"], "source": event["source"]}
+
+
+@command("intervene", "干預", "干预", "常世干預", "常世干预")
+async def intervene(ctx: Context) -> list[Outgoing]:
+    """PL-12 常世干預: `.intervene [cost] [investigator|#id]` spends CP (≥ 5, the
+    channel's cost at least, only while holding ≥ 10) and cancels the loss;
+    `.intervene cost N` (GM) sets the channel's cost."""
+    require_plurk(ctx)
+    parts = ctx.args.split()
+    if parts and parts[0].casefold() in COST_WORDS:
+        if len(parts) == 1:
+            return [ctx.reply(ctx.t("plurk.fatal.cost", cost=await intervention_cost(ctx)))]
+        require_gm_if_any(ctx)
+        if len(parts) != 2:
+            raise CommandError("error.plurk.fatal_usage")
+        await set_intervention_cost(ctx, number(parts[1], "error.plurk.fatal_usage"))
+        return [ctx.reply(ctx.t("plurk.fatal.cost_set", cost=int(parts[1])))]
+    costs = [p for p in parts if p.isdigit()]
+    refs = [p for p in parts if not p.isdigit()]
+    if len(costs) > 1 or len(refs) > 1:
+        raise CommandError("error.plurk.fatal_usage")
+    event = await pick_event(ctx, refs[0] if refs else None)
+    cost = int(costs[0]) if costs else None
+    lines = await resolve_fatal(ctx, event["id"], "intervened", cost=cost)
+    return [ctx.reply("\n".join(lines), fatal_data(event, "intervened"))]
+
+
+@command("accept", "承受")
+async def accept(ctx: Context) -> list[Outgoing]:
+    """PL-12: `.accept [investigator|#id]` lets the fatal loss happen (applied now)."""
+    require_plurk(ctx)
+    parts = ctx.args.split()
+    if len(parts) > 1:
+        raise CommandError("error.plurk.fatal_usage")
+    event = await pick_event(ctx, parts[0] if parts else None)
+    lines = await resolve_fatal(ctx, event["id"], "accepted")
+    return [ctx.reply("\n".join(lines), fatal_data(event, "accepted"))]
+
+
+@command("fatal", "致命")
+async def fatal(ctx: Context) -> list[Outgoing]:
+    """`.fatal`: the pending fatal events of the channel and how to settle them."""
+    require_plurk(ctx)
+    events = await pending_fatal(ctx)
+    if not events:
+        return [ctx.reply(ctx.t("plurk.fatal.none"))]
+    lines = [ctx.t("plurk.fatal.list_header", cost=await intervention_cost(ctx))]
+    lines += [ctx.t("plurk.fatal.list_item", id=e["id"], pc=e["character"],
+                    resource=e["resource"], loss=e["loss"], before=e["before"])
+              for e in events]
+    return [ctx.reply("\n".join(lines), {"kind": "plurk_fatal_list", "events": events})]

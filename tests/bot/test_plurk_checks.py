@@ -1,0 +1,633 @@
+"""`plurk` investigation commands through a real Core with scripted dice (PL-1 … PL-12).
+
+Every test names the rule it covers. Numbers are exact: the dice are scripted
+and `tests.support.Table` fails a test that rolls a die it did not script.
+Refusals are checked to change nothing (sheet and channel state unchanged).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.context import Context
+from bot.core import Core
+from bot.i18n import LOCALES, Catalog
+from bot.messages import Incoming, Outgoing, PlatformDie
+from bot.plurk_support import fatal_event, on_fatal_resolved, parse_terms
+from bot.store.models import ChannelState
+from rules.systems import plurk
+from tests.support import Table
+
+ALICE = ".st 觀察 5 靈巧 3 力量 2 潛行 1 心理學 0 武器 4 體力 10 理智 50 因果點數 12"
+BOB = ".st 觀察 2 潛行 4 靈巧 1 力量 2 體力 8 理智 40 因果點數 3"
+CAROL = ".st 觀察=-1 潛行 0 體力 6 理智 30"
+
+
+async def setup(table: Table, *, gm: bool = True) -> None:
+    """A GM (if any) and three investigators: 艾莉絲 (alice), 鮑伯 (bob), 卡蘿 (carol)."""
+    if gm:
+        await table.text("gm", ".gm")
+    for user, name, stats in (("alice", "艾莉絲", ALICE), ("bob", "鮑伯", BOB),
+                              ("carol", "卡蘿", CAROL)):
+        await table.text(user, f".pc new {name}")
+        assert not (await table.text(user, stats)).startswith("⚠")
+
+
+async def one(table: Table, user: str, text: str, dice: list[int] | None = None,
+              **incoming: Any) -> Outgoing:
+    """The single channel message of a command (fails if there is not exactly one)."""
+    outs = await table.say(user, text, dice, **incoming)
+    channel = [o for o in outs if o.to == "channel"]
+    assert len(channel) == 1, outs
+    return channel[0]
+
+
+async def states(core: Core) -> dict[str, Any]:
+    """Every channel state document, by key (for "a refusal changes nothing")."""
+    async with core.sessions() as session:
+        rows = await session.scalars(select(ChannelState))
+        return {row.key: row.data for row in rows}
+
+
+async def sheet(table: Table, user: str) -> str:
+    return await table.text(user, ".st show")
+
+
+async def snapshot(table: Table) -> tuple[Any, ...]:
+    return (await states(table.core), *[await sheet(table, u) for u in ("alice", "bob", "carol")])
+
+
+def check(out: Outgoing) -> dict[str, Any]:
+    assert out.data is not None and out.data["kind"] == "plurk_check", out
+    return out.data
+
+
+# --------------------------------------------------------------------------- PL-1
+
+
+async def test_pl1_plurk_emoticon_die_is_the_players_own(table: Table) -> None:
+    await setup(table)
+    die = (PlatformDie(20, 13, "(dice20)"),)
+    out = await one(table, "alice", ".ra 觀察 (dice20)", dice=[], platform_dice=die)
+    data = check(out)
+    assert (data["raw"], data["modifier"], data["value"], data["success"]) == (13, 5, 18, True)
+    assert out.text.endswith("（使用了玩家自己的噗浪骰：(dice20) 13）")
+    assert "1d20=13" in out.text
+
+
+async def test_pl1_stray_1d20_token_is_ignored_and_bot_rolls(table: Table) -> None:
+    await setup(table)
+    data = check(await one(table, "alice", ".ra 觀察 1d20+2", dice=[7]))
+    assert (data["raw"], data["modifier"], data["bonus"], data["value"]) == (7, 5, 2, 14)
+
+
+async def test_pl1_emoticon_die_is_refused_for_a_hidden_check(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    out = await one(table, "alice", ".rah 觀察 (dice20)", dice=[],
+                    platform_dice=(PlatformDie(20, 4, "(dice20)"),))
+    assert out.text.startswith("⚠") and "4" not in out.text
+    assert await snapshot(table) == before
+
+
+# --------------------------------------------------------------------------- PL-2 / PL-3
+
+
+async def test_pl2_check_uses_sheet_modifier_bonus_and_threshold(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".ra 觀察+2 >=15", dice=[13])
+    data = check(out)
+    assert (data["raw"], data["modifier"], data["bonus"], data["value"], data["threshold"],
+            data["success"], data["crit"], data["fumble"]) == (13, 5, 2, 20, 15, True, False,
+                                                                False)
+    assert out.text == "🎲 艾莉絲「觀察」檢定：1d20=13 觀察+5 情境+2 = 20 ≥ 閾值 15 → 成功"
+
+
+async def test_pl2_default_threshold_is_11_and_spellings_fold(table: Table) -> None:
+    await setup(table)
+    assert check(await one(table, "alice", ".ra 观察", dice=[5]))["value"] == 10
+    failed = check(await one(table, "alice", ".檢定 觀察", dice=[5]))
+    assert (failed["threshold"], failed["success"]) == (11, False)
+    passed = check(await one(table, "alice", ".ra觀察 - 1", dice=[7]))
+    assert (passed["value"], passed["bonus"], passed["success"]) == (11, -1, True)
+    dex = check(await one(table, "alice", ".ra DEX >= 4", dice=[1]))
+    assert (dex["stat"], dex["value"], dex["success"], dex["fumble"]) == ("靈巧", 4, True, True)
+
+
+async def test_pl2_bare_modifier_needs_no_sheet(table: Table) -> None:
+    out = await one(table, "stranger", ".ra 5", dice=[9])
+    assert (check(out)["value"], check(out)["stat"]) == (14, None)
+    assert out.text == "🎲 stranger「一般」檢定：1d20=9 修正+5 = 14 ≥ 閾值 11 → 成功"
+
+
+async def test_pl2_missing_stat_and_garbage_are_refused(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    assert "沒有「醫療」" in (await one(table, "alice", ".ra 醫療", dice=[])).text
+    assert "用法" in (await one(table, "alice", ".ra 觀察 潛行", dice=[])).text
+    assert "用法" in (await one(table, "alice", ".ra 觀察 >=3 >=4", dice=[])).text
+    assert await snapshot(table) == before
+
+
+async def test_pl3_crit_and_fumble_are_reported_apart_from_the_outcome(table: Table) -> None:
+    await setup(table)
+    crit = await one(table, "alice", ".ra 觀察 >=30", dice=[20])
+    assert (check(crit)["success"], check(crit)["crit"]) == (False, True)
+    assert crit.text.endswith("= 25 < 閾值 30 → 失敗｜大成功（原始 20）")
+    fumble = await one(table, "alice", ".ra 觀察 >=5", dice=[1])
+    assert (check(fumble)["success"], check(fumble)["fumble"]) == (True, True)
+    assert fumble.text.endswith("= 6 ≥ 閾值 5 → 成功｜大失敗（原始 1）")
+
+
+# --------------------------------------------------------------------------- PL-4
+
+
+async def test_pl4_gm_calls_fate_and_the_player_rolls_certain_success(table: Table) -> None:
+    await setup(table)
+    await one(table, "alice", ".ra 觀察 >=30", dice=[20])  # crit, failure
+    called = await one(table, "gm", ".fate 艾莉絲 >=12", dice=[])
+    assert called.data == {"kind": "plurk_fate_call", "user": "alice", "character": "艾莉絲",
+                           "threshold": 12}
+    out = await one(table, "alice", ".fate", dice=[12])
+    assert out.data is not None
+    assert (out.data["raw"], out.data["threshold"], out.data["success"], out.data["certain"],
+            out.data["original_success"], out.data["final_success"]) == (
+        12, 12, True, "success", False, True)
+    assert "必定成功" in out.text and out.text.endswith("最終：成功")
+    again = await one(table, "alice", ".fate", dice=[])
+    assert "已經擲過" in again.text
+
+
+async def test_pl4_fumble_then_failed_fate_is_certain_failure_rolled_by_gm(table: Table) -> None:
+    await setup(table)
+    await one(table, "bob", ".ra 觀察 >=3", dice=[1])  # fumble, success
+    out = await one(table, "gm", ".fate @bob roll", dice=[10])
+    assert out.data is not None
+    assert (out.data["raw"], out.data["threshold"], out.data["certain"],
+            out.data["final_success"]) == (10, 11, "failure", False)
+
+
+async def test_pl4_fate_refusals_change_nothing(table: Table) -> None:
+    await setup(table)
+    await one(table, "alice", ".ra 觀察", dice=[10])  # neither crit nor fumble
+    before = await snapshot(table)
+    assert "大成功或大失敗之後" in (await one(table, "gm", ".fate 艾莉絲", dice=[])).text
+    assert "還沒有要求" in (await one(table, "alice", ".fate", dice=[])).text
+    await one(table, "bob", ".ra 觀察", dice=[20])
+    before = await snapshot(table)
+    assert "只有本頻道的 GM" in (await one(table, "alice", ".fate 鮑伯", dice=[])).text
+    assert "還沒有可以參照" in (await one(table, "gm", ".fate 卡蘿", dice=[])).text
+    assert await snapshot(table) == before
+
+
+async def test_pl4_without_gms_a_player_calls_and_rolls_their_own(table: Table) -> None:
+    await setup(table, gm=False)
+    await one(table, "alice", ".ra 觀察", dice=[20])
+    out = await one(table, "alice", ".fate >=15", dice=[14])
+    assert (out.data["threshold"], out.data["certain"], out.data["final_success"]) == (
+        15, None, True)
+
+
+async def test_pl4_pl10_last_check_survives_a_restart(settings) -> None:
+    first = await Core.open(settings)
+    await setup(Table(first))
+    await one(Table(first), "alice", ".ra 觀察", dice=[3])
+    await first.close()
+    second = await Core.open(settings)
+    try:
+        pushed = await one(Table(second), "alice", ".push", dice=[9])
+        assert (check(pushed)["raw"], check(pushed)["value"]) == (9, 14)
+    finally:
+        await second.close()
+
+
+# --------------------------------------------------------------------------- PL-5
+
+
+async def test_pl5_sanity_check_applies_the_loss_to_the_sheet(table: Table) -> None:
+    await setup(table)
+    failed = await one(table, "alice", ".sc 1/1d6", dice=[80, 4])
+    assert failed.data is not None
+    assert (failed.data["roll"], failed.data["success"], failed.data["loss"],
+            failed.data["san_after"]) == (80, False, 4, 46)
+    assert failed.text == ("🧠 艾莉絲 理智檢定：1d100=80 > 50 → 失敗；損失 1d6：[4] = 4\n"
+                           "理智 50 → 46")
+    passed = await one(table, "alice", ".sc 1/1d6", dice=[46])
+    assert (passed.data["success"], passed.data["loss"], passed.data["san_after"]) == (
+        True, 1, 45)
+    assert "理智:45" in await sheet(table, "alice")
+
+
+async def test_pl5_sanity_refusals_change_nothing(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    assert "1/1d6" in (await one(table, "alice", ".sc 1/1d6x", dice=[])).text
+    assert "用法" in (await one(table, "alice", ".sc", dice=[])).text
+    assert "只有該角色的玩家或 GM" in (await one(table, "alice", ".sc 1/1d6 鮑伯", dice=[])).text
+    assert await snapshot(table) == before
+
+
+async def test_pl5_pl12_sanity_loss_to_zero_is_a_fatal_event(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "gm", ".sc 1d10/1d100 卡蘿", dice=[90, 31])
+    assert out.data is not None and out.data["fatal"] is True and out.data["san_after"] == 30
+    assert "致命事件 #1：卡蘿 的理智將從 30 降到 0（損失 31）" in out.text
+    assert "理智:30" in await sheet(table, "carol")
+
+
+# --------------------------------------------------------------------------- PL-6
+
+
+async def test_pl6_general_opposed_between_two_investigators(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".op 觀察 vs 潛行 @bob", dice=[10, 12])
+    assert out.data is not None
+    assert (out.data["a"]["value"], out.data["b"]["value"], out.data["winner"],
+            out.data["winner_label"]) == (15, 16, "b", "鮑伯")
+    draw = await one(table, "alice", ".對抗 觀察 vs 潛行 鮑伯", dice=[11, 12])
+    assert (draw.data["winner"], draw.data["decided_by"]) == (None, "draw")
+    assert draw.text.endswith("→ 平手")
+
+
+async def test_pl6_zero_sum_tie_goes_to_modifier_then_reroll(table: Table) -> None:
+    await setup(table)
+    by_mod = await one(table, "alice", ".op 觀察 vs 潛行 @bob zerosum", dice=[11, 12])
+    assert (by_mod.data["winner"], by_mod.data["decided_by"]) == ("a", "modifier")
+    rerolled = await one(table, "alice", ".op 力量 vs 力量 @bob 零和", dice=[5, 5, 9, 3])
+    assert rerolled.data["rerolls"] == [[5, 5]]
+    assert (rerolled.data["a"]["raw"], rerolled.data["winner"]) == (9, "a")
+
+
+async def test_pl6_one_way_against_an_npc_value(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".op 交涉 vs 12 oneway", dice=[])
+    assert "沒有「交涉」" in out.text  # alice has no 交涉: refused before any die
+    out = await one(table, "alice", ".op 觀察+2 vs 8 oneway", dice=[11])
+    assert out.data["b"] == {"label": "NPC", "stat": "觀察", "raw": None, "modifier": 8,
+                             "bonus": 0, "value": 18, "crit": False, "fumble": False,
+                             "passive": True}
+    assert (out.data["a"]["value"], out.data["winner"]) == (18, "a")  # active wins ties
+
+
+async def test_pl6_gm_rolls_an_npc_against_an_investigator(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "gm", ".op 潛行 6 vs 觀察 @alice", dice=[4, 4])
+    assert (out.data["a"]["label"], out.data["a"]["value"], out.data["b"]["value"],
+            out.data["winner"]) == ("NPC", 10, 9, "a")
+
+
+async def test_pl6_attribute_vs_skill_is_refused(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    out = await one(table, "alice", ".op 靈巧 vs 潛行 @bob", dice=[])
+    assert out.text == ("⚠ 屬性只能對抗屬性、技能只能對抗技能："
+                        "艾莉絲 的「靈巧」和 鮑伯 的「潛行」種類不同。")
+    assert "用法" in (await one(table, "alice", ".op 觀察 潛行 @bob", dice=[])).text
+    assert await snapshot(table) == before
+
+
+# --------------------------------------------------------------------------- PL-7
+
+
+async def test_pl7_secret_roll_reaches_only_the_gms(table: Table) -> None:
+    await setup(table)
+    await table.text("gm", ".gm add gm2")
+    outs = await table.say("gm", ".secret 鮑伯 觀察 +2 >=15", dice=[17])
+    channel = [o for o in outs if o.to == "channel"]
+    private = [o for o in outs if o.to == "private"]
+    assert [o.text for o in channel] == ["🤫 GM 為 鮑伯 進行了一次秘密「觀察」檢定。"]
+    assert channel[0].data == {"kind": "plurk_secret", "character": "鮑伯", "stat": "觀察"}
+    for secret in ("17", "21", "15", "成功", "失敗"):
+        assert secret not in channel[0].text and secret not in str(channel[0].data)
+    assert sorted(o.user for o in private) == ["gm", "gm2"]
+    for message in private:
+        assert message.secret
+        assert message.text == ("（秘密檢定）🎲 鮑伯「觀察」檢定："
+                                "1d20=17 觀察+2 情境+2 = 21 ≥ 閾值 15 → 成功")
+        assert (message.data["raw"], message.data["value"]) == (17, 21)
+    # not kept as bob's last check: a push or fate would reveal it
+    assert "還沒有可以參照" in (await one(table, "bob", ".push", dice=[])).text
+
+
+async def test_pl7_secret_roll_is_the_gms_and_refuses_cleanly(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    assert "只有本頻道的 GM" in (await one(table, "alice", ".secret 鮑伯 觀察", dice=[])).text
+    assert "找不到「大衛」" in (await one(table, "gm", ".secret 大衛 觀察", dice=[])).text
+    assert "用法" in (await one(table, "gm", ".secret 鮑伯", dice=[])).text
+    assert await snapshot(table) == before
+
+
+async def test_pl7_hidden_check_goes_to_roller_and_gm(table: Table) -> None:
+    await setup(table)
+    outs = await table.say("alice", ".rah 觀察", dice=[20])
+    channel = [o for o in outs if o.to == "channel"]
+    private = {o.user: o for o in outs if o.to == "private"}
+    assert [o.text for o in channel] == ["🎲 艾莉絲 進行了一次暗中檢定。"]
+    assert "20" not in str(channel[0].data) and "觀察" not in channel[0].text
+    assert set(private) == {"alice", "gm"}
+    assert all(o.secret and o.data["raw"] == 20 and o.data["crit"] for o in private.values())
+
+
+# --------------------------------------------------------------------------- PL-8
+
+
+async def test_pl8_merged_check_shares_one_die(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".rm 觀察 靈巧+1 潛行>=12 >=13", dice=[10])
+    assert out.data["raw"] == 10
+    values = [(r["stat"], r["value"], r["threshold"], r["success"]) for r in out.data["results"]]
+    assert values == [("觀察", 15, 13, True), ("靈巧", 14, 13, True), ("潛行", 11, 12, False)]
+    assert out.data["all_success"] is False
+
+
+async def test_pl8_compound_check_uses_the_floored_mean(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".rm 觀察 靈巧 潛行 compound", dice=[4])
+    data = check(out)
+    assert (data["modifiers"], data["mean_modifier"], data["value"], data["success"]) == (
+        [5, 3, 1], 3, 7, False)
+    assert data["stat"] == "觀察+靈巧+潛行"
+
+
+async def test_pl8_multiple_count_and_duplicates_are_refused(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    assert "2 到 5 項（給了 1 項）" in (await one(table, "alice", ".rm 觀察", dice=[])).text
+    six = ".rm 觀察 靈巧 力量 潛行 心理學 武器"
+    assert "給了 6 項" in (await one(table, "alice", six, dice=[])).text
+    assert "「觀察」重複了" in (await one(table, "alice", ".rm 觀察 观察", dice=[])).text
+    assert await snapshot(table) == before
+
+
+# --------------------------------------------------------------------------- PL-9
+
+
+async def test_pl9_collective_check_one_raw_each_own_modifier(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".rc 觀察 鮑伯 @carol", dice=[9])
+    results = [(r["name"], r["raw"], r["value"], r["success"]) for r in out.data["results"]]
+    assert results == [("艾莉絲", 9, 14, True), ("鮑伯", 9, 11, True), ("卡蘿", 9, 8, False)]
+    assert out.text.startswith("🎲 集體「觀察」檢定，艾莉絲 代表擲骰 1d20=9：")
+    gm = await one(table, "gm", ".rc 潛行 @bob @carol >=14", dice=[10])
+    assert [(r["name"], r["value"], r["success"]) for r in gm.data["results"]] == [
+        ("鮑伯", 14, True), ("卡蘿", 10, False)]
+
+
+async def test_pl9_collective_refusals(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    assert "戰鬥技能「武器」不能集體檢定" in (await one(table, "alice", ".rc 武器 鮑伯",
+                                                           dice=[])).text
+    assert "至少需要 2 位" in (await one(table, "gm", ".rc 觀察 @bob", dice=[])).text
+    assert "鮑伯 重複了" in (await one(table, "gm", ".rc 觀察 @bob 鮑伯", dice=[])).text
+    assert await snapshot(table) == before
+
+
+# --------------------------------------------------------------------------- PL-10
+
+
+async def test_pl10_take_10_and_take_20_roll_no_die(table: Table) -> None:
+    await setup(table)
+    ten = check(await one(table, "alice", ".ra 觀察 取10", dice=[]))
+    assert (ten["raw"], ten["value"], ten["mode"]) == (10, 15, "take10")
+    twenty = await one(table, "alice", ".ra 靈巧 t20 >=30", dice=[])
+    assert (check(twenty)["raw"], check(twenty)["crit"], check(twenty)["success"]) == (
+        20, False, False)
+    assert "取20=20" in twenty.text and "大成功" not in twenty.text
+
+
+async def test_pl10_push_rerolls_a_failed_skill_check(table: Table) -> None:
+    await setup(table)
+    await one(table, "alice", ".ra 觀察", dice=[3])
+    out = await one(table, "alice", ".孤注", dice=[8])
+    data = check(out)
+    assert (data["raw"], data["value"], data["success"], data["fumble"], data["mode"]) == (
+        8, 13, True, False, "push")
+    assert data["original"]["raw"] == 3
+    assert "已經孤注一擲過" in (await one(table, "alice", ".ra push", dice=[])).text
+
+
+async def test_pl10_failed_push_is_a_fumble(table: Table) -> None:
+    await setup(table)
+    await one(table, "alice", ".ra 觀察 >=20", dice=[3])
+    out = await one(table, "alice", ".ra push", dice=[12])
+    assert (check(out)["value"], check(out)["success"], check(out)["fumble"]) == (17, False, True)
+    assert out.text.endswith("→ 失敗｜孤注失敗＝大失敗")
+
+
+@pytest.mark.parametrize(("line", "raw", "message"), [
+    (".ra 武器 >=30", 5, "戰鬥技能「武器」不能孤注一擲"),
+    (".ra 靈巧 >=30", 5, "「靈巧」是屬性"),
+    (".ra 觀察 >=30", 1, "大失敗之後不能孤注一擲"),
+    (".ra 觀察", 15, "只有失敗的檢定可以孤注一擲"),
+])
+async def test_pl10_push_refusals_change_nothing(table: Table, line: str, raw: int,
+                                                 message: str) -> None:
+    await setup(table)
+    await one(table, "alice", line, dice=[raw])
+    before = await snapshot(table)
+    assert message in (await one(table, "alice", ".push", dice=[])).text
+    assert await snapshot(table) == before
+
+
+# --------------------------------------------------------------------------- PL-11
+
+
+async def test_pl11_ap_pool_grant_spend_and_forced_advance(table: Table) -> None:
+    await setup(table)
+    assert (await one(table, "gm", ".ap grant 4")).data["points"] == 4
+    spent = await one(table, "alice", ".ap 搜索")
+    assert (spent.data["action"], spent.data["cost"], spent.data["after"]) == ("observe", 1, 3)
+    assert "只有本頻道的 GM" in (await one(table, "bob", ".ap cost 移動 3")).text
+    assert "移動 3" in (await one(table, "gm", ".ap cost 移動 3")).text
+    last = await one(table, "bob", ".ap spend 移動")
+    assert (last.data["cost"], last.data["after"], last.data["exhausted"]) == (3, 0, True)
+    assert last.text.endswith("📢 行動點數已用盡，劇情強制推進！")
+    before = await snapshot(table)
+    refused = await one(table, "carol", ".ap 觀察")
+    assert refused.text == "⚠ 行動點數不足：觀察/搜索 需要 1，只剩 0。"
+    assert "沒有設定行動點數消耗" in (await one(table, "carol", ".ap 開鎖")).text
+    assert "只有本頻道的 GM" in (await one(table, "carol", ".ap spend 開鎖 0")).text
+    assert await snapshot(table) == before
+    assert (await one(table, "gm", ".ap set 2")).data["points"] == 2
+    custom = await one(table, "gm", ".ap spend 開鎖 2")
+    assert (custom.data["action"], custom.data["after"], custom.data["exhausted"]) == (
+        "開鎖", 0, True)
+
+
+async def test_pl11_concurrent_spends_cannot_both_pass_the_pool(core: Core) -> None:
+    table = Table(core)
+    await table.text("gm", ".gm")
+    await table.text("gm", ".ap set 3")
+    spends = [Incoming("console", "table", user, ".ap spend 移動", display_name=user)
+              for user in ("alice", "bob")]
+    results = await asyncio.gather(*(core.handle(message) for message in spends))
+    texts = sorted(outs[0].text for outs in results)
+    assert sum(text.startswith("⚠ 行動點數不足") for text in texts) == 1
+    assert sum("3 → 1" in text for text in texts) == 1
+    assert (await states(core))["plurk.ap"]["points"] == 1
+
+
+# --------------------------------------------------------------------------- PL-12
+
+
+async def test_pl12_cp_award_and_show(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "gm", ".cp award 鮑伯 8")
+    assert out.text == "鮑伯 的因果點數 +8：3 → 11"
+    assert (await one(table, "bob", ".cp")).data["cp"] == 11
+    before = await snapshot(table)
+    assert "只有本頻道的 GM" in (await one(table, "bob", ".cp award 鮑伯 5")).text
+    assert "不能低於 0" in (await one(table, "gm", ".cp award 鮑伯 -12")).text
+    assert await snapshot(table) == before
+
+
+async def test_pl12_hp_loss_to_zero_waits_and_intervention_cancels_it(table: Table) -> None:
+    await setup(table)
+    assert (await one(table, "alice", ".hp -4")).text == "艾莉絲 的體力：10 → 6"
+    fatal = await one(table, "gm", ".hp -6 艾莉絲")
+    assert fatal.text == (
+        "☠ 致命事件 #1：艾莉絲 的體力將從 6 降到 0（損失 6），尚未套用。\n"
+        "艾莉絲 持有 12 點因果點數：可用 .intervene 花費 5 點常世干預、"
+        "取消這次損失，或 .accept 承受。GM 也可代為決定。")
+    assert "體力:6" in await sheet(table, "alice")
+    assert (await states(table.core))["plurk.fatal"]["events"][0] == {
+        "id": 1, "owner": "alice", "character": "艾莉絲", "resource": "體力", "loss": 6,
+        "before": 6, "after": 0, "source": "hp", "details": {}}
+    before = await snapshot(table)
+    assert "至少要花費 5 點" in (await one(table, "alice", ".intervene 4")).text
+    assert "只有該角色的玩家或 GM" in (await one(table, "bob", ".intervene 艾莉絲")).text
+    assert await snapshot(table) == before
+    done = await one(table, "alice", ".干預 6")
+    assert done.text == "✨ 艾莉絲 發動常世干預，花費 6 點因果點數（12 → 6），取消了體力損失 6。"
+    assert "體力:6" in await sheet(table, "alice") and "因果點數:6" in await sheet(table, "alice")
+    assert (await states(table.core))["plurk.fatal"]["events"] == []
+
+
+async def test_pl12_intervention_needs_10_cp_held_then_accept_applies(table: Table) -> None:
+    await setup(table)
+    fatal = await one(table, "bob", ".san -40")
+    assert "鮑伯 只有 3 點因果點數" in fatal.text
+    before = await snapshot(table)
+    assert "持有 10 點以上的因果點數才能常世干預（目前 3）" in (
+        await one(table, "bob", ".intervene")).text
+    assert await snapshot(table) == before
+    accepted = await one(table, "bob", ".承受")
+    assert accepted.text == "鮑伯 承受了理智損失 40：40 → 0。"
+    assert "理智:0" in await sheet(table, "bob")
+    assert "沒有符合" in (await one(table, "bob", ".accept")).text
+
+
+async def test_pl12_gm_sets_cost_and_resolves_for_a_player(table: Table) -> None:
+    await setup(table)
+    await one(table, "gm", ".intervene cost 7")
+    await one(table, "gm", ".hp -10 @alice")
+    await one(table, "gm", ".hp -8 @bob")
+    assert "好幾件" in (await one(table, "gm", ".accept")).text
+    listing = await one(table, "gm", ".fatal")
+    assert listing.text.splitlines() == ["待決的致命事件（常世干預消耗 7 點因果點數）：",
+                                         "#1 艾莉絲：體力 10，損失 10", "#2 鮑伯：體力 8，損失 8"]
+    assert "至少要花費 7 點" in (await one(table, "alice", ".intervene 5")).text
+    assert "12 → 5" in (await one(table, "gm", ".intervene #1")).text
+    assert "8 → 0" in (await one(table, "gm", ".accept 鮑伯")).text
+    assert "體力:0" in await sheet(table, "bob")
+
+
+async def test_pl12_fatal_event_interface_and_resolution_hook(table: Table) -> None:
+    """The battle's path: `fatal_event` from another command, a hook on resolution."""
+    await setup(table)
+    seen: list[tuple[str, int, dict[str, Any]]] = []
+
+    @on_fatal_resolved("test-source")
+    async def hook(ctx: Context, record: dict[str, Any], outcome: str) -> list[str]:
+        seen.append((outcome, record["loss"], record["details"]))
+        return ["hook ran"]
+
+    async def handler(ctx: Context) -> list[Outgoing]:
+        lines = await fatal_event(ctx, "alice", "艾莉絲", "HP", 15, source="test-source",
+                                  current=9, details={"combatant": "艾莉絲", "hp_before": 9})
+        return [ctx.reply("\n".join(lines))]
+
+    async with table.core.sessions() as session, session.begin():
+        channel = await table.core._channel(session, Incoming("console", "table", "gm", ""))
+        ctx = Context(table.core, session, channel, Incoming("console", "table", "gm", ""),
+                      table.core.dice, "", "test", "zh-Hant")
+        out = await handler(ctx)
+    assert out[0].text.startswith("☠ 致命事件 #1：艾莉絲 的體力將從 9 降到 0（損失 15）")
+    assert "體力:10" in await sheet(table, "alice")
+    resolved = await one(table, "alice", ".intervene")
+    assert resolved.text.endswith("\nhook ran")
+    assert seen == [("intervened", 15, {"combatant": "艾莉絲", "hp_before": 9})]
+
+
+async def test_pl12_player_changes_only_their_own_when_a_gm_exists(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    assert "只有該角色的玩家或 GM" in (await one(table, "alice", ".hp -3 鮑伯")).text
+    negative = await one(table, "alice", ".hp --3")  # error.plurk.negative_amount
+    assert negative.text.startswith("⚠") and "-3" in negative.text
+    assert await snapshot(table) == before
+    assert (await one(table, "alice", ".hp +2")).text == "艾莉絲 的體力：10 → 12"
+    assert (await one(table, "gm", ".san =33 @carol")).text == "卡蘿 的理智：30 → 33"
+
+
+# --------------------------------------------------------------------------- catalogs, parsing
+
+
+PLURK_CODES = (
+    "push_combat", "push_not_skill", "push_after_fumble", "push_not_failed", "fate_not_allowed",
+    "bad_san_loss", "negative_amount", "intervention_cost_too_low", "intervention_cp_too_low",
+    "intervention_cp_insufficient", "cp_negative", "opposed_mixed_kinds", "reroll_limit",
+    "multiple_count", "multiple_duplicate", "collective_combat", "collective_too_few",
+    "collective_duplicate", "ap_unknown_action", "ap_insufficient", "bad_dice", "dice_limit",
+    "bad_mode", "bad_opposed_mode",
+)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_reachable_plurk_refusal_and_help_is_localised(locale: str) -> None:
+    catalog = Catalog()
+    keys = [f"error.plurk.{code}" for code in PLURK_CODES]
+    keys += [f"help.{name}" for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm",
+                                         "rc", "ap", "cp", "hp", "san", "intervene", "accept",
+                                         "fatal")]
+    assert [key for key in keys if not catalog.has(key, locale)] == []
+
+
+async def test_every_investigation_command_is_listed_in_help(table: Table) -> None:
+    listing = "\n".join(o.text for o in await table.say("u", ".help") if o.to == "channel")
+    for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rc", "ap", "cp",
+                 "hp", "san", "intervene", "accept", "fatal"):
+        assert f"\n.{name} — " in listing, name
+    assert (await table.text("u", ".help 孤注")).startswith(".push / .孤注 / .孤注一擲")
+
+
+async def test_commands_answer_in_english_too(table: Table) -> None:
+    await setup(table)
+    await table.text("gm", ".lang en")
+    out = await one(table, "alice", ".ra 觀察 >=30", dice=[20])
+    assert out.text == ("🎲 艾莉絲: 觀察 check: 1d20=20 觀察+5 = 25 < threshold 30 → failure"
+                        " | CRIT (raw 20)")
+
+
+def test_terms_split_bonuses_thresholds_and_modes() -> None:
+    terms, mode = parse_terms("觀察+2-1>=15 @bob 1d20 取10 + 3 >= 12")
+    assert mode == "take10"
+    assert [(t.word, t.number, t.bonus, t.threshold) for t in terms] == [
+        ("觀察", None, 1, 15), ("@bob", None, 0, None), (None, None, 3, None),
+        (None, None, 0, 12)]
+
+
+async def test_plurk_commands_refuse_in_another_system(table: Table, monkeypatch) -> None:
+    from rules.systems import registry
+    from rules.systems.base import GameSystem
+
+    monkeypatch.setitem(registry.SYSTEMS, "other", GameSystem("other", ("Other",)))
+    await table.text("u", ".system other")
+    assert "本頻道的規則系統是 other" in (await one(table, "u", ".ra 5", dice=[])).text
+    assert plurk.SYSTEM.id == "plurk"
