@@ -1,0 +1,530 @@
+"""plurk battle commands (PL-12 in battle, PL-13 … PL-18) through a real Core.
+
+Every test speaks into one channel with scripted dice and checks exact numbers.
+The standard table: GM `gm`; `p1` plays Ann (靈巧 5, 體質 3, 體力 12, CP 12),
+`p2` plays Bob (靈巧 2, 體質 1, 體力 10); enemies Ghoul (靈巧 3, hp 15, armor 2,
+a monster) and Thug (靈巧 1, 體質 1, hp 9, human-like).
+
+Initiative dice, in entrant order Ann, Bob, Ghoul, Thug (joined players first,
+then enemies in definition order): 10 13 12 4 → Ann 15, Bob 15, Ghoul 15,
+Thug 5; the three-way tie rerolls 8 8 3 → Ghoul third; Ann and Bob reroll 2 9
+→ order Bob, Ann, Ghoul, Thug. BP max floor(靈巧/2)+3: Bob 4, Ann 5, Ghoul 4, Thug 3.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from bot import router
+from bot.config import Settings
+from bot.core import Core
+from bot.messages import Outgoing
+from bot.store.models import ChannelState, Character
+from tests.support import Table
+
+START_DICE = [10, 13, 12, 4, 8, 8, 3, 2, 9]
+ORDER = ["Bob", "Ann", "Ghoul", "Thug"]
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+async def prepare(table: Table) -> None:
+    """GM, two investigators who joined, two enemies — no battle yet."""
+    await table.text("gm", ".gm")
+    await table.text("p1", ".pc new Ann")
+    await table.text("p1", ".st 靈巧 5 體質 3 體力 12 因果點數 12")
+    await table.text("p2", ".pc new Bob")
+    await table.text("p2", ".st 靈巧 2 體質 1 體力 10")
+    await table.text("p1", ".battle join")
+    await table.text("p2", ".戰鬥 join")
+    await table.text("gm", ".enemy add Ghoul 靈巧=3 hp=15 armor=2")
+    await table.text("gm", ".敵人 add Thug 靈巧=1 體質=1 hp=9 human")
+
+
+async def started(table: Table) -> Outgoing:
+    await prepare(table)
+    outs = await table.say("gm", ".battle start", dice=START_DICE)
+    assert len(outs) == 1
+    return outs[0]
+
+
+async def state(table: Table) -> dict[str, Any]:
+    """The battle as the channel sees it (`.battle` data)."""
+    outs = await table.say("gm", ".battle")
+    assert outs[0].data is not None
+    return outs[0].data["battle"]
+
+
+def by_name(battle: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["name"]: c for c in battle["combatants"]}
+
+
+def current(battle: dict[str, Any]) -> str:
+    return battle["combatants"][battle["current"]]["name"]
+
+
+async def stored(core: Core) -> dict[str, Any]:
+    """Every stored channel_state document and sheet, straight from the database."""
+    async with core.sessions() as session:
+        docs = {row.key: (row.data, row.version)
+                for row in await session.scalars(select(ChannelState))}
+        sheets = {row.name: dict(row.stats) for row in await session.scalars(select(Character))}
+    return {"docs": docs, "sheets": sheets}
+
+
+async def sheet_hp(core: Core, name: str) -> int:
+    return (await stored(core))["sheets"][name]["體力"]
+
+
+# --------------------------------------------------------------------------- PL-14
+
+
+async def test_pl14_initiative_ties_are_rerolled(table: Table) -> None:
+    out = await started(table)
+    assert out.text == "\n".join([
+        "⚔ 戰鬥開始！先攻（靈巧檢定，高者先）：",
+        "1. Bob 15（d20=13 靈巧+2；同值重擲 8、9）",
+        "2. Ann 15（d20=10 靈巧+5；同值重擲 8、2）",
+        "3. Ghoul 15（d20=12 靈巧+3；同值重擲 3）",
+        "4. Thug 5（d20=4 靈巧+1）",
+        "▶ 第 0 輪，輪到 Bob（BP 4/4）",
+    ])
+    battle = out.data["battle"]
+    assert [c["name"] for c in battle["combatants"]] == ORDER
+    assert {c["name"]: c["initiative_rolls"] for c in battle["combatants"]} == {
+        "Bob": [13, 8, 9], "Ann": [10, 8, 2], "Ghoul": [12, 3], "Thug": [4]}
+    assert battle["round"] == 0 and current(battle) == "Bob"
+    assert {n: c["bp_max"] for n, c in by_name(battle).items()} == {
+        "Bob": 4, "Ann": 5, "Ghoul": 4, "Thug": 3}
+
+
+async def test_pl14_surprise_puts_the_winning_side_first(table: Table) -> None:
+    await prepare(table)
+    out = (await table.say("gm", ".battle start first=enemy", dice=[20, 20, 1, 1]))[0]
+    # Ann 25, Bob 22, Ghoul 4, Thug 2: the enemies won surprise and act first
+    assert [c["name"] for c in out.data["battle"]["combatants"]] == [
+        "Ghoul", "Thug", "Ann", "Bob"]
+    assert "敵方先制" in out.text
+
+
+async def test_pl14_only_a_gm_starts_and_needs_someone(table: Table) -> None:
+    await table.text("gm", ".gm")
+    assert "只有本頻道的 GM" in await table.text("p1", ".battle start")
+    assert "沒有人參戰" in await table.text("gm", ".battle start")
+    assert "沒有進行中的戰鬥" in await table.text("p1", ".act 攻擊")
+
+
+# --------------------------------------------------------------------------- PL-13
+
+
+async def test_pl13_two_rounds_of_bp_spending_and_passing(table: Table) -> None:
+    await started(table)
+    # round 0 — Bob: attack 2 + skill 2 uses all 4 BP: the turn passes by itself
+    assert await table.text("p2", ".act 攻擊") == "Bob：攻擊 花費 2 BP（4 → 2）"
+    assert await table.text("p2", ".行動 技能") == "\n".join([
+        "Bob：技能 花費 2 BP（2 → 0）",
+        "Bob 的 BP 用完了。",
+        "▶ 第 0 輪，輪到 Ann（BP 5/5）",
+    ])
+    battle = await state(table)
+    assert by_name(battle)["Bob"]["bp"] == 4  # refilled when the turn ended
+    # Ann: item 1, move ×2 through .act, then pass
+    assert await table.text("p1", ".act 道具") == "Ann：道具 花費 1 BP（5 → 4）"
+    assert await table.text("p1", ".act 移動 2") == "Ann：移動 花費 2 BP（4 → 2）"
+    assert await table.text("p1", ".pass") == "Ann 結束回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）"
+    # the GM acts for the enemies
+    assert await table.text("gm", ".act attack") == "Ghoul：攻擊 花費 2 BP（4 → 2）"
+    await table.text("gm", ".pass")
+    assert await table.text("gm", ".結束回合") == "\n".join([
+        "Thug 結束回合。", "— 第 1 輪開始 —", "▶ 第 1 輪，輪到 Bob（BP 4/4）"])
+    battle = await state(table)
+    assert battle["round"] == 1
+    assert {n: c["bp"] for n, c in by_name(battle).items()} == {
+        "Bob": 4, "Ann": 5, "Ghoul": 4, "Thug": 3}
+    # round 1 — everyone acts once more; the GM skips Ghoul
+    await table.text("p2", ".act 攻擊")
+    await table.text("p2", ".pass")
+    await table.text("p1", ".act 技能")
+    await table.text("p1", ".pass")
+    assert await table.text("gm", ".battle skip") == \
+        "GM 跳過了 Ghoul 的回合。\n▶ 第 1 輪，輪到 Thug（BP 3/3）"
+    assert "— 第 2 輪開始 —" in await table.text("gm", ".pass")
+    battle = await state(table)
+    assert battle["round"] == 2 and current(battle) == "Bob"
+
+
+async def test_pl13_a_player_cannot_spend_another_actors_bp(table: Table) -> None:
+    await started(table)
+    before = await stored(table.core)
+    refusal = "⚠ 現在輪到 Bob，只有他的玩家或 GM 可以替他行動。"
+    assert await table.text("p1", ".act 攻擊") == refusal
+    assert await table.text("p1", ".pass") == refusal
+    assert await table.text("p1", ".move B2") == refusal
+    assert await table.text("p1", ".parry Ghoul") == refusal
+    assert await table.text("p1", ".atk Ghoul 1d6") == refusal
+    assert await table.text("outsider", ".act 攻擊") == refusal
+    assert await stored(table.core) == before  # refusals change nothing
+    # Bob's player may, and so may the GM (for anyone: enemies, absent players)
+    await table.text("p2", ".pass")
+    assert await table.text("gm", ".act 攻擊") == "Ann：攻擊 花費 2 BP（5 → 3）"
+    await table.text("gm", ".pass")
+    assert await table.text("p1", ".act 攻擊") == \
+        "⚠ 現在輪到 Ghoul，只有他的玩家或 GM 可以替他行動。"
+
+
+async def test_pl13_gm_configures_costs_and_bp_max(table: Table) -> None:
+    await started(table)
+    assert await table.text("gm", ".bp cost") == "BP 消耗：移動 1、攻擊 2、技能 2、道具 1、招架 1"
+    assert "只有本頻道的 GM" in await table.text("p2", ".bp cost 攻擊 3")
+    assert await table.text("gm", ".bp cost 攻击 3") == \
+        "BP 消耗：移動 1、攻擊 3、技能 2、道具 1、招架 1"
+    assert await table.text("gm", ".bp cost 施法 4") == \
+        "BP 消耗：移動 1、攻擊 3、技能 2、道具 1、招架 1、施法 4"
+    assert await table.text("p2", ".act 攻擊") == "Bob：攻擊 花費 3 BP（4 → 1）"
+    assert await table.text("p2", ".act 施法") == "⚠ Bob 的 BP 不夠：施法 要 4，只剩 1。"
+    assert await table.text("p2", ".act 開門") == (
+        "⚠ 「開門」沒有 BP 消耗；"
+        "可用：攻擊、道具、移動、招架、技能、施法（GM 可用 .bp cost 新增）。")
+    assert await table.text("gm", ".bp max Bob 6") == "Bob 的 BP 上限改為 6（目前 1）。"
+    await table.text("p2", ".pass")
+    assert by_name(await state(table))["Bob"]["bp"] == 6
+    assert await table.text("gm", ".bp") == "BP：Bob 6/6、Ann 5/5、Ghoul 4/4、Thug 3/3"
+
+
+async def test_pl13_concurrent_spends_cannot_overdraw_bp(table: Table) -> None:
+    await started(table)
+    await table.text("gm", ".bp cost 攻擊 3")  # two attacks (6) exceed Bob's 4 BP
+    outs = await asyncio.gather(table.say("p2", ".act 攻擊"), table.say("p2", ".act 攻擊"))
+    texts = sorted(o[0].text for o in outs)
+    assert texts == ["Bob：攻擊 花費 3 BP（4 → 1）", "⚠ Bob 的 BP 不夠：攻擊 要 3，只剩 1。"]
+    assert by_name(await state(table))["Bob"]["bp"] == 1
+
+
+async def test_pl13_concurrent_spends_from_two_processes(settings: Settings) -> None:
+    """Two cores (two bot processes) on one database: the version column stops
+    the second writer instead of letting both spend."""
+    first, second = await Core.open(settings), await Core.open(settings)
+    try:
+        table = Table(first)
+        await started(table)
+        await table.text("gm", ".bp cost 攻擊 3")
+        await state(table)  # every state row exists: the race is on the battle's version
+        for _ in range(3):
+            outs = await asyncio.gather(table.say("p2", ".act 攻擊"),
+                                        Table(second).say("p2", ".act 攻擊"))
+            texts = sorted(o[0].text for o in outs)
+            assert texts[0] == "Bob：攻擊 花費 3 BP（4 → 1）"
+            assert texts[1] in ("⚠ Bob 的 BP 不夠：攻擊 要 3，只剩 1。",
+                                "⚠ 同時有其他指令修改了相同資料，這次的指令沒有生效，請再試一次。")
+            assert by_name(await state(table))["Bob"]["bp"] == 1
+            await table.text("gm", ".battle skip")
+            for _ in range(3):
+                await table.text("gm", ".pass")
+    finally:
+        await first.close()
+        await second.close()
+
+
+# --------------------------------------------------------------------------- PL-15
+
+
+async def test_pl15_field_place_and_move_by_chebyshev_distance(table: Table) -> None:
+    await started(table)
+    assert "只有本頻道的 GM" in await table.text("p2", ".place Bob A1")
+    await table.text("gm", ".field 10x10")
+    await table.text("gm", ".place Bob A1")
+    await table.text("gm", ".place ann B1")
+    board = await table.text("gm", ".放置 Ghoul D4")
+    assert board.splitlines()[1:] == [
+        "場地 10×10（A1 在左上，一格 1.5 公尺）",
+        "   A B C D E F G H I J",
+        " 1 B A . . . . . . . .",
+        " 2 . . . . . . . . . .",
+        " 3 . . . . . . . . . .",
+        " 4 . . . G . . . . . .",
+        " 5 . . . . . . . . . .",
+        " 6 . . . . . . . . . .",
+        " 7 . . . . . . . . . .",
+        " 8 . . . . . . . . . .",
+        " 9 . . . . . . . . . .",
+        "10 . . . . . . . . . .",
+        "圖例：B=Bob@A1、A=Ann@B1、G=Ghoul@D4",
+        "未在場上：Thug",
+    ]
+    # A1 → C3 is 2 cells diagonally (Chebyshev), 1 BP each
+    assert await table.text("p2", ".move C3") == \
+        "Bob 從 A1 移動到 C3（2 格）。\nBob：移動 花費 2 BP（4 → 2）"
+    before = await stored(table.core)
+    assert await table.text("p2", ".move K1") == "⚠ K1 在場地外（場地 10×10）。"
+    assert await table.text("p2", ".move D4") == "⚠ D4 已經有 Ghoul。"
+    assert await table.text("p2", ".move F6") == "⚠ Bob 的 BP 不夠：移動 要 3，只剩 2。"
+    assert await table.text("p2", ".move 3C") == "⚠ 「3C」不是格子（例如 A1、C4）。"
+    assert await table.text("gm", ".field 27x27") == "⚠ 場地大小 27×27 不行，每邊 1 到 26。"
+    assert await table.text("gm", ".field 3x3") == "⚠ Ghoul 在 D4，縮成 3×3 會掉出場地。"
+    assert await stored(table.core) == before
+    # the last 2 BP: moving 2 cells ends Bob's turn
+    assert await table.text("p2", ".移動 E5") == "\n".join([
+        "Bob 從 C3 移動到 E5（2 格）。", "Bob：移動 花費 2 BP（2 → 0）",
+        "Bob 的 BP 用完了。", "▶ 第 0 輪，輪到 Ann（BP 5/5）"])
+    assert by_name(await state(table))["Bob"]["position"] == "E5"
+
+
+async def test_pl15_cjk_names_get_ascii_markers(table: Table) -> None:
+    await table.text("gm", ".gm")
+    await table.text("gm", ".enemy add 食屍鬼 靈巧=3 hp=15 at=B2")
+    await table.text("gm", ".enemy add 食人魔 靈巧=1 hp=30 at=C3")
+    await table.say("gm", ".battle start", dice=[5, 5])
+    board = (await table.text("p1", ".場地")).splitlines()
+    assert board[2:5] == [" 1 . . . . . . . .", " 2 . 1 . . . . . .", " 3 . . 2 . . . . ."]
+    assert board[-1] == "圖例：1=食屍鬼@B2、2=食人魔@C3"
+
+
+# --------------------------------------------------------------------------- PL-16
+
+
+async def test_pl16_parry_absorbs_until_the_weapon_breaks(table: Table) -> None:
+    await started(table)
+    await table.text("p2", ".pass")
+    assert await table.text("p1", ".招架 Thug 4") == "\n".join([
+        "🛡 Ann 宣告對 Thug 招架（武器耐久 4）。", "Ann：招架 花費 1 BP（5 → 4）"])
+    await table.text("p1", ".pass")
+    await table.text("gm", ".pass")  # Ghoul
+    # Thug (human-like, no kind given: parryable) hits Ann for 1d6+3 = 8
+    out = (await table.say("gm", ".atk Ann 1d6+3", dice=[5]))[0]
+    assert out.text.splitlines()[:2] == [
+        "⚔ Thug 攻擊 Ann：傷害 1d6+3 = [5]+3 = 8",
+        "招架吸收 4，武器損壞（耐久 4 → 0）；Ann 受到 4 點傷害，體力 12 → 8",
+    ]
+    assert out.data["hit"]["absorbed"] == 4 and out.data["hit"]["weapon_broken"]
+    assert await sheet_hp(table.core, "Ann") == 8  # written back to the sheet
+
+
+async def test_pl16_parry_only_against_the_named_enemy(table: Table) -> None:
+    await started(table)
+    await table.text("p2", ".parry Ghoul 5")  # Bob parries Ghoul, BP 4 → 3
+    out = (await table.say("gm", ".dmg Bob 6 from=Thug kind=鈍器"))[0]
+    assert out.data["hit"]["parried"] is False and out.data["hit"]["taken"] == 6
+    out = (await table.say("gm", ".dmg Bob 3 from=Ghoul kind=徒手"))[0]
+    assert out.text.splitlines()[1] == \
+        "招架吸收 3（武器耐久 5 → 2）；Bob 受到 0 點傷害，體力 4 → 4"
+    out = (await table.say("gm", ".dmg Bob 3 from=Ghoul kind=徒手 noparry"))[0]
+    assert out.data["hit"]["parried"] is False and out.data["hit"]["hp_after"] == 1
+    assert "不能對自己招架" in await table.text("p2", ".parry Bob")
+
+
+# --------------------------------------------------------------------------- PL-17
+
+
+async def test_pl17_knock_out_and_lost_turns(table: Table) -> None:
+    await started(table)
+    # raw 5 ≥ half of 9; 體質 check d20 3 + 1 = 4 < 10 fails; 3D6 2+3+4 = 9 turns, 1 damage
+    out = (await table.say("p2", ".atk Thug 1d6 ko", dice=[5, 3, 2, 3, 4]))[0]
+    assert out.text == "\n".join([
+        "⚔ Bob 攻擊 Thug：傷害 1d6 = [5] = 5",
+        "擊昏：體質檢定 d20=3+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害",
+        "Thug 受到 1 點傷害，體力 9 → 8",
+        "Bob：攻擊 花費 2 BP（4 → 2）",
+    ])
+    thug = by_name(await state(table))["Thug"]
+    assert thug["unconscious"] == 9 and thug["hp"] == 8
+    await table.text("p2", ".pass")
+    await table.text("p1", ".pass")
+    assert await table.text("gm", ".pass") == "\n".join([
+        "Ghoul 結束回合。", "Thug 無法行動，跳過。", "— 第 1 輪開始 —",
+        "▶ 第 1 輪，輪到 Bob（BP 4/4）"])
+    assert by_name(await state(table))["Thug"]["unconscious"] == 8
+    assert await table.text("gm", ".battle wake Thug") == "Thug 清醒過來了。"
+
+
+async def test_pl17_knock_out_condition_fails_and_monsters_refuse(table: Table) -> None:
+    await started(table)
+    before = await stored(table.core)
+    assert await table.text("p2", ".atk Ghoul 1d6 ko", dice=[6]) == \
+        "⚠ Ghoul 不是人形，無法擊昏。"
+    assert await table.text("p2", ".atk Thug 1d6 ko kind=利器", dice=[6]) == \
+        "⚠ 利器 不能擊昏（只有普通攻擊、鈍器、擒拿、武術、投擲鈍器）。"
+    assert await stored(table.core) == before
+    # raw 4 < half of 9: no check, round(4/3) = 1 damage
+    out = (await table.say("p2", ".atk Thug 1d6 ko kind=擒拿", dice=[4]))[0]
+    assert out.text.splitlines()[1] == \
+        "擊昏不成立（傷害 4 未達目前體力 9 的一半），改為造成 1 點傷害（傷害÷3 四捨五入）"
+    # raw 5 ≥ 8/2, 體質 check 9+1 = 10 ≥ 10 resists: round(5/3) = 2 damage
+    await table.text("p2", ".pass")
+    await table.text("p1", ".pass")
+    out = (await table.say("gm", ".atk Thug 1d6 ko", dice=[5, 9]))[0]
+    assert out.text.splitlines()[1] == \
+        "擊昏：體質檢定 d20=9+1 = 10，閾值 10，成功抵抗，造成 2 點傷害（傷害÷3 四捨五入）"
+    assert by_name(await state(table))["Thug"]["hp"] == 6
+
+
+# --------------------------------------------------------------------------- PL-18
+
+
+async def test_pl18_impale_rolls_the_dice_twice_through_armor(table: Table) -> None:
+    await started(table)
+    out = (await table.say("p2", ".atk Ghoul 1d8+1 impale pen=1", dice=[5, 3]))[0]
+    assert out.text == "\n".join([
+        "⚔ Bob 攻擊 Ghoul：傷害 1d8+1（貫穿，骰子擲兩次）= [5, 3]+1 = 9",
+        "護甲 2 − 穿透 1 → 減傷 1；Ghoul 受到 8 點傷害，體力 15 → 7",
+        "Bob：攻擊 花費 2 BP（4 → 2）",
+    ])
+    assert out.data["roll"]["rolls"] == [5, 3] and out.data["hit"]["taken"] == 8
+    assert by_name(await state(table))["Ghoul"]["hp"] == 7
+
+
+async def test_pl18_armor_penetration_and_armorless_damage(table: Table) -> None:
+    await started(table)
+    before = await stored(table.core)
+    assert await table.text("p2", ".atk Ghoul 1d6 impale kind=鈍器", dice=[6]) == \
+        "⚠ 鈍器 不能貫穿（只有利器、弓、槍、投擲利器）。"
+    assert await stored(table.core) == before
+    out = (await table.say("p2", ".atk Ghoul 1d6", dice=[1]))[0]  # 1 − armor 2 → 0
+    assert out.data["hit"]["taken"] == 0
+    out = (await table.say("gm", ".傷害 Ghoul 5 type=精神"))[0]
+    assert out.text.splitlines()[1] == "精神傷害無視護甲；Ghoul 受到 5 點傷害，體力 15 → 10"
+    out = (await table.say("gm", ".dmg Ghoul 10 pen=5"))[0]
+    assert out.text.splitlines()[1:] == [
+        "護甲 2 − 穿透 5 → 減傷 0；Ghoul 受到 10 點傷害，體力 10 → 0", "Ghoul 倒下了！"]
+
+
+# --------------------------------------------------------------------------- PL-12
+
+
+async def test_pl12_fatal_hit_offers_intervention_that_restores_battle_hp(
+    table: Table,
+) -> None:
+    await started(table)
+    out = (await table.say("gm", ".dmg Ann 15"))[0]
+    assert "致命事件" in out.text and ".intervene" in out.text
+    assert by_name(await state(table))["Ann"]["hp"] == 0
+    assert await sheet_hp(table.core, "Ann") == 12  # the sheet waits for the decision
+    await table.say("p1", ".intervene")
+    ann = (await stored(table.core))["sheets"]["Ann"]
+    assert ann["體力"] == 12 and ann["因果點數"] == 7
+    assert by_name(await state(table))["Ann"]["hp"] == 12
+
+
+async def test_pl12_accepted_fatal_hit_keeps_the_investigator_down(table: Table) -> None:
+    await started(table)
+    await table.text("p2", ".pass")
+    await table.text("p1", ".pass")
+    out = (await table.say("gm", ".atk Bob 2d6 kind=徒手", dice=[6, 6]))[0]  # Ghoul's claws
+    assert out.data["hit"]["fatal"] and out.data["hit"]["hp_after"] == 0
+    assert "無法常世干預" in out.text
+    assert await sheet_hp(table.core, "Bob") == 10
+    await table.say("p2", ".accept")
+    assert await sheet_hp(table.core, "Bob") == 0
+    battle = await state(table)
+    assert by_name(battle)["Bob"]["hp"] == 0
+    await table.text("gm", ".pass")
+    assert await table.text("gm", ".pass") == "\n".join([
+        "Thug 結束回合。", "— 第 1 輪開始 —", "Bob 無法行動，跳過。",
+        "▶ 第 1 輪，輪到 Ann（BP 5/5）"])
+
+
+async def test_sheet_hp_changes_between_commands_reach_the_battle(table: Table) -> None:
+    await started(table)
+    await table.text("p1", ".st 體力-2")
+    assert by_name(await state(table))["Ann"]["hp"] == 10
+
+
+# --------------------------------------------------------------------------- roster
+
+
+async def test_gm_adds_removes_and_ends(table: Table) -> None:
+    await started(table)
+    assert "只有本頻道的 GM" in await table.text("p1", ".battle add Rat 靈巧=0 hp=2")
+    # a new enemy rolls initiative: 12 + 4 = 16 goes first and acts next round
+    assert await table.text("gm", ".battle add Wolf 靈巧=4 hp=8", dice=[12]) == \
+        "加入戰鬥：1. Wolf 16（d20=12 靈巧+4）\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
+    assert await table.text("gm", ".enemy add Rat 靈巧=0 hp=2", dice=[1]) == \
+        "加入戰鬥：6. Rat 1（d20=1 靈巧+0）\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
+    assert await table.text("gm", ".battle remove bob") == \
+        "Bob 退出戰鬥。\n▶ 第 0 輪，輪到 Ann（BP 5/5）"
+    assert [c["name"] for c in (await state(table))["combatants"]] == [
+        "Wolf", "Ann", "Ghoul", "Thug", "Rat"]
+    assert await table.text("gm", ".battle end") == (
+        "⚔ 戰鬥結束（共到第 0 輪）。"
+        "Wolf 體力 8、Ann 體力 12、Ghoul 體力 15、Thug 體力 9、Rat 體力 2")
+    assert await table.text("p1", ".battle") == \
+        "目前沒有進行中的戰鬥。已參戰：（無）；敵人：（無）。"
+    assert "沒有進行中的戰鬥" in await table.text("p1", ".pass")
+
+
+async def test_player_joins_a_running_battle(table: Table) -> None:
+    await started(table)
+    await table.text("p3", ".pc new Cat")
+    await table.text("p3", ".st 靈巧 0 體力 8")
+    assert await table.text("p3", ".battle join", dice=[2]) == \
+        "加入戰鬥：5. Cat 2（d20=2 靈巧+0）\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
+    assert by_name(await state(table))["Cat"]["owner"] == "p3"
+
+
+# --------------------------------------------------------------------------- restart
+
+
+async def test_a_restarted_bot_continues_the_battle(settings: Settings) -> None:
+    first = await Core.open(settings)
+    await started(Table(first))
+    await Table(first).text("p2", ".act 攻擊")
+    await Table(first).text("gm", ".place Bob A1")
+    await first.close()
+    second = await Core.open(settings)
+    try:
+        table = Table(second)
+        assert await table.text("p2", ".move B1") == \
+            "Bob 從 A1 移動到 B1（1 格）。\nBob：移動 花費 1 BP（2 → 1）"
+        assert await table.text("p2", ".pass") == "Bob 結束回合。\n▶ 第 0 輪，輪到 Ann（BP 5/5）"
+        battle = await state(table)
+        assert battle["round"] == 0 and current(battle) == "Ann"
+        assert by_name(battle)["Bob"]["position"] == "B1"
+    finally:
+        await second.close()
+
+
+# --------------------------------------------------------------------------- catalogs
+
+
+async def test_every_battle_command_is_in_help_in_every_locale(table: Table) -> None:
+    names = ["battle", "turn", "enemy", "act", "pass", "bp", "field", "place", "move",
+             "parry", "atk", "dmg"]
+    listing = await table.text("u", ".help")
+    for name in names:
+        assert f"\n.{name} — " in listing
+        assert router.find(name) is not None
+    for locale in ("zh-Hant", "zh-Hans", "en"):
+        for name in names:
+            assert table.core.catalog.has(f"help.{name}", locale)
+    await table.text("u", ".lang en")
+    assert (await table.text("u", ".help atk")).startswith(
+        ".atk / .attack / .攻擊 / .攻击\nAttack and roll damage\n.atk <target>")
+
+
+def test_the_three_catalogs_have_the_same_keys() -> None:
+    def keys(locale: str) -> set[str]:
+        def flatten(table: dict[str, Any], prefix: str = "") -> set[str]:
+            out: set[str] = set()
+            for key, value in table.items():
+                out |= flatten(value, f"{prefix}{key}.") if isinstance(value, dict) \
+                    else {prefix + key}
+            return out
+        return flatten(tomllib.loads((LOCALES / locale / "plurk_battle.toml").read_text("utf-8")))
+
+    assert keys("zh-Hant") == keys("zh-Hans") == keys("en")
+
+
+async def test_english_replies(table: Table) -> None:
+    await table.text("gm", ".lang en")
+    await prepare(table)
+    out = (await table.say("gm", ".battle start", dice=START_DICE))[0]
+    assert out.text.splitlines()[0] == "⚔ Battle! Initiative (DEX checks, highest first):"
+    assert await table.text("p2", ".act attack") == "Bob: attack costs 2 BP (4 → 2)"
+    assert await table.text("p1", ".act attack") == \
+        "⚠ It is Bob's turn; only their player or a GM can act for them."
