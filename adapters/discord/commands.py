@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 #: Slash command name → the text verb it stands for.
 VERBS: dict[str, str] = {
     "roll": "r", "rh": "rh", "check": "ra", "st": "st", "pc": "pc", "gm": "gm",
-    "init": "init", "system": "system", "lang": "lang", "help": "help",
+    "init": "battle", "system": "system", "lang": "lang", "help": "help",
 }
 
 LOCALE_CHOICES = [Choice(name="繁體中文", value="zh-Hant"),
@@ -59,10 +59,10 @@ def text_line(verb: str, *parts: object) -> str:
 
 
 def check_line(skill: str, modifier: int | None, threshold: int | None) -> str:
-    """``.ra 觀察+2 15``: the skill with the situational modifier attached, then the
+    """``.ra 觀察+2 >=15``: the skill with the situational modifier attached, then the
     threshold (the core applies the system's default when it is missing)."""
     head = skill.strip() + (f"{modifier:+d}" if modifier else "")
-    return text_line("ra", head, threshold)
+    return text_line("ra", head, None if threshold is None else f">={threshold}")
 
 
 def _app(interaction: discord.Interaction) -> App:
@@ -154,7 +154,7 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
     @app_commands.command(name="init", description=text("init"))
     @app_commands.describe(args=text("init.args"))
     async def init(interaction: discord.Interaction, args: str | None = None) -> None:
-        await answer(interaction, text_line("init", args))
+        await answer(interaction, text_line("battle", args))
 
     @app_commands.command(name="system", description=text("system"))
     @app_commands.describe(system=text("system.id"))

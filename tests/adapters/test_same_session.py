@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from adapters.discord.commands import core_knows
 from bot.config import Settings
 from bot.config.discord import DiscordSettings
 from bot.config.onebot import OneBotSettings
@@ -27,7 +26,7 @@ from tests.adapters.discord.doubles import (
     invoke,
     make_client,
 )
-from tests.adapters.onebot.harness import TOKEN, dice_ready, free_port, start_bot, stop_bot
+from tests.adapters.onebot.harness import TOKEN, free_port, start_bot, stop_bot
 from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text
 
 pytestmark = pytest.mark.timeout(60)
@@ -37,27 +36,16 @@ Step = tuple[str, str, str, dict[str, Any]]
 SCRIPT: list[Step] = [
     ("GM", ".gm", "gm", {}),
     ("Player", ".st 觀察 5", "st", {"values": "觀察 5"}),
-]
-DICE_SCRIPT: list[Step] = [
     ("Player", ".r 2d6+3", "roll", {"expression": "2d6+3"}),
     ("Player", ".rh 1d20", "rh", {"expression": "1d20"}),
+    ("Player", ".ra 觀察", "check", {"skill": "觀察"}),
 ]
-CHECK_STEP: Step = ("Player", ".ra 觀察", "check", {"skill": "觀察"})
 DICE = [4, 5, 17, 8]  # 2d6 → 4+5, the hidden d20 → 17, the check's d20 → 8 (+5 = 13)
 
 IDS = {"GM": 7001, "Player": 7002}
 GROUP = 88001
 
 Transcript = list[tuple[str, str]]  # (audience, text): "channel" or "private:<speaker>"
-
-
-def script() -> list[Step]:
-    steps = list(SCRIPT)
-    if dice_ready():
-        steps += DICE_SCRIPT
-        if core_knows("ra"):
-            steps.append(CHECK_STEP)
-    return steps
 
 
 def settings_for(tmp_path: Path) -> Settings:
@@ -88,7 +76,7 @@ async def console_path(tmp_path: Path) -> Transcript:
     core = await Core.open(settings_for(tmp_path), dice=dice())
     transcript: Transcript = []
     try:
-        for speaker, line, _, _ in script():
+        for speaker, line, _, _ in SCRIPT:
             outs = await core.handle(Incoming("console", "table", str(IDS[speaker]), line,
                                               display_name=speaker))
             transcript += [("channel" if o.to == "channel" else f"private:{who(o.user)}",
@@ -103,7 +91,7 @@ async def onebot_path(tmp_path: Path) -> Transcript:
     transcript: Transcript = []
     try:
         async with OneBotPeer(running.url, token=TOKEN) as peer:
-            for speaker, line, _, _ in script():
+            for speaker, line, _, _ in SCRIPT:
                 event = group_event(GROUP, IDS[speaker], line, nickname=speaker)
                 for action in await peer.say(event, quiet=0.3):
                     params = action["params"]
@@ -137,7 +125,7 @@ async def discord_path(tmp_path: Path, *, slash: bool) -> Transcript:
     try:
         api = DiscordApi()
         client = make_client(core, api, message_content=True, locale="zh-Hant")
-        for speaker, line, command, options in script():
+        for speaker, line, command, options in SCRIPT:
             api.requests.clear()
             if slash:
                 await invoke(client, api, command_payload(command, IDS[speaker], speaker,
@@ -170,10 +158,10 @@ async def test_same_session_same_numbers(path: str, tmp_path: Path,
     channel = [text for audience, text in transcript if audience == "channel"]
     assert any("GM" in text for text in channel)
     assert any("觀察:5" in text for text in channel)
-    if dice_ready():
-        assert any("12" in text for text in channel)  # 2d6+3 = 4+5+3
-        assert not any("17" in text for text in channel)  # the hidden d20
-        private = {audience for audience, text in transcript if "17" in text}
-        assert private == {"private:Player", "private:GM"}
+    assert any("12" in text for text in channel)  # 2d6+3 = 4+5+3
+    assert not any("17" in text for text in channel)  # the hidden d20
+    private = {audience for audience, text in transcript if "17" in text}
+    assert private == {"private:Player", "private:GM"}
+    assert any("13" in text for text in channel)  # the check: 8 + 觀察 5
     expected = reference.setdefault("transcript", await console_path(tmp_path / "ref"))
     assert transcript == expected

@@ -17,11 +17,9 @@ from tests.adapters.discord.doubles import (
     invoke,
     make_client,
 )
-from tests.adapters.onebot.harness import dice_ready
 
 ALICE, BOB = 601, 602  # Alice is the GM, Bob a player
 
-requires_dice = pytest.mark.skipif(not dice_ready(), reason="the dice engine has not landed yet")
 
 
 @pytest.fixture
@@ -55,7 +53,6 @@ async def test_autocomplete_offers_the_active_sheet(core: Core) -> None:
     assert len(choices) <= 25
 
 
-@requires_dice
 async def test_secret_roll_ephemeral_to_roller_dm_to_gm(core: Core) -> None:
     api = DiscordApi()
     client = make_client(core, api)
@@ -67,7 +64,6 @@ async def test_secret_roll_ephemeral_to_roller_dm_to_gm(core: Core) -> None:
     assert [user for user, text in api.dms() if "17" in text] == [ALICE]
 
 
-@requires_dice
 async def test_gm_with_closed_dms_sees_a_notice_and_gets_it_later(core: Core) -> None:
     api = DiscordApi(closed_dms={ALICE})
     client = make_client(core, api)
@@ -79,7 +75,6 @@ async def test_gm_with_closed_dms_sees_a_notice_and_gets_it_later(core: Core) ->
     assert any("17" in text for text in api.ephemeral()[-1:])
 
 
-@requires_dice
 async def test_prefix_secret_roll_dms_roller_and_gm(core: Core) -> None:
     api = DiscordApi()
     client = make_client(core, api, message_content=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.config import Settings
 from bot.config.onebot import OneBotSettings
 from bot.core import Core
-from rules.dice.source import DiceSource, ScriptedSource
+from rules.dice.source import DiceSource
 
 TOKEN = "test-onebot-token"  # a fake one
 
@@ -59,18 +59,6 @@ async def stop_bot(running: RunningBot) -> None:
         await running.core.close()
 
 
-def dice_ready() -> bool:
-    """Whether `.r`/`.rh` work yet (the dice engine is landing separately): the core's
-    own roll precheck and a scripted roll must both run."""
-    try:
-        from bot.handlers.roll import precheck_roll
-        from rules import dice
-
-        precheck_roll("1d20")
-        dice.roll("1d20", ScriptedSource([5]))
-    except Exception:
-        return False
-    return True
 
 
 async def wait_listening(running: RunningBot, timeout: float = 10.0) -> None:

@@ -18,7 +18,6 @@ from rules.dice.source import ScriptedSource
 from tests.adapters.onebot.harness import (
     TOKEN,
     RunningBot,
-    dice_ready,
     onebot_settings,
     start_bot,
     stop_bot,
@@ -34,7 +33,6 @@ from tests.adapters.onebot.peer import (
 
 GROUP, ALICE, BOB = 20000, 30001, 30002
 
-requires_dice = pytest.mark.skipif(not dice_ready(), reason="the dice engine has not landed yet")
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -96,7 +94,6 @@ async def test_undeliverable_private_becomes_a_group_notice(running_bot: Running
     assert str(BOB) in sent_to_group(actions)[0]
 
 
-@requires_dice
 async def test_gm_secret_roll_never_reaches_the_group(tmp_path: Path) -> None:
     running = await start_bot(onebot_settings(tmp_path), dice=ScriptedSource([17]))
     try:
@@ -114,7 +111,6 @@ async def test_gm_secret_roll_never_reaches_the_group(tmp_path: Path) -> None:
     assert "17" in private[BOB] and "17" in private[ALICE]
 
 
-@requires_dice
 async def test_secret_to_a_non_friend_gm_is_reported_not_leaked(tmp_path: Path) -> None:
     running = await start_bot(onebot_settings(tmp_path), dice=ScriptedSource([17]))
     try:

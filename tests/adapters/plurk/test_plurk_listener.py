@@ -29,19 +29,6 @@ from tests.adapters.plurk.fake_plurk import (
     render,
 )
 
-
-async def require_dice(core: Core) -> None:
-    """Skip a dice test while the dice engine is not wired into the core yet."""
-    try:
-        outs = await core.handle(
-            Incoming("plurk", "dice-probe", "probe", ".r 1d20"), dice=ScriptedSource([5])
-        )
-    except Exception as exc:  # the engine is being finished by another engineer
-        pytest.skip(f".r does not work in the core yet: {exc!r}")
-    if not outs or "5" not in outs[0].text:
-        pytest.skip(f".r does not work in the core yet: {outs!r}")
-
-
 GM, ALICE, BOB = 10, 11, 12
 
 
@@ -363,7 +350,6 @@ async def test_gm_secret_roll_goes_privately_to_the_gm(fake: FakePlurk, settings
     bot = await Bot(fake, settings, dice=ScriptedSource([17], fallback=NoDice())).start()
     try:
         assert bot.core is not None
-        await require_dice(bot.core)
         pid = fake.add_plurk(GM, "thread")
         fake.add_response(pid, GM, "@dicebot .gm")
         await fake.wait_for_posts(1)
@@ -384,7 +370,6 @@ async def test_emoticon_die_value_is_the_roll(fake: FakePlurk, settings: Setting
     bot = await Bot(fake, settings, dice=NoDice()).start()
     try:
         assert bot.core is not None
-        await require_dice(bot.core)
         pid = fake.add_plurk(ALICE, "thread")
         raw = "@dicebot .r (dice20)+3"
         fake.add_response(pid, ALICE, raw, render(raw, [13]))
