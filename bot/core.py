@@ -27,7 +27,14 @@ from bot.messages import Incoming, Outgoing
 from bot.normalize import normalize, strip_prefix
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
 from bot.store import db
-from bot.store.models import Channel, Character, PendingPrivate, ProcessedMessage
+from bot.store.models import (
+    Channel,
+    ChannelBinding,
+    Character,
+    PendingPrivate,
+    ProcessedMessage,
+    campaign_key,
+)
 from rules.dice.source import DiceSource, RandomSource
 from rules.errors import RuleError
 from rules.systems import registry
@@ -103,19 +110,21 @@ class Core:
         source = dice if dice is not None else self.dice
         if incoming.platform_dice:
             source = PlatformDiceSource(incoming.platform_dice, source)
-        lock = self._locks.setdefault((incoming.platform, incoming.channel), asyncio.Lock())
+        table = await self.table_key(incoming.platform, incoming.channel)
+        lock = self._locks.setdefault((incoming.platform, table), asyncio.Lock())
         async with lock:
-            return await self._run(cmd, args, incoming, source)
+            return await self._run(cmd, args, incoming, source, table)
 
     async def _run(
-        self, cmd: router.Command, args: str, incoming: Incoming, source: DiceSource
+        self, cmd: router.Command, args: str, incoming: Incoming, source: DiceSource,
+        table: str,
     ) -> list[Outgoing]:
         async with self.sessions() as session:
             try:
                 async with session.begin():
                     if not await self._first_time(session, incoming):
                         return []
-                    channel = await self._channel(session, incoming)
+                    channel = await self.channel_row(session, incoming.platform, table)
                     ctx = Context(self, session, channel, incoming, source, args,
                                   cmd.names[0], channel.locale or self.platform_locale(
                                       incoming.platform))
@@ -160,13 +169,20 @@ class Core:
         except IntegrityError:
             pass
 
-    async def _channel(self, session: AsyncSession, incoming: Incoming) -> Channel:
+    async def table_key(self, platform: str, channel: str) -> str:
+        """The table a platform channel plays at: its own, or its campaign's (`.campaign`)."""
+        async with self.sessions() as session:
+            campaign = await session.scalar(select(ChannelBinding.campaign).where(
+                ChannelBinding.platform == platform, ChannelBinding.channel_key == channel))
+        return campaign_key(campaign) if campaign else channel
+
+    async def channel_row(self, session: AsyncSession, platform: str, key: str) -> Channel:
+        """The stored table `(platform, key)`, created with the defaults on first use."""
         channel = await session.scalar(
-            select(Channel).where(Channel.platform == incoming.platform,
-                                  Channel.channel_key == incoming.channel)
+            select(Channel).where(Channel.platform == platform, Channel.channel_key == key)
         )
         if channel is None:
-            channel = Channel(platform=incoming.platform, channel_key=incoming.channel,
+            channel = Channel(platform=platform, channel_key=key,
                               system=self.default_system, gms=[])
             session.add(channel)
             await session.flush()
@@ -209,9 +225,9 @@ class Core:
         """Keep an undeliverable private message for `.gm pending`; tell the channel
         who could not be reached — never what the message said."""
         assert outgoing.to == "private" and outgoing.user is not None
-        incoming = Incoming(platform, outgoing.channel, outgoing.user, "")
+        table = await self.table_key(platform, outgoing.channel)
         async with self.sessions() as session, session.begin():
-            channel = await self._channel(session, incoming)
+            channel = await self.channel_row(session, platform, table)
             session.add(PendingPrivate(channel_id=channel.id, user=outgoing.user,
                                        text=outgoing.text))
             locale = channel.locale or self.platform_locale(platform)
@@ -222,10 +238,11 @@ class Core:
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
         """Stat names on the user's active sheet plus the system's (for autocomplete)."""
+        table = await self.table_key(platform, channel)
         async with self.sessions() as session:
             row = await session.scalar(
                 select(Channel).where(Channel.platform == platform,
-                                      Channel.channel_key == channel))
+                                      Channel.channel_key == table))
             names: list[str] = []
             if row is not None:
                 sheet = await session.scalar(select(Character).where(

@@ -10,10 +10,9 @@ comet and catch-up, a resync or a restart never answers twice.
 Replies go through an outbox worker, so a flood-control wait of minutes never
 stops the bot from listening; parts of one reply stay in order.
 
-Channel = the plurk thread (``"<plurk id>"``), unless the operator bound the
-thread to a named campaign (``thread_campaigns``): then ``"campaign:<name>"``,
-and several threads share one table. Replies always go to the thread the
-command came from.
+Channel = the plurk thread (``"<plurk id>"``); a GM may bind several threads
+to one campaign's table with ``.campaign bind`` (the core resolves it).
+Replies always go to the thread the command came from.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from adapters.plurk.comet import CometWatcher, backoff_delay
 from adapters.plurk.credentials import load_credentials
 from adapters.plurk.emoticons import EmoticonRolls, die_faces, parse_content, unrolled_tokens
 from adapters.plurk.errors import ErrorKind, PlurkError
-from adapters.plurk.ids import ANONYMOUS_USER_ID, plurk_id_from
+from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.sender import DeliveryFailed, PlurkSender, RetryPolicy
 from adapters.plurk.text import (
     command_text,
@@ -45,7 +44,6 @@ from bot.messages import Incoming, Outgoing
 log = logging.getLogger(__name__)
 
 PLATFORM = "plurk"
-CAMPAIGN_PREFIX = "campaign:"
 MAX_RESPONSE_PAGES = 40
 
 def policy_from(settings: PlurkSettings) -> RetryPolicy:
@@ -57,17 +55,6 @@ def policy_from(settings: PlurkSettings) -> RetryPolicy:
         max_retries=settings.max_retries,
         min_post_interval=settings.min_post_interval,
     )
-
-
-def campaign_bindings(settings: PlurkSettings) -> dict[int, str]:
-    """``thread_campaigns`` keyed by decimal plurk id (keys may be URLs or base 36)."""
-    bound: dict[int, str] = {}
-    for key, name in settings.thread_campaigns.items():
-        try:
-            bound[plurk_id_from(key)] = name.strip()
-        except ValueError:
-            log.error("plurk: thread_campaigns key %r is not a plurk id; ignored", key)
-    return bound
 
 
 @dataclass(frozen=True)
@@ -92,7 +79,6 @@ class PlurkListener:
         self.settings = settings
         self.client = client
         self.sender = sender
-        self.bindings = campaign_bindings(settings)
         self.me_id: int | None = None
         self.nick = ""
         self.users: dict[int, dict[str, Any]] = {}
@@ -189,8 +175,7 @@ class PlurkListener:
     # -- in ---------------------------------------------------------------------
 
     def channel_for(self, plurk_id: int) -> str:
-        name = self.bindings.get(plurk_id)
-        return f"{CAMPAIGN_PREFIX}{name}" if name else str(plurk_id)
+        return str(plurk_id)
 
     def remember_users(self, users: Any) -> None:
         """Cache users from a ``user``/``friends`` map (keyed by id) or a single user."""

@@ -36,13 +36,6 @@ class PlurkSettings(BaseModel):
             "off until checked on a live account (see docs/plurk.md)"
         ),
     )
-    thread_campaigns: dict[str, str] = Field(
-        default_factory=dict,
-        description=(
-            "bind plurk threads to a named campaign: {plurk id (decimal, base 36 or URL):"
-            " campaign name}; bound threads share one table"
-        ),
-    )
 
     request_timeout: float = 30.0
     comet_timeout: float = Field(default=80.0, description="Plurk holds a comet poll ~50 s")

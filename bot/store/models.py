@@ -88,6 +88,25 @@ class ProcessedMessage(Base):
     processed_at: Mapped[datetime] = mapped_column(default=_now)
 
 
+class ChannelBinding(Base):
+    """A platform channel (a Plurk thread, a Discord thread…) that plays at a named
+    campaign's table instead of its own: one GM list, one set of sheets, one battle."""
+
+    __tablename__ = "channel_bindings"
+
+    platform: Mapped[str] = mapped_column(String(32), primary_key=True)
+    channel_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    campaign: Mapped[str] = mapped_column(String(100))
+
+
+CAMPAIGN_PREFIX = "campaign:"
+"""Channel key of a campaign's table; platform channel ids never start with it."""
+
+
+def campaign_key(name: str) -> str:
+    return f"{CAMPAIGN_PREFIX}{name}"
+
+
 class PendingPrivate(Base):
     """A private message the platform refused to deliver, kept for `.gm pending`."""
 

@@ -12,7 +12,6 @@ from pydantic import SecretStr
 
 from adapters.plurk import serve
 from adapters.plurk.errors import PlurkError
-from adapters.plurk.ids import plurk_url
 from adapters.plurk.text import neutralise
 from bot.config import Settings
 from bot.config.plurk import PlurkSettings
@@ -297,15 +296,17 @@ async def test_thread_bound_to_a_campaign_shares_the_table(
 ) -> None:
     first = fake.add_plurk(GM, "session 1")
     second = fake.add_plurk(GM, "session 2")
-    settings.plurk.thread_campaigns = {str(first): "dragon", plurk_url(second): "dragon"}
     bot = await Bot(fake, settings).start()
     try:
         fake.add_response(first, GM, "@dicebot .gm")
-        await fake.wait_for_posts(1)
-        fake.add_response(second, ALICE, "@dicebot .gm list")
+        fake.add_response(first, GM, "@dicebot .campaign bind dragon")
         await fake.wait_for_posts(2)
-        assert "Keeper" in fake.posts_in(second)[0]  # same table: the GM claimed in thread 1
-        assert len(fake.posts_in(first)) == 1
+        fake.add_response(second, GM, "@dicebot .campaign bind dragon")
+        await fake.wait_for_posts(3)
+        fake.add_response(second, ALICE, "@dicebot .gm list")
+        await fake.wait_for_posts(4)
+        assert "Keeper" in fake.posts_in(second)[1]  # same table: the GM claimed in thread 1
+        assert len(fake.posts_in(first)) == 2
     finally:
         await bot.close()
 

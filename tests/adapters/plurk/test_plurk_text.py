@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.plurk.ids import plurk_id_from, plurk_url
 from adapters.plurk.text import (
     command_text,
     mentioned_nicks,
@@ -120,16 +119,6 @@ def test_split_property(text: str, limit: int) -> None:
     assert all(plurk_length(p) <= limit for p in parts)
     squeeze = "".join("".join(p.split()) for p in parts)
     assert squeeze == "".join(text.split())  # only whitespace is ever dropped, order kept
-
-
-def test_plurk_ids() -> None:
-    assert plurk_id_from("https://www.plurk.com/p/abc1") == int("abc1", 36)
-    assert plurk_id_from("https://www.plurk.com/m/p/abc1") == int("abc1", 36)
-    assert plurk_id_from("1234") == 1234 and plurk_id_from(55) == 55
-    assert plurk_id_from("zz") == int("zz", 36)
-    assert plurk_url(int("abc1", 36)) == "https://www.plurk.com/p/abc1"
-    with pytest.raises(ValueError):
-        plurk_id_from("not an id!")
 
 
 def test_mentions_inside_a_command_become_ids() -> None:
