@@ -1,4 +1,4 @@
-"""`plurk` investigation checks: `.ra` `.rah` `.push` `.fate` `.sc` `.op` `.secret` `.rm` `.rc`.
+"""`plurk` investigation checks: `.ra` `.rah` `.push` `.fate` `.sc` `.op` `.secret` `.rm` `.rg`.
 
 Handlers only parse arguments, look numbers up on sheets and route the result;
 every rule (value, outcome, crit / fumble, push, fate, sanity, opposed, multiple,
@@ -173,7 +173,7 @@ async def speaker_check(ctx: Context, *, hidden: bool) -> list[Outgoing]:
     return deliver(ctx, ctx.user, who, check_text(ctx, who, result), data, hidden=hidden)
 
 
-@command("ra", "檢定", "检定", precheck=precheck_check)
+@command("ra", "rc", "檢定", "检定", precheck=precheck_check)
 async def ra(ctx: Context) -> list[Outgoing]:
     """PL-2/3/10: `.ra 觀察+2 >=15 取10`; `.ra push` pushes the last failed check."""
     require_plurk(ctx)
@@ -557,9 +557,9 @@ async def multiple(ctx: Context) -> list[Outgoing]:
 # --------------------------------------------------------------------------- collective (PL-9)
 
 
-@command("rc", "集體", "集体", "集體檢定", "集体检定")
+@command("rg", "集體", "集体", "集體檢定", "集体检定")
 async def collective(ctx: Context) -> list[Outgoing]:
-    """PL-9: `.rc 觀察 @a 角色B [>=N]` — one d20 for everyone, each adds their own
+    """PL-9: `.rg 觀察 @a 角色B [>=N]` — one d20 for everyone, each adds their own
     modifier. A player's own active character always takes part (they roll for
     the group); a GM lists whoever takes part. Combat skills are refused."""
     require_plurk(ctx)
@@ -590,9 +590,9 @@ async def collective(ctx: Context) -> list[Outgoing]:
                                     mode=mode or "roll")
     for (character, _b), named in zip(chosen, result.results, strict=True):
         await remember(ctx, character.owner, character.name, named.result)
-    lines = [ctx.t("plurk.rc.header", stat=result.stat, who=roller,
+    lines = [ctx.t("plurk.rg.header", stat=result.stat, who=roller,
                    raw=ctx.t(f"plurk.check.raw_{mode or 'roll'}", raw=result.raw))]
-    lines += [ctx.t("plurk.rc.item", who=n.name, body=check_body(ctx, n.result))
+    lines += [ctx.t("plurk.rg.item", who=n.name, body=check_body(ctx, n.result))
               for n in result.results]
     data = {"kind": "plurk_collective", "stat": result.stat, "raw": result.raw,
             "results": [{"name": n.name, **result_dict(n.result)} for n in result.results]}

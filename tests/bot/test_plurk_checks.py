@@ -369,11 +369,11 @@ async def test_pl8_multiple_count_and_duplicates_are_refused(table: Table) -> No
 
 async def test_pl9_collective_check_one_raw_each_own_modifier(table: Table) -> None:
     await setup(table)
-    out = await one(table, "alice", ".rc 觀察 鮑伯 @carol", dice=[9])
+    out = await one(table, "alice", ".rg 觀察 鮑伯 @carol", dice=[9])
     results = [(r["name"], r["raw"], r["value"], r["success"]) for r in out.data["results"]]
     assert results == [("艾莉絲", 9, 14, True), ("鮑伯", 9, 11, True), ("卡蘿", 9, 8, False)]
     assert out.text.startswith("🎲 集體「觀察」檢定，艾莉絲 代表擲骰 1d20=9：")
-    gm = await one(table, "gm", ".rc 潛行 @bob @carol >=14", dice=[10])
+    gm = await one(table, "gm", ".rg 潛行 @bob @carol >=14", dice=[10])
     assert [(r["name"], r["value"], r["success"]) for r in gm.data["results"]] == [
         ("鮑伯", 14, True), ("卡蘿", 10, False)]
 
@@ -381,10 +381,10 @@ async def test_pl9_collective_check_one_raw_each_own_modifier(table: Table) -> N
 async def test_pl9_collective_refusals(table: Table) -> None:
     await setup(table)
     before = await snapshot(table)
-    assert "戰鬥技能「武器」不能集體檢定" in (await one(table, "alice", ".rc 武器 鮑伯",
+    assert "戰鬥技能「武器」不能集體檢定" in (await one(table, "alice", ".rg 武器 鮑伯",
                                                            dice=[])).text
-    assert "至少需要 2 位" in (await one(table, "gm", ".rc 觀察 @bob", dice=[])).text
-    assert "鮑伯 重複了" in (await one(table, "gm", ".rc 觀察 @bob 鮑伯", dice=[])).text
+    assert "至少需要 2 位" in (await one(table, "gm", ".rg 觀察 @bob", dice=[])).text
+    assert "鮑伯 重複了" in (await one(table, "gm", ".rg 觀察 @bob 鮑伯", dice=[])).text
     assert await snapshot(table) == before
 
 
@@ -554,7 +554,7 @@ async def test_pl12_fatal_event_interface_and_resolution_hook(table: Table) -> N
         return [ctx.reply("\n".join(lines))]
 
     async with table.core.sessions() as session, session.begin():
-        channel = await table.core._channel(session, Incoming("console", "table", "gm", ""))
+        channel = await table.core.channel_row(session, "console", "table")
         ctx = Context(table.core, session, channel, Incoming("console", "table", "gm", ""),
                       table.core.dice, "", "test", "zh-Hant")
         out = await handler(ctx)
@@ -594,14 +594,14 @@ def test_every_reachable_plurk_refusal_and_help_is_localised(locale: str) -> Non
     catalog = Catalog()
     keys = [f"error.plurk.{code}" for code in PLURK_CODES]
     keys += [f"help.{name}" for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm",
-                                         "rc", "ap", "cp", "hp", "san", "intervene", "accept",
+                                         "rg", "ap", "cp", "hp", "san", "intervene", "accept",
                                          "fatal")]
     assert [key for key in keys if not catalog.has(key, locale)] == []
 
 
 async def test_every_investigation_command_is_listed_in_help(table: Table) -> None:
     listing = "\n".join(o.text for o in await table.say("u", ".help") if o.to == "channel")
-    for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rc", "ap", "cp",
+    for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rg", "ap", "cp",
                  "hp", "san", "intervene", "accept", "fatal"):
         assert f"\n.{name} — " in listing, name
     assert (await table.text("u", ".help 孤注")).startswith(".push / .孤注 / .孤注一擲")
@@ -631,3 +631,13 @@ async def test_plurk_commands_refuse_in_another_system(table: Table, monkeypatch
     await table.text("u", ".system other")
     assert "本頻道的規則系統是 other" in (await one(table, "u", ".ra 5", dice=[])).text
     assert plurk.SYSTEM.id == "plurk"
+
+
+async def test_rc_is_the_ordinary_check_players_know_from_coc_bots(table: Table) -> None:
+    """`.rc 觀察` is what CoC dice bots call a check: here it is `.ra` (PL-2); the
+    collective check (PL-9) is `.rg`."""
+    await table.say("alice", ".st 觀察 3")
+    by_ra = await table.say("alice", ".ra 觀察", dice=[12])
+    by_rc = await table.say("alice", ".rc 觀察", dice=[12])
+    assert [o.text for o in by_rc] == [o.text for o in by_ra]
+    assert by_rc[0].data == by_ra[0].data
