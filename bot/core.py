@@ -125,6 +125,7 @@ class Core:
                     if not await self._first_time(session, incoming):
                         return []
                     channel = await self.channel_row(session, incoming.platform, table)
+                    self._refresh_gm_name(channel, incoming)
                     ctx = Context(self, session, channel, incoming, source, args,
                                   cmd.names[0], channel.locale or self.platform_locale(
                                       incoming.platform))
@@ -168,6 +169,14 @@ class Core:
                 await self._first_time(session, incoming)
         except IntegrityError:
             pass
+
+    @staticmethod
+    def _refresh_gm_name(channel: Channel, incoming: Incoming) -> None:
+        """A GM added by id (`.gm add @123`) gets their display name once they speak."""
+        for gm in channel.gms:
+            if gm.user == incoming.user and incoming.display_name \
+                    and gm.display_name != incoming.display_name:
+                gm.display_name = incoming.display_name
 
     async def table_key(self, platform: str, channel: str) -> str:
         """The table a platform channel plays at: its own, or its campaign's (`.campaign`)."""

@@ -18,8 +18,8 @@ class Table:
     async def say(self, user: str, text: str, dice: list[int] | None = None,
                   **incoming) -> list[Outgoing]:
         source = ScriptedSource(dice, fallback=_NoMoreDice()) if dice is not None else None
-        message = Incoming(self.platform, self.channel, user, text, display_name=user,
-                           **incoming)
+        incoming.setdefault("display_name", user)
+        message = Incoming(self.platform, self.channel, user, text, **incoming)
         return await self.core.handle(message, dice=source)
 
     async def text(self, user: str, text: str, dice: list[int] | None = None) -> str:

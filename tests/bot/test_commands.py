@@ -16,6 +16,8 @@ async def test_first_gm_claims_and_others_cannot(table: Table) -> None:
     assert "1234 已加入" in await table.text("gm1", ".gm add <@1234>")
     assert "p2 已加入" in await table.text("gm1", ".gm add @p2")
     assert "gm1、1234、p2" in await table.text("p1", ".gm list")
+    await table.say("1234", ".pc", display_name="Carol")  # the added GM speaks
+    assert "gm1、Carol、p2" in await table.text("p1", ".gm list")
     assert "p2 已不再是" in await table.text("gm1", ".gm del p2")
     assert "不是本頻道的 GM" in await table.text("gm1", ".gm del p2")
 

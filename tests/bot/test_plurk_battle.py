@@ -163,7 +163,7 @@ async def test_pl13_two_rounds_of_bp_spending_and_passing(table: Table) -> None:
 async def test_pl13_a_player_cannot_spend_another_actors_bp(table: Table) -> None:
     await started(table)
     before = await stored(table.core)
-    refusal = "⚠ 現在輪到 Bob，只有他的玩家或 GM 可以替他行動。"
+    refusal = "⚠ 現在輪到 Bob，只有 Bob 的玩家或 GM 可以行動。"
     assert await table.text("p1", ".act 攻擊") == refusal
     assert await table.text("p1", ".pass") == refusal
     assert await table.text("p1", ".move B2") == refusal
@@ -176,7 +176,7 @@ async def test_pl13_a_player_cannot_spend_another_actors_bp(table: Table) -> Non
     assert await table.text("gm", ".act 攻擊") == "Ann：攻擊 花費 2 BP（5 → 3）"
     await table.text("gm", ".pass")
     assert await table.text("p1", ".act 攻擊") == \
-        "⚠ 現在輪到 Ghoul，只有他的玩家或 GM 可以替他行動。"
+        "⚠ 現在輪到 Ghoul，只有 Ghoul 的玩家或 GM 可以行動。"
 
 
 async def test_pl13_gm_configures_costs_and_bp_max(table: Table) -> None:

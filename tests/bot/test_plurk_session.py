@@ -303,7 +303,7 @@ def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     assert (battle["round"], actor(battle)) == (0, "卡蘿")
     # PL-13: a player cannot spend another actor's BP
     assert said(session, "not_bobs_turn")["text"] == \
-        "⚠ 現在輪到 卡蘿，只有他的玩家或 GM 可以替他行動。"
+        "⚠ 現在輪到 卡蘿，只有 卡蘿 的玩家或 GM 可以行動。"
     # PL-15 / PL-13: moving 2 cells costs 2 BP, an item 1, passing refills
     move = data(session, "move")["move"]
     assert (move["from_cell"], move["to_cell"], move["distance"], move["bp_before"],
