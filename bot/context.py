@@ -36,7 +36,7 @@ class Context:
 
     @property
     def name(self) -> str:
-        """How to call the speaker in a reply: the active character, else the display name."""
+        """How to call the speaker (as a player, not a character): the display name."""
         return self.incoming.display_name or self.incoming.user
 
     @property

@@ -19,11 +19,26 @@ async def help_(ctx: Context) -> list[Outgoing]:
         names = " / ".join("." + n for n in found.names)
         return [ctx.reply(f"{names}\n{ctx.t(found.help_key)}")]
     lines = [ctx.t("help.header")]
-    for cmd in router.commands():
+    for cmd in sorted(router.commands(), key=help_order):
         summary = ctx.t(cmd.help_key).splitlines()[0]
         lines.append(f".{cmd.names[0]} — {summary}")
     lines.append(ctx.t("help.footer"))
     return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
+
+
+FIRST = ("r", "rh", "ra", "rah", "set", "st", "pc", "gm")
+LAST = ("campaign", "system", "lang", "help")
+
+
+def help_order(cmd: router.Command) -> int:
+    """Dice, checks and sheets first (what a new player needs), channel settings last; a game
+    system's commands in between, in the order the system registered them."""
+    name = cmd.names[0]
+    if name in FIRST:
+        return FIRST.index(name) - len(FIRST)
+    if name in LAST:
+        return 1000 + LAST.index(name)
+    return 0
 
 
 HELP_MESSAGE_LIMIT = 1500
