@@ -43,8 +43,13 @@ class Delivery:
         raise NotImplementedError
 
     async def deliver(self, outs: list[Outgoing]) -> None:
+        """Every message is attempted: a channel post the platform refuses (missing
+        permission, deleted channel) must not cost the GM their private copy."""
         for out in outs:
-            await self._deliver(out, report_failure=True)
+            try:
+                await self._deliver(out, report_failure=True)
+            except Exception:
+                log.exception("%s: could not deliver a %s message", self.platform, out.to)
 
     async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
         if out.to == "channel":
@@ -53,7 +58,12 @@ class Delivery:
                 return
             await self.send_channel(out)
             return
-        if await self.send_private(out):
+        try:
+            delivered = await self.send_private(out)
+        except Exception:
+            log.exception("%s: private message to %s failed", self.platform, out.user)
+            delivered = False
+        if delivered:
             return
         if not report_failure:
             log.error("could not deliver a private notice to %s either", out.user)

@@ -98,6 +98,7 @@ class DiscordApi:
     """Records requests; answers them the way Discord's API does."""
 
     closed_dms: set[int] = field(default_factory=set)
+    locked_channels: set[int] = field(default_factory=set)  # the bot may not post there
     requests: list[Request] = field(default_factory=list)
     dm_channels: dict[int, int] = field(default_factory=dict)  # channel id → user id
     _ids: Any = field(default_factory=lambda: itertools.count(900000000000000000))
@@ -131,6 +132,10 @@ class DiscordApi:
                 return {"id": str(channel_id), "type": 1, "last_message_id": None,
                         "recipients": [user_payload(user_id, f"user{user_id}")]}
             case "POST", ["channels", channel, "messages"]:
+                if int(channel) in self.locked_channels:
+                    self.requests[-1].refused = True
+                    raise discord.Forbidden(FakeResponse(403, "Forbidden"),
+                                            {"code": 50013, "message": "Missing Permissions"})
                 if self.dm_channels.get(int(channel)) in self.closed_dms:
                     self.requests[-1].refused = True
                     raise discord.Forbidden(FakeResponse(403, "Forbidden"),

@@ -183,6 +183,15 @@ async def test_prefix_command_roller_with_closed_dms_gets_a_notice() -> None:
     assert api.dms() == [(GM, "roller: 1d20 = 17")]
 
 
+async def test_a_refused_channel_post_does_not_cost_the_gm_their_copy() -> None:
+    api = DiscordApi(locked_channels={CHANNEL_ID})
+    core = StubCore(hidden_roll(BOB))
+    client = make_client(core, api)
+    await client.on_message(guild_message(client, BOB, "Bob", ".rh 1d20"))
+    assert [r.content for r in api.refused()] == ["roller rolled in secret"]
+    assert api.dms() == [(BOB, "1d20 = 17"), (GM, "roller: 1d20 = 17")]
+
+
 async def test_prefix_command_in_a_dm_uses_the_private_pseudo_channel() -> None:
     api = DiscordApi()
     core = StubCore([Outgoing("channel", f"dm:{ALICE}", "hello")])
