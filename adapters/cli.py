@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif command == "run":
         from adapters.runner import run
 
-        asyncio.run(run(settings))
+        return asyncio.run(run(settings))
     elif command == "db":
         asyncio.run(_upgrade(settings))
     elif command == "plurk-auth":

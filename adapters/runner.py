@@ -40,7 +40,13 @@ def enabled_adapters(settings: Settings) -> dict[str, Serve]:
     return chosen
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings) -> int:
+    """Run until SIGINT/SIGTERM; the exit code is 1 if any adapter failed.
+
+    An adapter that fails (bad token, port in use) is logged and the others keep
+    serving their tables; the process ends when a signal arrives or no adapter is
+    left, and then reports the failure so a supervisor can notice and restart.
+    """
     adapters = enabled_adapters(settings)
     core = await Core.open(settings)
     stop = asyncio.Event()
@@ -52,17 +58,38 @@ async def run(settings: Settings) -> None:
         if not adapters:
             from adapters.console import serve_console
 
-            await serve_console(core, settings.console.user, settings.console.channel)
-            return
+            await serve_console(core, settings.console.user, settings.console.channel,
+                                stop=stop)
+            return 0
         log.warning("starting adapters: %s", ", ".join(adapters))
-        tasks = [asyncio.create_task(serve(core, settings, stop), name=name)
-                 for name, serve in adapters.items()]
-        done, _ = await asyncio.wait(
-            [*tasks, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            if task in tasks and task.exception() is not None:
-                log.error("adapter %s stopped: %r", task.get_name(), task.exception())
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        return await _supervise(core, settings, adapters, stop)
     finally:
         await core.close()
+
+
+async def _supervise(
+    core: Core, settings: Settings, adapters: dict[str, Serve], stop: asyncio.Event
+) -> int:
+    running = {asyncio.create_task(serve(core, settings, stop), name=name)
+               for name, serve in adapters.items()}
+    stopping = asyncio.create_task(stop.wait())
+    failed = False
+    while running and not stop.is_set():
+        done, running = await asyncio.wait(running | {stopping},
+                                           return_when=asyncio.FIRST_COMPLETED)
+        running.discard(stopping)
+        for task in done - {stopping}:
+            if task.exception() is not None:
+                failed = True
+                log.error("adapter %s failed: %r; the others keep running",
+                          task.get_name(), task.exception())
+            else:
+                log.warning("adapter %s stopped", task.get_name())
+    stop.set()
+    for task, result in zip(running, await asyncio.gather(*running, return_exceptions=True),
+                            strict=True):
+        if isinstance(result, BaseException):
+            failed = True
+            log.error("adapter %s failed while stopping: %r", task.get_name(), result)
+    stopping.cancel()
+    return 1 if failed else 0

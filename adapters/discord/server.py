@@ -7,6 +7,7 @@ import logging
 
 from adapters.delivery import CoreAPI
 from adapters.discord.client import TrpgDiscordClient
+from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings
 
 log = logging.getLogger(__name__)
@@ -18,6 +19,7 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     ``client.start`` reconnects by itself after network trouble, so it only
     returns or raises for good reasons; ``client.close`` ends it.
     """
+    protect_secrets_in_logs()
     section = settings.discord
     if section.token is None:
         raise RuntimeError("the Discord adapter is enabled but TRPGBOT_DISCORD__TOKEN is not set")

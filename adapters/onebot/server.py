@@ -27,6 +27,7 @@ from nonebot.compat import type_validate_python
 from nonebot.drivers import ASGIMixin, Driver, WebSocketClientMixin
 
 from adapters.delivery import CoreAPI
+from adapters.logs import protect_secrets_in_logs
 from adapters.onebot import bridge
 from bot.config import Settings
 from bot.config.onebot import OneBotSettings
@@ -209,6 +210,7 @@ async def _serve_uvicorn(server: uvicorn.Server) -> None:
 
 async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     """Serve ``/onebot/v11/ws`` (and dial ``ws_urls``) until ``stop`` is set."""
+    protect_secrets_in_logs()
     if settings.onebot.access_token is None and settings.onebot.host not in LOOPBACK:
         log.warning("the OneBot endpoint listens on %s without an access token: anyone who "
                     "can reach it can speak as any QQ user", settings.onebot.host)

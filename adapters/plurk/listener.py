@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from adapters.logs import protect_secrets_in_logs
 from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
 from adapters.plurk.client import PlurkClient
 from adapters.plurk.comet import CometWatcher, backoff_delay
@@ -451,6 +452,7 @@ class PlurkListener:
 
 async def serve(core: Any, settings: Any, stop: asyncio.Event) -> None:
     """Run the Plurk adapter until ``stop`` (``settings``: Settings or PlurkSettings)."""
+    protect_secrets_in_logs()
     plurk: PlurkSettings = getattr(settings, "plurk", settings)
     credentials = load_credentials(plurk)
     abort = asyncio.Event()

@@ -11,20 +11,18 @@ together with the ``oauth_*`` ones and puts the latter in the
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from urllib.parse import quote, urlencode
 
 from oauthlib.oauth1 import Client
 
+from adapters.logs import protect_secrets_in_logs
+
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 
-# oauthlib logs every signed parameter and the signature base string at DEBUG:
-# the access token and the content of a private plurk (a GM secret) would land
-# in the bot's log whenever the operator runs with TRPGBOT_LOG_LEVEL=DEBUG.
-# Its DEBUG output is therefore muted; set this logger's level explicitly to
-# debug a signature problem on a test account.
-logging.getLogger("oauthlib").setLevel(logging.INFO)
+# oauthlib logs every signed parameter at DEBUG (the access token, the text of a
+# private plurk): muted here on import, as adapters/logs.py does for the others.
+protect_secrets_in_logs()
 
 ParamValue = str | int | float | bool
 

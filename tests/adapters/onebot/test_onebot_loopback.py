@@ -5,6 +5,7 @@ like NapCat, posts events as JSON and answers the bot's actions."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import json
 from pathlib import Path
 from typing import Any
@@ -204,3 +205,21 @@ async def test_unsigned_http_events_are_refused(running_bot: RunningBot) -> None
     async with aiohttp.ClientSession() as session, session.post(
             url, json=event, headers={"X-Self-ID": str(SELF_ID)}) as response:
         assert response.status == 401
+
+
+async def test_debug_logs_carry_neither_the_token_nor_a_secret(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """At TRPGBOT_LOG_LEVEL=DEBUG, the handshake (access token) and the private
+    result (a GM secret) must not reach the log (adapters/logs.py)."""
+    caplog.set_level(logging.DEBUG)
+    running = await start_bot(onebot_settings(tmp_path), dice=ScriptedSource([17]))
+    try:
+        async with OneBotPeer(running.url, token=TOKEN) as peer:
+            await peer.say(group_event(GROUP, ALICE, ".gm", nickname="Alice"))
+            await peer.say(group_event(GROUP, BOB, ".rh 1d20 XYZZY", nickname="Bob"), expect=3)
+    finally:
+        await stop_bot(running)
+    assert caplog.records, "nothing was logged at DEBUG: the test would prove nothing"
+    assert TOKEN not in caplog.text
+    assert "XYZZY" not in caplog.text

@@ -1,0 +1,31 @@
+"""Keep tokens and secret results out of the logs, even at DEBUG.
+
+Several libraries log what crosses the wire when their logger is at DEBUG:
+uvicorn and websockets print handshake headers (the OneBot access token),
+discord.py prints gateway events (interaction tokens) and REST bodies (DMs
+carrying GM secrets), oauthlib prints every signed parameter. Their loggers
+are held at INFO whatever the operator's level, so `TRPGBOT_LOG_LEVEL=DEBUG`
+debugs the bot without publishing its secrets.
+"""
+
+from __future__ import annotations
+
+import logging
+
+SECRET_BEARING_LOGGERS = (
+    "uvicorn.error",
+    "websockets",
+    "discord.http",
+    "discord.gateway",
+    "discord.webhook",
+    "discord.client",
+    "oauthlib",
+)
+
+
+def protect_secrets_in_logs() -> None:
+    """Raise the wire-logging loggers to INFO (idempotent; never lowers a level)."""
+    for name in SECRET_BEARING_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() < logging.INFO:
+            logger.setLevel(logging.INFO)
