@@ -2,13 +2,15 @@
 
 Handlers register themselves with :func:`command`. Lookup takes the longest
 registered name that starts the message, so `.ra觀察`, `.rh1d20` and
-`.st敏捷60` work without a space, as players type them. A message whose first
-word is no command is ignored (several bots often share a QQ group, and a
-reply to every `.` would flood it).
+`.st敏捷60` work without a space, as players type them — but a Latin name must
+end the word (`.rabbit` is not `.ra bbit`) unless a die follows (`.rd20`). A
+message whose first word is no command is ignored (several bots often share a
+QQ group, and a reply to every `.` would flood it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -55,11 +57,22 @@ def command(*names: str, help_key: str | None = None, precheck: Precheck | None 
     return register
 
 
+_DIE_AFTER_NAME = re.compile(r"d(?:\d|%|f\b)", re.IGNORECASE)
+
+
+def _ends_at_a_boundary(name: str, rest: str) -> bool:
+    """`.ra觀察`, `.rh1d20`, `.rd20` are commands; `.rabbit`, `.passive`, `.rules` are
+    other words (another bot's command, or chat) and must not run `.ra`/`.pass`/`.r`."""
+    if not (rest[:1].isascii() and rest[:1].isalpha() and name[-1:].isascii()):
+        return True
+    return _DIE_AFTER_NAME.match(rest) is not None
+
+
 def resolve(body: str) -> tuple[Command, str] | None:
     """The command that starts ``body`` (the text after the prefix) and its arguments."""
     folded = body.casefold()
     for name in _BY_LENGTH:
-        if folded.startswith(name):
+        if folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):]):
             return _COMMANDS[name], body[len(name):].strip()
     return None
 

@@ -51,6 +51,8 @@ async def pc(ctx: Context) -> list[Outgoing]:
     if verb in ("", "show"):
         active = next((c for c in owned if c.active), None)
         if active is None:
+            if owned:
+                raise CommandError("error.pc_none_active")
             return [ctx.reply(ctx.t("pc.none"))]
         return [ctx.reply(ctx.t("pc.active", name=active.name))]
     if verb in ("new", "add"):

@@ -19,9 +19,11 @@ from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.plurk_support import (
     CP,
+    FATAL_RESOURCES,
     HP,
     SAN,
     active_sheet,
+    fatal_event,
     find_character,
     intervention_cost,
     lose,
@@ -36,6 +38,7 @@ from bot.plurk_support import (
     target_or_self,
 )
 from bot.router import command
+from bot.sheet_guards import sheet_guard
 from bot.store.models import Character
 from rules.errors import RuleError
 from rules.systems import plurk
@@ -215,6 +218,20 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     return [ctx.reply(ctx.t("plurk.resource.changed", pc=character.name, resource=resource,
                             before=before, after=after), {**data, "after": after,
                                                           "fatal": False})]
+
+
+@sheet_guard(plurk.SYSTEM.id)
+async def fatal_losses_on_the_sheet(
+    ctx: Context, character: Character, name: str, old: int | None, new: int
+) -> list[str] | None:
+    """`.st 體力-8` is a loss like `.hp -8`: one that would reach 0 is a fatal event
+    (PL-12), held until `.intervene` / `.accept`, not a plain write."""
+    if name not in FATAL_RESOURCES or old is None or new >= old:
+        return None
+    if not plurk.is_fatal(old, old - new):
+        return None
+    return await fatal_event(ctx, character.owner, character.name, name, old - new,
+                             source=resource_source(name), current=old)
 
 
 def resource_source(resource: str) -> str:

@@ -16,6 +16,7 @@ from bot.handlers.pc import create_character
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.router import command
+from bot.sheet_guards import guarded
 from bot.store.models import Character
 
 MAX_STATS = 200
@@ -26,6 +27,14 @@ _PAIR = re.compile(
     r"\s*(?P<name>[^\s\d+\-=]+?)\s*"
     r"(?:=\s*(?P<set>-?\d+)|(?P<op>[+-])\s*(?P<delta>\d+)|:?\s*(?P<value>\d+))"
 )
+
+
+def looks_like_a_name(name: str, glued: bool) -> bool:
+    """A stat name has a letter in it; a lone Latin letter glued to a number is a typo'd
+    number (`1e5`), not a stat called `e`. (`.st 觀察 5.5` → `.` is no name either.)"""
+    if not any(ch.isalpha() for ch in name):
+        return False
+    return not (glued and len(name) == 1 and name.isascii())
 
 
 def parse_pairs(text: str) -> list[tuple[str, str, int]]:
@@ -41,6 +50,8 @@ def parse_pairs(text: str) -> list[tuple[str, str, int]]:
         name = match["name"].rstrip(":")
         if not name or len(name) > MAX_STAT_NAME:
             raise CommandError("error.st_name", limit=MAX_STAT_NAME)
+        if not looks_like_a_name(name, glued=position > 0 and text[position - 1].isdigit()):
+            raise CommandError("error.st_syntax", text=text[position:].strip()[:30])
         if match["delta"] is not None:
             sign = -1 if match["op"] == "-" else 1
             pairs.append((name, "add", sign * int(match["delta"])))
@@ -53,8 +64,12 @@ def parse_pairs(text: str) -> list[tuple[str, str, int]]:
 
 
 async def sheet(ctx: Context, create: bool) -> Character | None:
+    """The active character; a player with no character at all gets one named after
+    them, but one whose characters are all inactive is asked to pick (`.pc switch`)."""
     character = await ctx.active_character()
     if character is None and create:
+        if await ctx.characters():
+            raise CommandError("error.pc_none_active")
         character = await create_character(ctx, ctx.name[:50])
     return character
 
@@ -97,7 +112,8 @@ async def st(ctx: Context) -> list[Outgoing]:
     pairs = parse_pairs(ctx.args)
     character = await sheet(ctx, create=True)
     stats = dict(character.stats)
-    changes = []
+    changes: list[str] = []
+    events: list[str] = []
     for spelling, how, number in pairs:
         name = canonical(spelling, ctx.system, stats)
         old = stats.get(name)
@@ -107,11 +123,16 @@ async def st(ctx: Context) -> list[Outgoing]:
             new = old + number
         else:
             new = number
+        taken = await guarded(ctx, character, name, old, new)
+        if taken is not None:  # a rule event (e.g. a fatal loss) instead of a plain write
+            events.extend(taken)
+            continue
         stats[name] = new
         changes.append(f"{name}:{old}→{new}" if old is not None else f"{name}:{new}")
     if len(stats) > MAX_STATS:
         raise CommandError("error.st_too_many", limit=MAX_STATS)
     character.stats = stats
-    return [ctx.reply(ctx.t("st.set", pc=character.name, changes=" ".join(changes)),
+    lines = [ctx.t("st.set", pc=character.name, changes=" ".join(changes))] if changes else []
+    return [ctx.reply("\n".join(lines + events),
                       {"kind": "sheet", "character": character.name, "stats": stats})]
 

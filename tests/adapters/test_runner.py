@@ -29,7 +29,7 @@ async def start(tmp_path: Path, **env: str) -> asyncio.subprocess.Process:
 async def test_console_fallback_stops_on_sigterm(tmp_path: Path) -> None:
     bot = await start(tmp_path)
     assert bot.stdin is not None and bot.stdout is not None
-    bot.stdin.write(".r 1d1\n".encode())
+    bot.stdin.write(b".r 1d1\n")
     await bot.stdin.drain()
     line = await asyncio.wait_for(bot.stdout.readline(), 30)
     assert "1d1 = [1] = 1" in line.decode()

@@ -48,6 +48,15 @@ async def test_st_sets_without_spaces_and_folds_aliases(table: Table) -> None:
     assert "沒有「力量」" in await table.text("u", ".st show 力量")
 
 
+async def test_deleting_the_active_character_asks_to_pick_another(table: Table) -> None:
+    await table.text("u", ".pc new A")
+    await table.text("u", ".pc new B")
+    await table.text("u", ".pc del B")
+    assert ".pc switch" in await table.text("u", ".pc")
+    assert ".pc switch" in await table.text("u", ".st 觀察 5")
+    assert await table.text("u", ".pc list") == "你的角色：\n・A"
+
+
 async def test_st_creates_a_character_named_after_the_user(table: Table) -> None:
     assert await table.text("小明", ".st 觀察 3") == "小明 的數值已更新：觀察:3"
     assert await table.text("小明", ".pc") == "目前使用的角色：小明"
@@ -55,10 +64,13 @@ async def test_st_creates_a_character_named_after_the_user(table: Table) -> None
 
 async def test_st_refuses_garbage_and_changes_nothing(table: Table) -> None:
     await table.text("u", ".st 觀察 3")
+    assert "看不懂" in await table.text("u", ".st 觀察 1e5")
+    assert "看不懂" in await table.text("u", ".st 觀察 5.5")
+    assert "力量:10 靈巧:12" in await table.text("u", ".st str10dex12")
     assert "看不懂" in await table.text("u", ".st 觀察 4 靈巧")
     assert "看不懂" in await table.text("u", ".st 觀察 4 ++")
     assert "沒有「理智」" in await table.text("u", ".st 理智-3")
-    assert await table.text("u", ".st show") == "u：觀察:3"
+    assert await table.text("u", ".st show") == "u：觀察:3 力量:10 靈巧:12"
 
 
 async def test_sheet_survives_a_new_process_on_the_same_database(
@@ -95,6 +107,8 @@ async def test_non_commands_and_unknown_commands_are_ignored(table: Table) -> No
     assert await table.say("u", "hello") == []
     assert await table.say("u", "...好吧") == []
     assert await table.say("u", ". pc") == []
+    for other_bots_command in (".rabbit", ".passive", ".rules", ".reset", ".start", ".scene"):
+        assert await table.say("u", other_bots_command) == [], other_bots_command
 
 
 async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> None:

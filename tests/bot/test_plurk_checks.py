@@ -641,3 +641,16 @@ async def test_rc_is_the_ordinary_check_players_know_from_coc_bots(table: Table)
     by_rc = await table.say("alice", ".rc 觀察", dice=[12])
     assert [o.text for o in by_rc] == [o.text for o in by_ra]
     assert by_rc[0].data == by_ra[0].data
+
+
+async def test_pl12_a_fatal_loss_through_st_is_a_fatal_event_too(table: Table) -> None:
+    """`.st 體力-8` is a loss like `.hp -8`: it waits for `.intervene` / `.accept`."""
+    await table.say("alice", ".st 體力 5 理智 3 因果點數 12 觀察 1")
+    out = await one(table, "alice", ".st hp-8 觀察+1")
+    assert out.text.startswith("alice 的數值已更新：觀察:1→2\n☠ 致命事件 #1")
+    assert "體力:5" in await sheet(table, "alice")
+    assert "致命事件 #2" in (await one(table, "alice", ".st san-5")).text
+    assert "理智:3" in await sheet(table, "alice")
+    await table.say("alice", ".accept #2")
+    assert "理智:0" in await sheet(table, "alice")
+    assert (await one(table, "alice", ".st hp-3")).text == "alice 的數值已更新：體力:5→2"

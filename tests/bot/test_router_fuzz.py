@@ -14,6 +14,10 @@ from bot.messages import Incoming
 
 _PREFIXES = st.sampled_from([".", "。", "．", "/", "", ".r ", ".rh ", ".st ", ".pc ", ".gm "])
 _WORDS = st.sampled_from(["r", "rh", "st", "pc", "gm", "set", "help", "lang", "system", "new",
+                          "ra", "rah", "rc", "rg", "rm", "sc", "op", "secret", "fate", "push",
+                          "ap", "cp", "hp", "san", "intervene", "accept", "battle", "start",
+                          "join", "enemy", "act", "pass", "move", "field", "atk", "dmg", "ko",
+                          "impale", "parry", "campaign", "bind", "vs", "@b", "A1", "=",
                           "del", "add", "switch", "show", "d", "d%", "dF", "kh", "!", "#",
                           "adv", "(", ")", "+", "-", "*", "/", ">=", "觀察", "灵巧", "ｒ",
                           "２", "　", " ", "999999", "0", "1d20", "en"])
@@ -26,6 +30,8 @@ _TEXT = st.one_of(
 def test_random_input_never_crashes_the_core(settings: Settings) -> None:
     loop = asyncio.new_event_loop()
     core = loop.run_until_complete(Core.open(settings))
+    internal_error = core.catalog.text("zh-Hant", "error.prefix",
+                                       text=core.catalog.text("zh-Hant", "error.internal"))
 
     @hypothesis_settings(max_examples=10_000, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -36,6 +42,7 @@ def test_random_input_never_crashes_the_core(settings: Settings) -> None:
         for out in outs:
             assert out.text.strip()
             assert len(out.text) <= MAX_REPLY
+            assert out.text != internal_error, text  # a handler crashed on this input
 
     try:
         check()

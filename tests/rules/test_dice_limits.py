@@ -58,9 +58,12 @@ def test_defaults() -> None:
 )
 def test_refused_before_rolling_and_fast(text: str, code: str, params: dict[str, int]) -> None:
     refuse(text)  # warm caches and regex
-    error, seconds = refuse(text)
+    attempts = [refuse(text) for _ in range(5)]
+    error = attempts[0][0]
     assert (error.code, error.params) == (code, params)
-    assert seconds < 0.001
+    # the cost of the refusal itself: the best of a few runs, so a busy CI machine's
+    # scheduling noise does not decide the test
+    assert min(seconds for _, seconds in attempts) < 0.001
 
 
 def test_limits_at_the_edge_are_accepted() -> None:
@@ -77,11 +80,14 @@ class _Ones:
 
 
 def test_length_is_checked_before_tokenizing_in_parse() -> None:
-    start = time.perf_counter()
-    with pytest.raises(RuleError) as info:
-        parse("x" * 10_000, DEFAULT_LIMITS)
-    assert info.value.code == "dice.too_long"
-    assert time.perf_counter() - start < 0.001
+    durations = []
+    for _ in range(5):
+        start = time.perf_counter()
+        with pytest.raises(RuleError) as info:
+            parse("x" * 10_000, DEFAULT_LIMITS)
+        durations.append(time.perf_counter() - start)
+        assert info.value.code == "dice.too_long"
+    assert min(durations) < 0.001
 
 
 def test_long_reason_is_not_counted() -> None:

@@ -5,8 +5,8 @@ like NapCat, posts events as JSON and answers the bot's actions."""
 from __future__ import annotations
 
 import asyncio
-import logging
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
