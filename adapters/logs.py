@@ -24,8 +24,9 @@ SECRET_BEARING_LOGGERS = (
 
 
 def protect_secrets_in_logs() -> None:
-    """Raise the wire-logging loggers to INFO (idempotent; never lowers a level)."""
+    """Give the wire-logging loggers an explicit level of at least INFO, so a DEBUG
+    root level set later does not reach them (idempotent; never lowers a level)."""
     for name in SECRET_BEARING_LOGGERS:
         logger = logging.getLogger(name)
-        if logger.getEffectiveLevel() < logging.INFO:
+        if logger.level == logging.NOTSET or logger.level < logging.INFO:
             logger.setLevel(logging.INFO)

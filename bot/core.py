@@ -31,6 +31,7 @@ from bot.store.models import (
     Channel,
     ChannelBinding,
     Character,
+    ParkedOutgoing,
     PendingPrivate,
     ProcessedMessage,
     campaign_key,
@@ -244,6 +245,35 @@ class Core:
         who = names.get(outgoing.user) or outgoing.user
         text = self.catalog.text(locale, "gm.delivery_failed", user=who)
         return [Outgoing("channel", outgoing.channel, text)]
+
+    async def claim_message(self, platform: str, message_id: str) -> bool:
+        """Record a platform message id without running a command (an adapter answers
+        it itself, e.g. Plurk's unreadable-dice notice); False if already recorded."""
+        try:
+            async with self.sessions() as session, session.begin():
+                return await self._first_time(
+                    session, Incoming(platform, "", "", "", message_id=message_id))
+        except IntegrityError:
+            return False
+
+    async def park(self, platform: str, items: list[tuple[str, Outgoing]]) -> None:
+        """Keep replies an adapter could not send before stopping; ``origin`` is the
+        adapter's own note of where to send them (a Plurk thread id)."""
+        if not items:
+            return
+        async with self.sessions() as session, session.begin():
+            session.add_all(ParkedOutgoing(platform=platform, origin=origin,
+                                           message=out.to_record()) for origin, out in items)
+
+    async def unpark(self, platform: str) -> list[tuple[str, Outgoing]]:
+        """The parked replies of ``platform``, oldest first, removed from the store."""
+        async with self.sessions() as session, session.begin():
+            rows = list(await session.scalars(
+                select(ParkedOutgoing).where(ParkedOutgoing.platform == platform)
+                .order_by(ParkedOutgoing.id)))
+            for row in rows:
+                await session.delete(row)
+        return [(row.origin, Outgoing.from_record(row.message)) for row in rows]
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
         """Stat names on the user's active sheet plus the system's (for autocomplete)."""

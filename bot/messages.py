@@ -69,6 +69,15 @@ class Outgoing:
     secret: bool = False
     reply_to: str | None = field(default=None, compare=False)
 
+    def to_record(self) -> dict[str, Any]:
+        """Every field, JSON-serialisable (for storing an unsent message)."""
+        return {"to": self.to, "channel": self.channel, "text": self.text, "user": self.user,
+                "data": self.data, "secret": self.secret, "reply_to": self.reply_to}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Outgoing:
+        return cls(**record)
+
     def as_json(self) -> dict[str, Any]:
         """The console ``--json`` line (schema in docs/console-json.md)."""
         return {

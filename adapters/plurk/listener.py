@@ -86,7 +86,8 @@ class PlurkListener:
         self.outbox: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
         self._seen_alerts: set[tuple[int, int | None]] = set()
-        self._noticed: set[str] = set()  # unreadable-dice notices already posted
+        self._stopping = False  # set once the bot must stop: unsent replies get parked
+        self._unsent: list[_Job] = []
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -96,6 +97,8 @@ class PlurkListener:
             await self._identify(stop)
         except Stopped:
             return
+        for origin, out in await self.core.unpark(PLATFORM):  # left from the last run
+            await self.outbox.put(_Job(out, int(origin)))
         worker = asyncio.create_task(self._deliver_all(), name="plurk-outbox")
         helpers = [
             asyncio.create_task(self._every(self.settings.friends_interval, self._befriend, stop)),
@@ -124,10 +127,24 @@ class PlurkListener:
             await self.outbox.put(None)
             done, _ = await asyncio.wait({worker}, timeout=self.settings.shutdown_grace)
             if not done:
-                pending = self.outbox.qsize()
-                log.error("plurk: stopping with %d replies still queued", pending)
+                self._stopping = True
                 abort.set()
                 await worker
+            await self._park_unsent()
+
+    async def _park_unsent(self) -> None:
+        """Replies cut off by the stop (a flood-control wait of minutes outlasts the
+        grace period) are stored and sent on the next start: the core already recorded
+        their commands as answered, so dropping them would lose them for good."""
+        while not self.outbox.empty():
+            job = self.outbox.get_nowait()
+            if job is not None:
+                self._unsent.append(job)
+        if self._unsent:
+            log.warning("plurk: %d replies kept for the next start", len(self._unsent))
+            await self.core.park(PLATFORM, [(str(job.origin), job.outgoing)
+                                            for job in self._unsent])
+            self._unsent = []
 
     async def _identify(self, stop: asyncio.Event) -> None:
         """Learn the bot's id and nick; retry while Plurk is unreachable, fail on bad keys."""
@@ -307,10 +324,10 @@ class PlurkListener:
     async def _report_unreadable(
         self, channel: str, plurk_id: int, message_id: str, tokens: list[str]
     ) -> None:
-        """An emoticon die without a readable value: say so; never roll in its place."""
-        if message_id in self._noticed:
+        """An emoticon die without a readable value: say so; never roll in its place.
+        The post is recorded like a command, so a restart or resync does not say it twice."""
+        if not await self.core.claim_message(PLATFORM, message_id):
             return
-        self._noticed.add(message_id)
         locale = self.core.cached_locale(PLATFORM, channel)
         joined = "、".join(tokens) if locale.startswith("zh") else ", ".join(tokens)
         text = self.core.catalog.text(locale, "plurk.unreadable_dice", tokens=joined)
@@ -416,7 +433,11 @@ class PlurkListener:
             try:
                 await self.deliver(job)
             except DeliveryFailed as exc:
-                log.error("plurk: a %s message was not delivered: %s", job.outgoing.to, exc)
+                if self._stopping:
+                    self._unsent.append(job)
+                else:
+                    log.error("plurk: a %s message was not delivered: %s",
+                              job.outgoing.to, exc)
             except Exception:
                 log.exception("plurk: delivery failed unexpectedly")
 
@@ -436,6 +457,8 @@ class PlurkListener:
         try:
             await self.sender.private(user_id, out.text)
         except (PlurkError, DeliveryFailed) as exc:
+            if self._stopping:
+                raise DeliveryFailed("stopped before delivery") from exc
             # "Must be friends", or still failing after the sender's retries: keep the
             # message for `.gm pending` rather than lose it, and say so in the thread.
             if getattr(exc, "kind", None) is not ErrorKind.MUST_BE_FRIENDS:
