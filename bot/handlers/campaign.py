@@ -8,12 +8,22 @@ thread the command came from.
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
-from bot.store.models import CAMPAIGN_PREFIX, ChannelBinding, ChannelGM, campaign_key
+from bot.store.models import (
+    CAMPAIGN_PREFIX,
+    Channel,
+    ChannelBinding,
+    ChannelGM,
+    ChannelState,
+    Character,
+    campaign_key,
+)
 
 MAX_CAMPAIGN_NAME = 50
 
@@ -47,7 +57,10 @@ async def bind(ctx: Context, name: str, binding: ChannelBinding | None) -> Outgo
     target = await ctx.core.channel_row(ctx.session, ctx.incoming.platform, campaign_key(name))
     if target.gms and ctx.user not in {gm.user for gm in target.gms}:
         raise CommandError("error.gm_only")
-    if not target.gms and target.id != ctx.channel.id:
+    if target.id == ctx.channel.id:
+        return ctx.reply(ctx.t("campaign.bound", name=name))
+    moved = await move_table(ctx, target)
+    if not target.gms:
         # a new campaign starts with this table's GMs, rule system and language
         target.gms = [ChannelGM(user=gm.user, display_name=gm.display_name)
                       for gm in ctx.channel.gms]
@@ -57,4 +70,32 @@ async def bind(ctx: Context, name: str, binding: ChannelBinding | None) -> Outgo
                                        channel_key=ctx.incoming.channel, campaign=name))
     else:
         binding.campaign = name
-    return ctx.reply(ctx.t("campaign.bound_done", name=name))
+    text = ctx.t("campaign.bound_done", name=name)
+    if moved:
+        text += "\n" + ctx.t("campaign.moved", count=moved)
+    return ctx.reply(text)
+
+
+async def move_table(ctx: Context, target: Channel) -> int:
+    """Bring this table's characters (and game state the campaign does not have yet)
+    into the campaign, so binding never hides a sheet. Refuses, changing nothing, when
+    a player has a character of the same name on both sides."""
+    ours = list(await ctx.session.scalars(
+        select(Character).where(Character.channel_id == ctx.channel.id)))
+    theirs = list(await ctx.session.scalars(
+        select(Character).where(Character.channel_id == target.id)))
+    taken = {(c.owner, c.name) for c in theirs}
+    clashes = sorted({c.name for c in ours if (c.owner, c.name) in taken})
+    if clashes:
+        raise CommandError("error.campaign_clash", names="、".join(clashes))
+    active_owners = {c.owner for c in theirs if c.active}
+    for character in ours:
+        character.channel_id = target.id
+        character.active = character.active and character.owner not in active_owners
+    their_state = set(await ctx.session.scalars(
+        select(ChannelState.key).where(ChannelState.channel_id == target.id)))
+    for row in await ctx.session.scalars(
+            select(ChannelState).where(ChannelState.channel_id == ctx.channel.id)):
+        if row.key not in their_state:  # the campaign's own state wins
+            row.channel_id = target.id
+    return len(ours)

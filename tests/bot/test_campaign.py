@@ -32,12 +32,25 @@ async def test_hidden_roll_in_a_bound_thread_reaches_the_campaign_gm(core: Core)
     assert all("16" not in o.text for o in outs if o.to == "channel")
 
 
-async def test_unbind_returns_the_thread_to_its_own_table(core: Core) -> None:
+async def test_binding_moves_the_tables_sheets_into_the_campaign(core: Core) -> None:
+    """A GM who lets players build sheets and binds afterwards must not see them vanish."""
+    first, second = Table(core, "t1"), Table(core, "t2")
+    await first.text("alice", ".st 觀察 1")
+    assert "1 張角色卡已一併移入戰役" in await first.text("alice", ".campaign bind c")
+    assert await first.text("alice", ".st show") == "alice：觀察:1"
+    await second.text("alice", ".st 觀察 9")  # another alice in another thread
+    assert "同名角色：alice" in await second.text("alice", ".campaign bind c")
+    assert await second.text("alice", ".st show") == "alice：觀察:9"  # nothing moved
+    await second.text("alice", ".pc rename alice2")
+    await second.text("alice", ".campaign bind c")
+    assert await second.text("alice", ".pc list") == "你的角色：\n▶ alice\n・alice2"
+
+
+async def test_unbind_leaves_the_thread_a_table_of_its_own(core: Core) -> None:
     thread = Table(core, "t")
-    await thread.text("alice", ".st 觀察 1")
     await thread.text("alice", ".campaign bind c")
-    assert "還沒有角色" in await thread.text("alice", ".pc")
+    await thread.text("alice", ".st 觀察 1")
     assert "解除" in await thread.text("alice", ".campaign unbind")
-    assert await thread.text("alice", ".st show") == "alice：觀察:1"
+    assert "還沒有角色" in await thread.text("alice", ".pc")
     assert "沒有綁定" in await thread.text("alice", ".campaign unbind")
     assert "1 到 50" in await thread.text("alice", ".campaign bind " + "x" * 51)
