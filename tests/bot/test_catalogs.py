@@ -28,3 +28,18 @@ def test_operator_override_file(tmp_path) -> None:
     override.write_text('[zh-Hant]\n"roll.result" = "骰：{detail}"\n', "utf-8")
     assert Catalog(override).text("zh-Hant", "roll.result", detail="1d6 = 3") == "骰：1d6 = 3"
     assert Catalog(override).text("en", "roll.result", name="a", detail="x") == "🎲 a: x"
+
+
+def test_every_translation_uses_the_same_placeholders() -> None:
+    """A translation that names a parameter the code does not pass would show a raw
+    `{name}` to players (Catalog.text falls back to the unformatted template)."""
+    import string
+
+    catalog = Catalog()
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    for key, reference in catalog._messages["zh-Hant"].items():
+        for locale in ("zh-Hans", "en"):
+            assert fields(catalog._messages[locale][key]) == fields(reference), (locale, key)
