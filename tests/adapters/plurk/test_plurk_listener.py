@@ -383,6 +383,32 @@ async def test_gm_secret_roll_goes_privately_to_the_gm(fake: FakePlurk, settings
         await bot.close()
 
 
+async def test_secret_for_a_gm_who_is_no_friend_waits_for_gm_pending(
+    fake: FakePlurk, settings: Settings
+) -> None:
+    fake.friends |= {ALICE}  # the GM has not befriended the bot yet
+    bot = await Bot(fake, settings, dice=ScriptedSource([17], fallback=NoDice())).start()
+    try:
+        pid = fake.add_plurk(GM, "thread")
+        fake.add_response(pid, GM, "@dicebot .gm")
+        await fake.wait_for_posts(1)
+        fake.add_response(pid, ALICE, "@dicebot .rh 1d20")
+        await wait_until(lambda: len(fake.posts_in(pid)) == 3)  # claim, announcement, notice
+        await bot.settle()
+        assert all("17" not in text for text in fake.posts_in(pid))
+        assert [p.limited_to for p in fake.private_posts()] == [[ALICE]]
+        fake.friend_requests.add(GM)
+        await wait_until(lambda: GM in fake.friends)
+        fake.add_response(pid, GM, "@dicebot .gm pending")
+        await wait_until(lambda: len(fake.private_posts()) == 2)
+        assert fake.private_posts()[1].limited_to == [GM]
+        assert "17" in fake.private_posts()[1].content
+        await bot.settle()
+        assert all("17" not in text for text in fake.posts_in(pid))
+    finally:
+        await bot.close()
+
+
 async def test_emoticon_die_value_is_the_roll(fake: FakePlurk, settings: Settings) -> None:
     bot = await Bot(fake, settings, dice=NoDice()).start()
     try:
