@@ -71,3 +71,18 @@ async def test_plain_output(core: Core) -> None:
     out = io.StringIO()
     await serve_console(core, "u", "c", stdin=io.StringIO(".pc new A\n\n"), stdout=out)
     assert out.getvalue() == "[#c] 已建立角色「A」並設為使用中。\n"
+
+
+def test_db_upgrade_creates_the_schema(tmp_path: Path) -> None:
+    import sqlite3
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
+    done = subprocess.run([TRPGBOT, "db", "upgrade", "--db", url], capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert "up to date" in done.stdout
+    with sqlite3.connect(tmp_path / "fresh.db") as db:
+        tables = {row[0] for row in db.execute("select name from sqlite_master")}
+        heads = [row[0] for row in db.execute("select version_num from alembic_version")]
+    assert {"channels", "characters", "channel_state", "channel_bindings",
+            "parked_outgoing"} <= tables
+    assert heads == ["0003"]
