@@ -103,8 +103,12 @@ async def channel_characters(ctx: Context) -> list[Character]:
 
 async def find_character(ctx: Context, ref: str) -> Character | None:
     """The character ``ref`` names, or None: ``@user`` (their active character) or a
-    character name of any owner. Active characters win a name shared by several
-    players; a still ambiguous name is refused rather than guessed."""
+    character name of any owner.
+
+    The name as written wins over a traditional/simplified or case fold (艾莉絲 and
+    艾莉丝 are two characters when both exist); among several characters of that
+    spelling the active ones win; a still ambiguous name is refused with the
+    candidates rather than guessed."""
     user = mention(ref)
     if user is not None:
         return await ctx.active_character(user)
@@ -113,12 +117,30 @@ async def find_character(ctx: Context, ref: str) -> Character | None:
     for matcher in (lambda c: c.name == name, lambda c: fold(c.name) == fold(name)):
         found = [c for c in everyone if matcher(c)]
         if len(found) > 1:
-            found = [c for c in found if c.active]
+            active = [c for c in found if c.active]
+            if len(active) == 1:
+                return active[0]
+            raise CommandError("error.plurk.ambiguous_character", name=name,
+                               candidates=candidates_text(ctx, active or found))
         if len(found) == 1:
             return found[0]
-        if len(found) > 1:
-            raise CommandError("error.plurk.ambiguous_character", name=name)
     return None
+
+
+def candidates_text(ctx: Context, characters: list[Character]) -> str:
+    """``艾莉絲（alice）、艾莉丝（bob）``: who an ambiguous name could mean."""
+    return ctx.t("plurk.list_sep").join(
+        ctx.t("plurk.candidate", name=c.name, owner=c.owner) for c in characters)
+
+
+def same_character(record: Mapping[str, Any], character: Character) -> bool:
+    """Whether a stored record (last check, fatal event) is about ``character``:
+    by its id when the record has one (a renamed sheet stays the same character),
+    else — records written before ids were kept — by owner and name."""
+    if record.get("character_id") is not None:
+        return bool(record["character_id"] == character.id)
+    return bool(record.get("owner", character.owner) == character.owner
+                and record.get("character") == character.name)
 
 
 async def investigator(ctx: Context, ref: str) -> Character:
@@ -248,6 +270,7 @@ async def fatal_event(
     source: str,
     current: int | None = None,
     details: Mapping[str, Any] | None = None,
+    character_id: int | None = None,
 ) -> list[str]:
     """Record a PL-12 fatal event and return the localised lines announcing it.
 
@@ -263,11 +286,16 @@ async def fatal_event(
     resolution. ``current`` is the value the loss was judged against (default: the
     sheet's). ``details`` is stored as is (JSON) for that hook, e.g. the battle's
     ``DamageResult`` fields and combatant name, so it can ``cancel_damage`` later.
+    ``character_id`` (``Character.id``) names the sheet when the caller knows it
+    (the battle, whose combatant may carry a name the sheet no longer has);
+    otherwise it is looked up by owner and name. The record keeps the id, so a
+    ``.pc rename`` while the event is pending does not orphan it.
 
     The record (an item of ``ctx.state("plurk.fatal").data["events"]``)::
 
-        {"id": 3, "owner": "u1", "character": "艾莉絲", "resource": "體力",
-         "loss": 7, "before": 5, "after": 0, "source": "battle", "details": {...}}
+        {"id": 3, "owner": "u1", "character": "艾莉絲", "character_id": 4,
+         "resource": "體力", "loss": 7, "before": 5, "after": 0, "source": "battle",
+         "details": {...}}
 
     The lines tell the channel whether intervention is possible now (≥ 10 CP held)
     and how to resolve; add them to the reply that reported the hit / check.
@@ -275,12 +303,13 @@ async def fatal_event(
     name = resource_name(resource)
     if name not in FATAL_RESOURCES:
         raise CommandError("error.plurk.not_resource", name=resource)
-    character = await _owned_character(ctx, owner, character_name)
+    character = await _owned_character(ctx, owner, character_name, character_id)
     before = resource_value(character, name) if current is None else current
     row, data = await _fatal_doc(ctx)
     record = {
         "id": data["next"], "owner": owner, "character": character.name,
-        "resource": name, "loss": loss, "before": before, "after": max(0, before - loss),
+        "character_id": character.id, "resource": name, "loss": loss, "before": before,
+        "after": max(0, before - loss),
         "source": source, "details": dict(details or {}),
     }
     row.data = {**data, "events": [*data["events"], record], "next": data["next"] + 1}
@@ -296,10 +325,19 @@ async def fatal_event(
     return lines
 
 
-async def _owned_character(ctx: Context, owner: str, name: str) -> Character:
-    character = await ctx.session.scalar(select(Character).where(
-        Character.channel_id == ctx.channel.id, Character.owner == owner,
-        Character.name == name))
+async def _owned_character(ctx: Context, owner: str, name: str,
+                           character_id: int | None = None) -> Character:
+    """The sheet of a record: by id when known (renames keep it), else owner + name."""
+    character = None
+    if character_id is not None:
+        character = await ctx.session.get(Character, character_id)
+        if character is not None and (character.channel_id != ctx.channel.id
+                                      or character.owner != owner):
+            character = None
+    if character is None:
+        character = await ctx.session.scalar(select(Character).where(
+            Character.channel_id == ctx.channel.id, Character.owner == owner,
+            Character.name == name))
     if character is None:
         raise CommandError("error.plurk.no_character", who=name)
     return character
@@ -324,7 +362,8 @@ async def resolve_fatal(
     record = next((e for e in data["events"] if e["id"] == event_id), None)
     if record is None:
         raise CommandError("error.plurk.no_fatal")
-    character = await _owned_character(ctx, record["owner"], record["character"])
+    character = await _owned_character(ctx, record["owner"], record["character"],
+                                       record.get("character_id"))
     if outcome == "intervened":
         minimum = int(data["cost"])
         spend = minimum if cost is None else cost
@@ -360,7 +399,7 @@ async def lose(
     current = resource_value(character, resource)
     if plurk.is_fatal(current, loss):
         lines = await fatal_event(ctx, character.owner, character.name, resource, loss,
-                                  source=source, current=current)
+                                  source=source, current=current, character_id=character.id)
         return lines, True
     applied = plurk.apply_loss(current, loss)
     set_resource(character, resource, applied.after)
@@ -375,9 +414,12 @@ MODES: dict[str, str] = {
 }
 """Check-mode words (PL-10) as players type them → the rules' mode name."""
 
-_SUFFIX = re.compile(r"([+-]\d{1,6})|(?:>=|≥|=>)(-?\d{1,6})")
+_THRESHOLD = r"(?:>=|≥|≧|=>|(?<![A-Za-z0-9@_])(?i:dc))"
+"""How players write a threshold: ``>=15``, ``≥15``, ``≧15``, ``=>15``, ``DC15`` (``dc``
+only where it starts a word or follows a stat, so ``@dc99`` stays a name)."""
+_SUFFIX = re.compile(rf"([+-]\d{{1,6}})|{_THRESHOLD}(-?\d{{1,6}})")
 _NUMBER = re.compile(r"^-?\d{1,6}$")
-_THRESHOLD_ONLY = re.compile(r"^(?:>=|≥|=>)$")
+_THRESHOLD_ONLY = re.compile(rf"^{_THRESHOLD}$")
 
 
 class Term:
@@ -425,9 +467,10 @@ def parse_terms(text: str) -> tuple[list[Term], str | None]:
     A stray ``1d20`` / ``d20`` token is dropped: with Plurk emoticon dice the core
     turns ``(dice20)`` into ``1d20`` and feeds the player's value through the dice
     source (PL-1), so the token only says "my own die". ``>= 15`` with a space is
-    joined to ``>=15`` and ``+ 2`` to ``+2``.
+    joined to ``>=15`` (``DC 15`` to ``DC15``) and ``+ 2`` to ``+2``.
     """
-    text = re.sub(r"(>=|≥|=>)\s+", r"\1", text)
+    text = re.sub(r"(>=|≥|≧|=>)\s+", r"\1", text)
+    text = re.sub(r"(^|\s)([dD][cC])\s+(?=-?\d)", r"\1\2", text)
     text = re.sub(r"(^|\s)([+-])\s+(\d)", r"\1\2\3", text)
     terms: list[Term] = []
     mode: str | None = None
@@ -497,10 +540,31 @@ def check_body(ctx: Context, result: plurk.CheckResult) -> str:
                  special="".join(ctx.t("plurk.check.special", text=s) for s in specials))
 
 
-def check_text(ctx: Context, who: str, result: plurk.CheckResult) -> str:
-    """One check with who made it and of what: ``🎲 艾莉絲「觀察」檢定：…``."""
-    return ctx.t("plurk.check.line", who=who, stat=result.stat or ctx.t("plurk.check.unnamed"),
-                 body=check_body(ctx, result))
+def check_text(ctx: Context, who: str, result: plurk.CheckResult,
+               reason: str | None = None) -> str:
+    """One check with who made it, of what and why: ``🎲 艾莉絲「觀察」檢定（開門）：…``."""
+    key = "plurk.check.line_reason" if reason else "plurk.check.line"
+    return ctx.t(key, who=who, stat=result.stat or ctx.t("plurk.check.unnamed"),
+                 body=check_body(ctx, result), reason=reason)
+
+
+def param_label(ctx: Context, name: str) -> str:
+    """The reader's word for a rules parameter named in a refusal (``amount`` →
+    ``給予的行動點數``), else the name itself."""
+    key = f"plurk.param.{name}"
+    return ctx.t(key) if ctx.core.catalog.has(key, ctx.locale) else name
+
+
+def refusal_text(ctx: Context, exc: CommandError | RuleError) -> str:
+    """A refusal rendered as the core renders it (``⚠ …``), for a handler that must
+    answer it somewhere else than the channel (a hidden check's refusal, PL-7)."""
+    if isinstance(exc, RuleError):
+        key, params = f"error.{exc.code}", dict(exc.params)
+        if not ctx.core.catalog.has(key, ctx.locale):
+            key, params = "error.rule", {"code": exc.code}
+    else:
+        key, params = exc.key, dict(exc.params)
+    return ctx.t("error.prefix", text=ctx.t(key, **params))
 
 
 def signed(value: int) -> str:

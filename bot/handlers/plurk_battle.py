@@ -32,7 +32,7 @@ from bot.handlers.gm import user_ref
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.plurk_support import pending_fatal, require_plurk
+from bot.plurk_support import param_label, pending_fatal, require_plurk, same_character
 from bot.router import command
 from bot.store.models import ChannelState, Character
 from rules.errors import RuleError
@@ -104,6 +104,10 @@ class Setup:
         return dataclasses.asdict(self)
 
     def enemy(self, name: str) -> dict[str, Any] | None:
+        """A definition by name: as written first, then folded (食尸鬼 = 食屍鬼)."""
+        exact = next((e for e in self.enemies if e["name"] == name.strip()), None)
+        if exact is not None:
+            return exact
         key = fold(name)
         return next((e for e in self.enemies if fold(e["name"]) == key), None)
 
@@ -132,17 +136,32 @@ async def running_battle(ctx: Context) -> tuple[ChannelState, Battle]:
     row, battle = await load_battle(ctx)
     if battle is None:
         raise CommandError("error.battle.none")
-    return row, await sync_sheet_hp(ctx, battle)
+    return row, await sync_sheet_hp(ctx, row, battle)
 
 
-def save_battle(row: ChannelState, battle: Battle | None, *, serial: int | None = None) -> None:
+def save_battle(row: ChannelState, battle: Battle | None, *, serial: int | None = None,
+                sheets: dict[str, int] | None = None) -> None:
     """Store the battle (``{}`` once over). ``serial`` numbers battles in the channel
-    so that a fatal event resolved later touches only the battle it happened in."""
+    so that a fatal event resolved later touches only the battle it happened in
+    (and starts a new battle: its sheet links start empty). ``sheets`` links
+    investigators (by combatant name) to their ``Character.id``: a `.pc rename`
+    during the battle does not cut a combatant from its sheet."""
     if battle is None or battle.ended:
         row.data = {}
         return
-    keep = serial if serial is not None else (row.data or {}).get("serial", 0)
-    row.data = {**battle.to_dict(), "serial": keep}
+    old = row.data or {}
+    keep = serial if serial is not None else old.get("serial", 0)
+    names = {c.name for c in battle.combatants}
+    links = {} if serial is not None else dict(old.get("sheets") or {})
+    links.update(sheets or {})
+    row.data = {**battle.to_dict(), "serial": keep,
+                "sheets": {k: v for k, v in links.items() if k in names}}
+
+
+def sheet_links(row: ChannelState) -> dict[str, int]:
+    """Combatant name → ``Character.id`` of the running battle (empty in battles
+    stored before the links were kept: those fall back to owner + name)."""
+    return {str(k): int(v) for k, v in ((row.data or {}).get("sheets") or {}).items()}
 
 
 def battle_serial(row: ChannelState) -> int:
@@ -174,20 +193,37 @@ async def sheet_of(ctx: Context, owner: str, name: str) -> Character | None:
     return None
 
 
-async def sync_sheet_hp(ctx: Context, battle: Battle) -> Battle:
+async def sheet_for(ctx: Context, row: ChannelState, combatant: Combatant) -> Character | None:
+    """The sheet of an investigator combatant: by the ``Character.id`` linked when it
+    entered (a renamed sheet stays linked), else — a battle stored before links were
+    kept — by owner and name. None for enemies, allies and deleted sheets."""
+    if combatant.kind != "investigator" or combatant.owner is None:
+        return None
+    character_id = sheet_links(row).get(combatant.name)
+    if character_id is None:
+        return await sheet_of(ctx, combatant.owner, combatant.name)
+    character = await ctx.session.get(Character, character_id)
+    if character is None or character.channel_id != ctx.channel.id \
+            or character.owner != combatant.owner:
+        return None
+    return character
+
+
+async def hp_waiting(ctx: Context, character: Character) -> list[dict[str, Any]]:
+    """Pending HP fatal events of a sheet (PL-12): until they are settled the sheet's
+    體力 is not the battle's."""
+    return [e for e in await pending_fatal(ctx)
+            if e.get("resource") == HP_STAT and same_character(e, character)]
+
+
+async def sync_sheet_hp(ctx: Context, row: ChannelState, battle: Battle) -> Battle:
     """Investigators' sheets are the truth for HP: a `.st 體力+3` between two
     battle commands counts. Enemies' HP lives only in the battle. An investigator
-    with a pending fatal event from this battle keeps the battle's HP (the sheet
-    waits for `.accept` / `.intervene`, PL-12)."""
-    waiting = {(e["owner"], e["character"]) for e in await pending_fatal(ctx)
-               if e.get("source") == FATAL_SOURCE}
+    with a pending HP fatal event keeps the battle's HP (the sheet waits for
+    `.accept` / `.intervene`, PL-12)."""
     for combatant in battle.combatants:
-        if combatant.kind != "investigator" or combatant.owner is None:
-            continue
-        if (combatant.owner, combatant.name) in waiting:
-            continue
-        character = await sheet_of(ctx, combatant.owner, combatant.name)
-        if character is None:
+        character = await sheet_for(ctx, row, combatant)
+        if character is None or await hp_waiting(ctx, character):
             continue
         hp = sheet_value(character.stats, *stat_spellings(HP_STAT))
         if hp is not None and hp != combatant.hp:
@@ -195,11 +231,10 @@ async def sync_sheet_hp(ctx: Context, battle: Battle) -> Battle:
     return battle
 
 
-async def write_sheet_hp(ctx: Context, combatant: Combatant, hp: int) -> None:
+async def write_sheet_hp(ctx: Context, row: ChannelState, combatant: Combatant,
+                         hp: int) -> None:
     """Write an investigator's HP back to the sheet under the system's HP name."""
-    if combatant.kind != "investigator" or combatant.owner is None:
-        return
-    character = await sheet_of(ctx, combatant.owner, combatant.name)
+    character = await sheet_for(ctx, row, combatant)
     if character is None:
         return
     stats = {k: v for k, v in character.stats.items()
@@ -272,9 +307,16 @@ def parse_enemy(text: str) -> dict[str, Any]:
             values[key] = raw.upper()
         elif not re.fullmatch(r"-?\d+", raw) or abs(int(raw)) > MAX_VALUE:
             raise CommandError("error.battle.enemy_option", option=token[:30])
+        elif int(raw) < _MINIMUM.get(key, -MAX_VALUE):
+            raise CommandError("error.battle.enemy_value_min", option=token[:30],
+                               field=match["key"], minimum=_MINIMUM[key])
         else:
             values[key] = int(raw)
     return values
+
+
+_MINIMUM = {"hp": 1, "armor": 0, "bp_max": 0, "weapon_durability": 0}
+"""An enemy starts alive (hp ≥ 1); armor, BP and durability are never negative."""
 
 
 def enemy_entrant(values: dict[str, Any]) -> Entrant:
@@ -286,13 +328,22 @@ def enemy_entrant(values: dict[str, Any]) -> Entrant:
 
 
 def find_name(battle: Battle, typed: str) -> str:
-    """The stored name a player means (食尸鬼 = 食屍鬼); unknown names pass through
-    so that the rules refuse them with their own error."""
-    key = fold(typed)
-    for combatant in battle.combatants:
-        if fold(combatant.name) == key:
-            return combatant.name
-    return typed
+    """The stored name a player means: as written, else case-insensitively, else
+    traditional/simplified-folded (食尸鬼 = 食屍鬼). When a fold matches several
+    (艾莉絲 and 艾莉丝 both fight) the name is refused with the candidates rather
+    than guessed; unknown names pass through so that the rules refuse them."""
+    text = typed.strip()
+    if any(c.name == text for c in battle.combatants):
+        return text
+    found = battle.find(text)
+    if found is not None:
+        return found.name
+    key = fold(text)
+    matches = [c.name for c in battle.combatants if fold(c.name) == key]
+    if len(matches) > 1:
+        raise CommandError("error.battle.ambiguous_name", name=text,
+                           candidates=" / ".join(matches))
+    return matches[0] if matches else typed
 
 
 def may_control(ctx: Context, combatant: Combatant) -> bool:
@@ -347,6 +398,8 @@ def readable(handler: Handler) -> Handler:
             return await handler(ctx)
         except RuleError as exc:
             params = dict(exc.params)
+            if exc.code == "plurk.negative_amount" and isinstance(params.get("name"), str):
+                params["name"] = param_label(ctx, params["name"])
             if isinstance(params.get("action"), str):
                 params["action"] = action_label(ctx, params["action"])
             if exc.code == "plurk.bp_unknown_action" and isinstance(params.get("known"), str):
@@ -405,12 +458,18 @@ def state_text(ctx: Context, battle: Battle) -> str:
 
 def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> str:
     """What a change of turn means for the table: who ended, who was passed over
-    (before or after the new round began), a new round, whose turn it is now."""
+    (before or after the new round began), a new round, whose turn it is now —
+    or, when everyone is down or unconscious, that nobody can act."""
     if event is None:
         return ""
     parts = []
     if event.previous is not None and event.reason != "removed":
         parts.append(ctx.t(f"battle.turn_reason.{event.reason}", actor=event.previous))
+    if not battle.actor.can_act:
+        # the rules went once round the order and found no one able to act; the
+        # turn "returning" to a fallen combatant would only confuse the table
+        parts.append(ctx.t("battle.nobody_can_act", round=battle.round))
+        return "\n".join(parts)
     late = list(event.skipped)
     if event.new_round:
         ended = battle.find(event.previous or "")
@@ -477,10 +536,10 @@ async def turn_command(ctx: Context) -> list[Outgoing]:
 
 
 async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    _, battle = await load_battle(ctx)
+    row, battle = await load_battle(ctx)
     if battle is None:
         return [ctx.reply(await setup_text(ctx), battle_data("none", None))]
-    battle = await sync_sheet_hp(ctx, battle)
+    battle = await sync_sheet_hp(ctx, row, battle)
     return [ctx.reply(state_text(ctx, battle), battle_data("show", battle))]
 
 
@@ -511,8 +570,9 @@ async def join(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     if battle is None:
         return [ctx.reply(ctx.t("battle.joined", name=character.name),
                           battle_data("join", None, user=ctx.user))]
+    refuse_second_entry(row, character)
     battle = plurk.add_combatant(battle, entrant_from_sheet(ctx.user, character), ctx.dice)
-    save_battle(row, battle)
+    save_battle(row, battle, sheets={character.name: character.id})
     newcomer = battle.get(character.name)
     text = ctx.t("battle.added", line=initiative_line(
         ctx, battle.index_of(newcomer.name), newcomer))
@@ -529,19 +589,32 @@ async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
         raise CommandError("error.battle.leave_running")
     setup.party.remove(ctx.user)
     save_setup(setup_row, setup)
-    return [ctx.reply(ctx.t("battle.left", user=ctx.name), battle_data("leave", None))]
+    character = await ctx.active_character()
+    name = character.name if character is not None else ctx.name
+    return [ctx.reply(ctx.t("battle.left", name=name), battle_data("leave", None))]
 
 
-async def party_entrants(ctx: Context, setup: Setup) -> tuple[list[Entrant], list[str]]:
-    """Joined players' active characters; players without one are reported, not fatal."""
-    entrants, missing = [], []
+def refuse_second_entry(row: ChannelState, character: Character) -> None:
+    """A sheet fights once: after a `.pc rename` its combatant keeps the old name, so
+    the rules' duplicate-name check alone would let it enter a second time."""
+    for name, character_id in sheet_links(row).items():
+        if character_id == character.id:
+            raise RuleError("plurk.battle_duplicate_name", name=name)
+
+
+async def party_entrants(ctx: Context, setup: Setup
+                         ) -> tuple[list[Entrant], list[str], dict[str, int]]:
+    """Joined players' active characters (and their ids, by name); players without
+    one are reported, not fatal."""
+    entrants, missing, ids = [], [], {}
     for user in setup.party:
         character = await ctx.active_character(user)
         if character is None:
             missing.append(user)
         else:
             entrants.append(entrant_from_sheet(user, character))
-    return entrants, missing
+            ids[character.name] = character.id
+    return entrants, missing, ids
 
 
 _SIDES = {fold(w): "party" for w in ("party", "我方", "玩家", "調查員")} | {
@@ -567,13 +640,13 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
     if running is not None:
         raise CommandError("error.battle.already")
     setup_row, setup = await load_setup(ctx)
-    entrants, missing = await party_entrants(ctx, setup)
+    entrants, missing, ids = await party_entrants(ctx, setup)
     entrants.extend(enemy_entrant(e) for e in setup.enemies)
     battle = plurk.start_battle(ctx.dice, entrants, costs=setup.costs, width=setup.width,
                                 height=setup.height, first_side=first_side)
     setup.serial += 1
     save_setup(setup_row, setup)
-    save_battle(row, battle, serial=setup.serial)
+    save_battle(row, battle, serial=setup.serial, sheets=ids)
     lines = [ctx.t("battle.started")]
     lines.extend(initiative_line(ctx, i, c) for i, c in enumerate(battle.combatants))
     if first_side is not None:
@@ -591,30 +664,33 @@ async def add(ctx: Context, rest: list[str]) -> list[Outgoing]:
     if not rest:
         raise CommandError("error.battle.add_usage")
     row, battle = await running_battle(ctx)
-    entrant = await entrant_to_add(ctx, rest)
+    entrant, character = await entrant_to_add(ctx, rest)
+    if character is not None:
+        refuse_second_entry(row, character)
     battle = plurk.add_combatant(battle, entrant, ctx.dice)
-    save_battle(row, battle)
+    save_battle(row, battle, sheets={character.name: character.id} if character else None)
     newcomer = battle.get(entrant.name)
     text = ctx.t("battle.added", line=initiative_line(
         ctx, battle.index_of(newcomer.name), newcomer))
     return [ctx.reply(f"{text}\n{turn_line(ctx, battle)}", battle_data("add", battle))]
 
 
-async def entrant_to_add(ctx: Context, rest: list[str]) -> Entrant:
+async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Character | None]:
+    """The entrant `.battle add` means, and the sheet it comes from (a player's)."""
     if rest[0].startswith(("@", "<@", "[CQ:")) and len(rest) == 1:
         user = user_ref(rest[0])
         character = await ctx.active_character(user)
         if character is None:
             raise CommandError("error.battle.user_no_character", user=user)
-        return entrant_from_sheet(user, character)
+        return entrant_from_sheet(user, character), character
     setup_row, setup = await load_setup(ctx)
     known = setup.enemy(rest[0])
     if known is not None and len(rest) == 1:
-        return enemy_entrant(known)
+        return enemy_entrant(known), None
     values = parse_enemy(" ".join(rest))
     remember_enemy(setup, values)
     save_setup(setup_row, setup)
-    return enemy_entrant(values)
+    return enemy_entrant(values), None
 
 
 def remember_enemy(setup: Setup, values: dict[str, Any]) -> None:
@@ -748,7 +824,7 @@ async def add_enemy(ctx: Context, text: str) -> list[Outgoing]:
     if battle is None:
         return [ctx.reply(ctx.t("battle.enemy_defined", line=line),
                           {"kind": "plurk.enemies", "enemies": setup.enemies})]
-    battle = plurk.add_combatant(await sync_sheet_hp(ctx, battle), enemy_entrant(values),
+    battle = plurk.add_combatant(await sync_sheet_hp(ctx, row, battle), enemy_entrant(values),
                                  ctx.dice)
     save_battle(row, battle)
     newcomer = battle.get(values["name"])

@@ -6,11 +6,16 @@ collective) is decided by ``rules.systems.plurk``. The last check of each player
 is kept in the channel state ``plurk.checks`` so that a push (PL-10) or a fate
 check (PL-4) can refer to it in a later command — and survives a restart.
 Secret rolls (PL-7) are never stored there: a later push or fate reply in the
-channel would tell the players what the GM rolled.
+channel would tell the players what the GM rolled. A player's *hidden* check is
+stored (they may push it), and everything about it afterwards — push and fate
+results, the GM's fate call, and every refusal — goes privately to the asker /
+the player and the GMs, while the channel reads one neutral line
+(:func:`about_record`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,10 +36,13 @@ from bot.plurk_support import (
     lose,
     mention,
     parse_terms,
+    refusal_text,
     require_owner_or_gm,
     require_plurk,
     resource_value,
     result_dict,
+    same_character,
+    sheet_key,
     stat_modifier,
     target_or_self,
 )
@@ -70,10 +78,21 @@ class CheckArgs:
     bonus: int = 0
     threshold: int = plurk.DEFAULT_THRESHOLD
     mode: str = "roll"
+    reason: str | None = None
+
+
+MAX_REASON = 100
+"""A check's reason is shown in the reply; longer text is cut."""
 
 
 def check_args(terms: list[Term], mode: str | None) -> CheckArgs:
-    """One stat (``觀察+2``) or one bare number, bonuses, at most one ``>=N``."""
+    """One stat (``觀察+2``) or one bare number, bonuses, at most one ``>=N``, and a
+    reason: ``.ra 觀察 開門`` checks 觀察 for 開門, as ``.r 1d20 開門`` rolls for it.
+
+    The first word is the stat; every later word is the reason — unless it is a
+    stat the system declares (``.ra 觀察 潛行`` is two stats: refused rather than
+    guessed). Mode words (``取10``) and thresholds are taken out before.
+    """
     terms, leading = attach_bonuses(terms)
     args = CheckArgs(bonus=leading, mode=mode or "roll")
     thresholds = [t.threshold for t in terms if t.threshold is not None]
@@ -81,16 +100,23 @@ def check_args(terms: list[Term], mode: str | None) -> CheckArgs:
         raise CommandError("error.plurk.check_usage")
     if thresholds:
         args.threshold = thresholds[0]
+    reason: list[str] = []
     for term in terms:
         args.bonus += term.bonus
         if term.word is not None:
-            if args.stat is not None or args.bare is not None:
+            if args.stat is None and args.bare is None:
+                args.stat = term.word
+            elif (plurk.resolve_stat(term.word) is not None
+                  or term.word.casefold() in PUSH_WORDS):
                 raise CommandError("error.plurk.check_usage")
-            args.stat = term.word
+            else:
+                reason.append(term.word)
         elif term.number is not None:
             if args.stat is not None or args.bare is not None:
                 raise CommandError("error.plurk.check_usage")
             args.bare = term.number
+    if reason:
+        args.reason = " ".join(reason)[:MAX_REASON]
     return args
 
 
@@ -115,6 +141,9 @@ def roll_for(ctx: Context, character: Character | None, args: CheckArgs) -> plur
         if character is None:
             raise CommandError("error.pc_no_active")
         stat, modifier = stat_modifier(character, args.stat)
+    if args.reason is not None and character is not None and any(
+            sheet_key(character, word) is not None for word in args.reason.split()):
+        raise CommandError("error.plurk.check_usage")  # a second stat of the sheet
     return plurk.check(ctx.dice, modifier, bonus=args.bonus, threshold=args.threshold,
                        stat=stat, mode=args.mode)
 
@@ -125,11 +154,14 @@ async def last_checks(ctx: Context) -> tuple[Any, dict[str, Any]]:
 
 
 async def remember(ctx: Context, owner: str, character: str, result: plurk.CheckResult,
-                   *, hidden: bool = False) -> None:
-    """Keep a player's last check for a later push or fate check."""
+                   *, hidden: bool = False, character_id: int | None = None,
+                   reason: str | None = None) -> None:
+    """Keep a player's last check for a later push or fate check (with the sheet's
+    id, so a renamed character still finds it)."""
     row, last = await last_checks(ctx)
-    last[owner] = {"character": character, "check": result.to_dict(), "hidden": hidden,
-                   "fate": None}
+    last[owner] = {"character": character, "character_id": character_id,
+                   "check": result.to_dict(), "hidden": hidden, "fate": None,
+                   "reason": reason}
     row.data = {**(row.data or {}), "last": last}
 
 
@@ -141,7 +173,9 @@ async def store_record(ctx: Context, owner: str, record: dict[str, Any]) -> None
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
             *, hidden: bool) -> list[Outgoing]:
     """Post a result, or — for a hidden check — announce it and send it to its player
-    and every GM privately (PL-7: nothing of the result reaches the channel)."""
+    and every GM privately (PL-7: nothing of the result reaches the channel; a
+    push or fate of a hidden check replaces the announcement with
+    :func:`hidden_followup`, see :func:`about_record`)."""
     if not hidden:
         return [ctx.reply(text, data)]
     own = ctx.private(owner, ctx.t("plurk.hidden.result", text=text), data)
@@ -151,6 +185,37 @@ def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
                          {"kind": "plurk_hidden_check", "user": owner})
     gm_text = ctx.t("plurk.hidden.result_gm", who=who, text=text)
     return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
+
+
+def hidden_followup(ctx: Context, owner: str, who: str, action: str) -> Outgoing:
+    """The channel's only line about a push / fate of a hidden check (PL-7): the same
+    words whether it was refused, called or rolled, and whatever came out — so
+    not even "it could be pushed" (the original failed) reaches the channel."""
+    return ctx.reply(ctx.t("plurk.hidden.followup", who=who,
+                           action=ctx.t(f"plurk.hidden.action_{action}")),
+                     {"kind": "plurk_hidden_followup", "user": owner, "character": who,
+                      "action": action})
+
+
+async def about_record(ctx: Context, owner: str, record: dict[str, Any], action: str,
+                       work: Callable[[], Awaitable[list[Outgoing]]]) -> list[Outgoing]:
+    """Run a push / fate step on a last-check record.
+
+    For a hidden record (PL-7) every refusal is itself a clue — "only failed checks
+    can be pushed" says the check succeeded, "the raw die was 12" gives the die —
+    so a refusal goes to the asker privately and the channel gets the neutral
+    :func:`hidden_followup`, exactly as when the step succeeds. Refusals are raised
+    before anything is written, so answering instead of raising changes nothing.
+    """
+    if not record.get("hidden") or ctx.incoming.is_private:
+        return await work()
+    announce = hidden_followup(ctx, owner, record["character"], action)
+    try:
+        outs = await work()
+    except (CommandError, RuleError) as exc:
+        return [announce, ctx.private(ctx.user, refusal_text(ctx, exc),
+                                      {"kind": "plurk_hidden_refusal", "user": owner})]
+    return [announce, *(o for o in outs if o.to != "channel")]
 
 
 def refuse_platform_dice_when_hidden(ctx: Context) -> None:
@@ -168,9 +233,12 @@ async def speaker_check(ctx: Context, *, hidden: bool) -> list[Outgoing]:
     character = await ctx.active_character()
     result = roll_for(ctx, character, args)
     who = character.name if character is not None else ctx.name
-    await remember(ctx, ctx.user, who, result, hidden=hidden)
-    data = check_data(result, character=who, user=ctx.user)
-    return deliver(ctx, ctx.user, who, check_text(ctx, who, result), data, hidden=hidden)
+    await remember(ctx, ctx.user, who, result, hidden=hidden,
+                   character_id=character.id if character is not None else None,
+                   reason=args.reason)
+    data = check_data(result, character=who, user=ctx.user, reason=args.reason)
+    return deliver(ctx, ctx.user, who, check_text(ctx, who, result, reason=args.reason), data,
+                   hidden=hidden)
 
 
 @command("ra", "rc", "檢定", "检定", precheck=precheck_check)
@@ -209,6 +277,10 @@ async def push_last(ctx: Context) -> list[Outgoing]:
     record = last.get(ctx.user)
     if record is None:
         raise CommandError("error.plurk.no_last_check", who=ctx.name)
+    return await about_record(ctx, ctx.user, record, "push", lambda: push_record(ctx, record))
+
+
+async def push_record(ctx: Context, record: dict[str, Any]) -> list[Outgoing]:
     if record.get("pushed"):
         raise CommandError("error.plurk.push_twice")
     if record["hidden"]:
@@ -217,9 +289,10 @@ async def push_last(ctx: Context) -> list[Outgoing]:
     result = plurk.push(original, ctx.dice)
     await store_record(ctx, ctx.user, {**record, "check": result.to_dict(), "fate": None,
                                        "pushed": True})
-    who = record["character"]
-    text = ctx.t("plurk.push.line", text=check_text(ctx, who, result))
-    data = check_data(result, character=who, user=ctx.user, original=result_dict(original))
+    who, reason = record["character"], record.get("reason")
+    text = ctx.t("plurk.push.line", text=check_text(ctx, who, result, reason=reason))
+    data = check_data(result, character=who, user=ctx.user, original=result_dict(original),
+                      reason=reason)
     return deliver(ctx, ctx.user, who, text, data, hidden=record["hidden"])
 
 
@@ -231,7 +304,8 @@ async def record_for(ctx: Context, ref: str) -> tuple[str, dict[str, Any]]:
     character = await investigator(ctx, ref)
     _row, last = await last_checks(ctx)
     record = last.get(character.owner)
-    if record is None or (mention(ref) is None and record["character"] != character.name):
+    if record is None or (mention(ref) is None and not same_character(
+            {**record, "owner": character.owner}, character)):
         raise CommandError("error.plurk.no_last_check", who=character.name)
     return character.owner, record
 
@@ -260,11 +334,19 @@ async def fate(ctx: Context) -> list[Outgoing]:
     if refs:
         require_gm_if_any(ctx)
         owner, record = await record_for(ctx, refs[0])
-        return await call_fate(ctx, owner, record, threshold, roll_now)
+        return await about_record(ctx, owner, record, "fate", lambda: call_fate(
+            ctx, owner, record, threshold, roll_now))
     _row, last = await last_checks(ctx)
     record = last.get(ctx.user)
     if record is None:
         raise CommandError("error.plurk.no_last_check", who=ctx.name)
+    return await about_record(ctx, ctx.user, record, "fate",
+                              lambda: own_fate(ctx, record, threshold))
+
+
+async def own_fate(ctx: Context, record: dict[str, Any], threshold: int | None
+                   ) -> list[Outgoing]:
+    """The investigator's `.fate`: roll the called one (or, without GMs, call and roll)."""
     called = record.get("fate") or {}
     if called.get("result") is not None:
         raise CommandError("error.plurk.fate_done", who=record["character"])
@@ -284,6 +366,8 @@ async def call_fate(ctx: Context, owner: str, record: dict[str, Any], threshold:
         raise CommandError("error.plurk.fate_done", who=record["character"])
     if not (original.crit or original.fumble):
         raise RuleError("plurk.fate_not_allowed", stat=original.stat, raw=original.raw)
+    if roll_now and record["hidden"]:
+        refuse_platform_dice_when_hidden(ctx)  # before the call is stored
     called = {"threshold": plurk.FATE_THRESHOLD if threshold is None else threshold,
               "called_by": ctx.user}
     record = {**record, "fate": called}
@@ -292,9 +376,11 @@ async def call_fate(ctx: Context, owner: str, record: dict[str, Any], threshold:
         return await roll_fate(ctx, owner, record)
     text = ctx.t("plurk.fate.called", who=record["character"], threshold=called["threshold"],
                  stat=original.stat or ctx.t("plurk.check.unnamed"))
-    return [ctx.reply(text, {"kind": "plurk_fate_call", "user": owner,
-                             "character": record["character"],
-                             "threshold": called["threshold"]})]
+    data = {"kind": "plurk_fate_call", "user": owner, "character": record["character"],
+            "threshold": called["threshold"]}
+    # a hidden check's call tells the player (and the GMs) privately: a fate check is
+    # only called after a crit or a fumble, so a public call would reveal that
+    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"])
 
 
 async def roll_fate(ctx: Context, owner: str, record: dict[str, Any]) -> list[Outgoing]:
@@ -338,11 +424,13 @@ async def sanity(ctx: Context) -> list[Outgoing]:
     character = await target_or_self(ctx, others[0] if others else None)
     san = resource_value(character, SAN)
     result = plurk.sanity_check(ctx.dice, san, losses[0])
-    lines = [ctx.t("plurk.sanity.line", pc=character.name, roll=result.roll, san=san,
+    # a constant loss (`1/1d6` on a success) has no dice to list: "損失 1"
+    line_key = "plurk.sanity.line" if result.loss_rolls else "plurk.sanity.line_flat"
+    lines = [ctx.t(line_key, pc=character.name, roll=result.roll, san=san,
                    cmp="≤" if result.success else ">",
                    outcome=ctx.t("plurk.check.success" if result.success
                                  else "plurk.check.failure"),
-                   expr=result.loss_expr, rolls=",".join(map(str, result.loss_rolls)) or "-",
+                   expr=result.loss_expr, rolls=",".join(map(str, result.loss_rolls)),
                    loss=result.loss)]
     fatal_lines, fatal = await lose(ctx, character, SAN, result.loss, source="sanity")
     if fatal:
@@ -499,8 +587,10 @@ async def secret(ctx: Context) -> list[Outgoing]:
     announce = ctx.reply(ctx.t("plurk.secret.announce", who=notice.investigator, stat=stat),
                          {"kind": "plurk_secret", "character": notice.investigator,
                           "stat": notice.stat})
-    text = ctx.t("plurk.secret.result", text=check_text(ctx, character.name, result))
-    data = check_data(result, character=character.name, user=character.owner, secret=True)
+    text = ctx.t("plurk.secret.result", text=check_text(ctx, character.name, result,
+                                                        reason=args.reason))
+    data = check_data(result, character=character.name, user=character.owner, secret=True,
+                      reason=args.reason)
     return [announce, *ctx.to_gms(text, data)]
 
 
@@ -532,7 +622,8 @@ async def multiple(ctx: Context) -> list[Outgoing]:
         result = plurk.compound_check(
             ctx.dice, [plurk.StatRef(key, value) for (key, value), _t in looked],
             bonus=sum(t.bonus for t in stats), threshold=default, mode=mode or "roll")
-        await remember(ctx, ctx.user, character.name, result.result)
+        await remember(ctx, ctx.user, character.name, result.result,
+                       character_id=character.id)
         mods = " ".join(f"{s}{m:+d}" for s, m in zip(result.stats, result.modifiers,
                                                       strict=True))
         text = ctx.t("plurk.rm.compound", who=character.name, mods=mods,
@@ -589,7 +680,8 @@ async def collective(ctx: Context) -> list[Outgoing]:
     result = plurk.collective_check(ctx.dice, stat, members, threshold=threshold,
                                     mode=mode or "roll")
     for (character, _b), named in zip(chosen, result.results, strict=True):
-        await remember(ctx, character.owner, character.name, named.result)
+        await remember(ctx, character.owner, character.name, named.result,
+                       character_id=character.id)
     lines = [ctx.t("plurk.rg.header", stat=result.stat, who=roller,
                    raw=ctx.t(f"plurk.check.raw_{mode or 'roll'}", raw=result.raw))]
     lines += [ctx.t("plurk.rg.item", who=n.name, body=check_body(ctx, n.result))

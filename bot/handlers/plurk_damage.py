@@ -29,12 +29,14 @@ from bot.handlers.plurk_battle import (
     current_actor,
     find_name,
     hp_text,
+    hp_waiting,
     is_word,
     load_battle,
     number,
     readable,
     running_battle,
     save_battle,
+    sheet_for,
     spend_text,
     words,
     write_sheet_hp,
@@ -44,6 +46,7 @@ from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.plurk_support import Outcome, fatal_event, on_fatal_resolved
 from bot.router import command
+from bot.store.models import ChannelState
 from rules.systems import plurk
 from rules.systems.plurk import Battle, DamageResult, KnockOutResult
 
@@ -172,18 +175,31 @@ def strike(
     return battle, hit, None
 
 
-async def settle_hp(ctx: Context, serial: int, battle: Battle, hit: DamageResult) -> list[str]:
+async def settle_hp(ctx: Context, row: ChannelState, battle: Battle,
+                    hit: DamageResult) -> list[str]:
     """Where the HP loss goes: an investigator's sheet, or a fatal event (PL-12)
-    that waits for intervention; an enemy's stays in the battle."""
+    that waits for intervention; an enemy's stays in the battle.
+
+    One investigator has at most one pending HP fatal event: a hit on someone
+    already at 0 HP, or whose earlier fatal event is still pending, is reported
+    (the GM rules on it) instead of opening a second event for the same fall."""
     victim = battle.get(hit.target)
-    if victim.kind != "investigator" or victim.owner is None:
+    character = await sheet_for(ctx, row, victim)
+    if character is None:  # an enemy or ally (or a deleted sheet): the battle's HP only
         return [ctx.t("battle.dmg.down", name=victim.name)] if hit.hp_after <= 0 < hit.taken \
             else []
-    if hit.fatal:
-        details = {"serial": serial, "combatant": victim.name, "hit": asdict(hit)}
-        return await fatal_event(ctx, victim.owner, victim.name, HP_STAT, hit.taken,
-                                 source=FATAL_SOURCE, current=hit.hp_before, details=details)
-    await write_sheet_hp(ctx, victim, hit.hp_after)
+    if hit.taken > 0 and (hit.fatal or hit.hp_before <= 0):
+        pending = await hp_waiting(ctx, character)
+        if pending:
+            return [ctx.t("battle.dmg.fatal_pending", name=victim.name, id=pending[0]["id"],
+                          taken=hit.taken)]
+        if hit.hp_before <= 0:
+            return [ctx.t("battle.dmg.already_down", name=victim.name, taken=hit.taken)]
+        details = {"serial": battle_serial(row), "combatant": victim.name, "hit": asdict(hit)}
+        return await fatal_event(ctx, victim.owner or character.owner, character.name, HP_STAT,
+                                 hit.taken, source=FATAL_SOURCE, current=hit.hp_before,
+                                 details=details, character_id=character.id)
+    await write_sheet_hp(ctx, row, victim, hit.hp_after)
     return []
 
 
@@ -249,6 +265,8 @@ async def atk(ctx: Context) -> list[Outgoing]:
     row, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     target = battle.get(find_name(battle, tokens[0])).name
+    if target == actor.name:  # as a parry against oneself is (PL-16)
+        raise CommandError("error.battle.attack_self", name=actor.name)
     opts = parse_hit_options(tokens[2:], "error.battle.atk_usage")
     if opts.attacker is not None:
         raise CommandError("error.battle.atk_usage")
@@ -259,7 +277,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
     lines = damage_lines(ctx, ctx.t("battle.dmg.attack", attacker=actor.name, target=target,
                                     roll=roll_text(ctx, rolled)), ko, hit)
-    lines.extend(await settle_hp(ctx, battle_serial(row), battle, hit))
+    lines.extend(await settle_hp(ctx, row, battle, hit))
     lines.append(spend_text(ctx, battle, spent))
     save_battle(row, battle)
     data = battle_data("attack", battle, roll=rolled, hit=hit, knock_out=ko, bp=spent)
@@ -286,7 +304,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     head = ctx.t("battle.dmg.raw", target=target, raw=raw,
                  attacker=opts.attacker or ctx.t("battle.dmg.no_attacker"))
     lines = damage_lines(ctx, head, ko, hit)
-    lines.extend(await settle_hp(ctx, battle_serial(row), battle, hit))
+    lines.extend(await settle_hp(ctx, row, battle, hit))
     save_battle(row, battle)
     return [ctx.reply("\n".join(lines), battle_data("damage", battle, hit=hit, knock_out=ko))]
 

@@ -11,6 +11,7 @@ spends can never both pass a pool that only covers one.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.context import Context
@@ -28,11 +29,13 @@ from bot.plurk_support import (
     intervention_cost,
     lose,
     mention,
+    param_label,
     pending_fatal,
     require_owner_or_gm,
     require_plurk,
     resolve_fatal,
     resource_value,
+    same_character,
     set_intervention_cost,
     set_resource,
     target_or_self,
@@ -52,12 +55,37 @@ AWARD_WORDS = frozenset({"award", "grant", "give", "給", "给", "獎勵", "奖�
 SHOW_WORDS = frozenset({"", "show", "list", "查看"})
 
 
-def number(text: str, usage: str) -> int:
-    """A whole number argument, or the command's usage."""
-    try:
-        return int(text)
-    except ValueError:
-        raise CommandError(usage) from None
+MAX_AMOUNT = 1_000_000
+"""The largest amount (and resulting value) of AP, CP, HP and SAN — as `.st` allows."""
+
+_AMOUNT = re.compile(r"^[+-]?\d{1,12}$")
+
+
+def number(text: str, usage: str, **params: Any) -> int:
+    """A whole number argument (``|N| ≤ MAX_AMOUNT``), or the command's usage.
+
+    ``params`` are the usage message's own (``command`` for ``resource_usage``):
+    every refusal is rendered with all of its template's fields."""
+    if not _AMOUNT.match(text.strip()):
+        raise CommandError(usage, **params)
+    return bounded(int(text))
+
+
+def bounded(value: int, *, result: bool = False) -> int:
+    """Refuse an amount — or, with ``result``, the value it would lead to — beyond
+    ±MAX_AMOUNT, so nothing huge reaches a sheet or the AP pool."""
+    if abs(value) > MAX_AMOUNT:
+        key = "error.plurk.result_too_big" if result else "error.plurk.amount_too_big"
+        raise CommandError(key, amount=value, limit=MAX_AMOUNT)
+    return value
+
+
+def readable_amounts(ctx: Context, exc: RuleError) -> RuleError:
+    """The rules name a negative amount by its parameter (``amount``, ``cost``); say
+    it in the reader's words (``給予的行動點數``)."""
+    if exc.code == "plurk.negative_amount" and isinstance(exc.params.get("name"), str):
+        return RuleError(exc.code, **{**exc.params, "name": param_label(ctx, exc.params["name"])})
+    return exc
 
 
 # --------------------------------------------------------------------------- AP (PL-11)
@@ -91,6 +119,13 @@ async def ap(ctx: Context) -> list[Outgoing]:
     """PL-11, the group's AP: `.ap` show; `.ap grant N` / `.ap set N` / `.ap cost 移動 3`
     (GM); `.ap 觀察` or `.ap spend 移動` (anyone, the configured cost); an explicit
     cost `.ap spend 開鎖 2` is the GM's. Never below 0; reaching 0 forces the scene on."""
+    try:
+        return await ap_command(ctx)
+    except RuleError as exc:
+        raise readable_amounts(ctx, exc) from exc
+
+
+async def ap_command(ctx: Context) -> list[Outgoing]:
     require_plurk(ctx)
     row, pool = await load_pool(ctx)
     verb, _, rest = ctx.args.strip().partition(" ")
@@ -103,6 +138,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
         amount = number(rest, "error.plurk.ap_usage")
         change = plurk.grant_ap if verb in GRANT_WORDS else plurk.set_ap
         pool, event = change(pool, amount)
+        bounded(event.after, result=True)
         row.data = pool.to_dict()
         return [ctx.reply(ctx.t(f"plurk.ap.{event.op}", amount=amount, before=event.before,
                                 after=event.after), ap_data(pool, event))]
@@ -132,11 +168,16 @@ def spend_reply(ctx: Context, row: Any, pool: plurk.ApPool, text: str) -> Outgoi
         cost = number(parts[1], "error.plurk.ap_usage")
     try:
         pool, event = plurk.spend_ap(pool, parts[0], cost=cost)
-    except RuleError as exc:  # name the action as the players do, not by its key
-        if exc.code != "plurk.ap_insufficient":
+    except RuleError as exc:  # name the actions as the players do, not by their keys
+        params = dict(exc.params)
+        if exc.code == "plurk.ap_insufficient":
+            params["action"] = action_label(ctx, params["action"])
+        elif exc.code == "plurk.ap_unknown_action":
+            params["known"] = ctx.t("plurk.list_sep").join(
+                action_label(ctx, key) for key in pool.costs)
+        else:
             raise
-        raise RuleError(exc.code, **{**exc.params,
-                                     "action": action_label(ctx, exc.params["action"])}) from None
+        raise RuleError(exc.code, **params) from None
     row.data = pool.to_dict()
     lines = [ctx.t("plurk.ap.spent", who=ctx.name, action=action_label(ctx, event.action or ""),
                    cost=event.cost, before=event.before, after=event.after)]
@@ -161,7 +202,7 @@ async def cp(ctx: Context) -> list[Outgoing]:
         character = await named(ctx, parts[1])
         amount = number(parts[2], "error.plurk.cp_usage")
         before = resource_value(character, CP)
-        after = plurk.award_cp(before, amount)
+        after = bounded(plurk.award_cp(before, amount), result=True)
         set_resource(character, CP, after)
         return [ctx.reply(ctx.t("plurk.cp.awarded", pc=character.name, amount=f"{amount:+d}",
                                 before=before, after=after),
@@ -204,14 +245,17 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
         return [ctx.reply(ctx.t("plurk.resource.show", pc=character.name, resource=resource,
                                 value=before), {**data, "after": before})]
     text = amounts[0]
-    value = number(text[1:] if text[:1] in "+-=" else text, "error.plurk.resource_usage")
+    digits = text[1:] if text[:1] in "+-=" else text
+    if not digits.isdigit():  # `=abc`, `--3`: name what could not be read
+        raise CommandError("error.plurk.bad_amount", text=text[:30], command=ctx.command)
+    value = number(digits, "error.plurk.resource_usage", command=ctx.command)
     if text.startswith("-"):
         lines, fatal = await lose(ctx, character, resource, value, source=resource_source(resource))
         if fatal:
             return [ctx.reply("\n".join(lines), {**data, "loss": value, "fatal": True,
                                                  "after": before})]
     elif text.startswith("+"):
-        set_resource(character, resource, before + value)
+        set_resource(character, resource, bounded(before + value, result=True))
     else:
         set_resource(character, resource, value)
     after = resource_value(character, resource)
@@ -271,8 +315,7 @@ async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
             found = [e for e in events if e["owner"] == user]
         else:
             character = await named(ctx, ref)
-            found = [e for e in events if e["owner"] == character.owner
-                     and e["character"] == character.name]
+            found = [e for e in events if same_character(e, character)]
     else:
         found = [e for e in events if e["owner"] == ctx.user]
         if not found and ctx.is_gm and len(events) == 1:

@@ -555,6 +555,8 @@ def parse_san_loss(text: str) -> SanLoss:
         try:
             parse_dice(part)
         except RuleError as exc:
+            if exc.code == "plurk.dice_limit":  # well written, only too many dice / faces
+                raise
             raise RuleError("plurk.bad_san_loss", expr=text) from exc
     return SanLoss(parts[0].strip(), parts[1].strip())
 

@@ -528,3 +528,133 @@ async def test_english_replies(table: Table) -> None:
     assert await table.text("p2", ".act attack") == "Bob: attack costs 2 BP (4 → 2)"
     assert await table.text("p1", ".act attack") == \
         "⚠ It is Bob's turn; only their player or a GM can act for them."
+
+
+# --------------------------------------------------------------------------- review fixes
+
+
+async def fatal_events(core: Core) -> list[dict[str, Any]]:
+    return (await stored(core))["docs"]["plurk.fatal"][0]["events"]
+
+
+async def test_pl12_a_renamed_investigator_stays_linked_to_its_sheet(table: Table) -> None:
+    """PL-12 / PL-13: `.pc rename` mid-battle keeps the combatant on its sheet (linked
+    by Character.id): hits reach the sheet, sheet changes reach the battle, the fatal
+    event is the renamed sheet's and intervention settles it; the sheet cannot enter
+    the battle a second time under its new name."""
+    await started(table)
+    await table.say("p1", ".pc rename Anna")
+    hit = await table.text("p2", ".atk Ann 1d6", dice=[4])  # Bob's turn
+    assert "Ann 受到 4 點傷害，體力 12 → 8" in hit
+    assert await sheet_hp(table.core, "Anna") == 8
+    assert await table.text("p1", ".hp") == "Anna 的體力：8"
+    await table.say("p1", ".st 體力 7")
+    assert by_name(await state(table))["Ann"]["hp"] == 7
+    fatal = await table.text("gm", ".dmg Ann 20")
+    assert "☠ 致命事件 #1：Anna 的體力將從 7 降到 0（損失 20），尚未套用。" in fatal
+    event = (await fatal_events(table.core))[0]
+    assert (event["character"], event["owner"], event["source"]) == ("Anna", "p1", "battle")
+    assert await sheet_hp(table.core, "Anna") == 7
+    assert await table.text("p1", ".intervene") == (
+        "✨ Anna 發動常世干預，花費 5 點因果點數（12 → 7），取消了體力損失 20。\n"
+        "常世干預：Ann 在戰鬥中的體力恢復為 7。")
+    assert by_name(await state(table))["Ann"]["hp"] == 7
+    before = await stored(table.core)
+    assert await table.text("p1", ".battle join", dice=[]) == (
+        "⚠ 戰鬥中已經有名為「Ann」的角色（名字不能重複）。")
+    assert await stored(table.core) == before
+
+
+async def test_pl16_attacking_oneself_is_refused_like_parrying_oneself(table: Table) -> None:
+    """PL-16: the current actor cannot attack itself (as it cannot parry itself);
+    nothing is rolled or spent."""
+    await started(table)
+    before = await stored(table.core)
+    assert await table.text("p2", ".atk Bob 1d6", dice=[]) == "⚠ Bob 不能攻擊自己。"
+    assert await table.text("p2", ".atk bob 1d6", dice=[]) == "⚠ Bob 不能攻擊自己。"
+    assert await stored(table.core) == before
+
+
+async def test_pl12_a_fallen_investigator_gets_no_second_fatal_event(table: Table) -> None:
+    """PL-12: one fall, one fatal event. A hit while #1 is pending is reported (the
+    sheet waits), and a hit on someone already at 0 HP opens none."""
+    await started(table)
+    await table.text("gm", ".dmg Ann 15")
+    assert await table.text("gm", ".dmg Ann 5") == "\n".join([
+        "💥 對 Ann 造成 5 點原始傷害（來源：GM）", "Ann 受到 5 點傷害，體力 0 → 0",
+        "☠ Ann 的致命事件 #1 還沒處理（.fatal）：這次的 5 點傷害不另開致命事件，"
+        "角色卡不變，請 GM 裁定。"])
+    assert [e["id"] for e in await fatal_events(table.core)] == [1]
+    assert await sheet_hp(table.core, "Ann") == 12
+    await table.text("p1", ".accept")
+    assert await sheet_hp(table.core, "Ann") == 0
+    assert (await table.text("gm", ".dmg Ann 3")).endswith(
+        "\nAnn 已經倒下（體力 0）：這次的 3 點傷害不另開致命事件。")
+    assert await fatal_events(table.core) == []
+
+
+async def test_pl13_when_nobody_can_act_pass_says_so(table: Table) -> None:
+    """PL-13: with everyone at 0 HP the turn does not "return" to a fallen combatant."""
+    await started(table)
+    for line in (".dmg Bob 10", ".dmg Ann 12", ".dmg Ghoul 17", ".dmg Thug 9"):
+        await table.say("gm", line)
+    assert await table.text("gm", ".pass") == (
+        "Bob 結束回合。\n⚠ 沒有人能行動了（全員倒下或昏迷，第 1 輪）。"
+        "GM 可用 .battle wake 喚醒、.hp 治療，或 .battle end 結束戰鬥。")
+
+
+async def test_enemy_values_have_minimums_and_leave_names_the_character(table: Table) -> None:
+    """PL-13 set-up: an enemy starts with hp ≥ 1 (armor, BP, durability ≥ 0);
+    `.battle leave` names the character that withdrew, not the user id."""
+    await prepare(table)
+    before = await stored(table.core)
+    assert await table.text("gm", ".enemy add 貓 hp=-5") == "⚠ 「hp=-5」不行：hp 至少要 1。"
+    assert await table.text("gm", ".enemy add 貓 體力=0") == "⚠ 「體力=0」不行：體力 至少要 1。"
+    assert await table.text("gm", ".enemy add 貓 hp=3 armor=-1") == (
+        "⚠ 「armor=-1」不行：armor 至少要 0。")
+    assert await stored(table.core) == before
+    assert await table.text("p1", ".battle leave") == "Ann 取消參戰。"
+
+
+async def test_battle_names_prefer_the_exact_spelling_then_refuse_ambiguity(
+        table: Table) -> None:
+    """PL-16 targets: 艾莉絲 and 艾莉丝 both fight — each spelling hits its own; a
+    spelling that only folds onto two combatants is refused with the candidates."""
+    await table.text("gm", ".gm")
+    for user, name, stats in (("p1", "艾莉絲", "靈巧 5 體力 12"),
+                              ("p2", "艾莉丝", "靈巧 2 體力 10"),
+                              ("p3", "阿髮", "體力 5"), ("p4", "阿发", "體力 5")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, f".st {stats}")
+        await table.text(user, ".battle join")
+    await table.text("gm", ".enemy add Ghoul 靈巧=3 hp=15")
+    await table.say("gm", ".battle start", dice=[10, 5, 9, 3, 1])
+    assert (await table.text("gm", ".dmg 艾莉丝 3")).endswith("艾莉丝 受到 3 點傷害，體力 10 → 7")
+    assert (await stored(table.core))["sheets"]["艾莉絲"]["體力"] == 12
+    assert await sheet_hp(table.core, "艾莉丝") == 7
+    before = await stored(table.core)
+    assert await table.text("gm", ".dmg 阿發 3") == (
+        "⚠ 「阿發」可能是好幾位參戰者：阿髮 / 阿发。請寫出完整的名字。")
+    assert await stored(table.core) == before
+
+
+async def test_pl12_battles_and_fatal_events_stored_without_sheet_ids_still_work(
+        table: Table) -> None:
+    """PL-12: state written before sheets were linked by id (no `sheets` in the battle,
+    no `character_id` in a fatal event) is still read by owner and name."""
+    await started(table)
+    await table.text("gm", ".dmg Ann 15")
+    async with table.core.sessions() as session, session.begin():
+        for row in await session.scalars(select(ChannelState)):
+            if row.key == "plurk.battle":
+                row.data = {k: v for k, v in row.data.items() if k != "sheets"}
+            elif row.key == "plurk.fatal":
+                row.data = {**row.data, "events": [
+                    {k: v for k, v in e.items() if k != "character_id"}
+                    for e in row.data["events"]]}
+    assert "sheets" not in (await stored(table.core))["docs"]["plurk.battle"][0]
+    assert "Bob 受到 3 點傷害，體力 10 → 7" in await table.text("gm", ".dmg Bob 3")
+    assert await sheet_hp(table.core, "Bob") == 7
+    assert (await table.text("p1", ".intervene")).endswith(
+        "常世干預：Ann 在戰鬥中的體力恢復為 12。")
+    assert await sheet_hp(table.core, "Ann") == 12

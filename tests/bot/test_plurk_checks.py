@@ -497,8 +497,8 @@ async def test_pl12_hp_loss_to_zero_waits_and_intervention_cancels_it(table: Tab
         "取消這次損失，或 .accept 承受。GM 也可代為決定。")
     assert "體力:6" in await sheet(table, "alice")
     assert (await states(table.core))["plurk.fatal"]["events"][0] == {
-        "id": 1, "owner": "alice", "character": "艾莉絲", "resource": "體力", "loss": 6,
-        "before": 6, "after": 0, "source": "hp", "details": {}}
+        "id": 1, "owner": "alice", "character": "艾莉絲", "character_id": 1, "resource": "體力",
+        "loss": 6, "before": 6, "after": 0, "source": "hp", "details": {}}
     before = await snapshot(table)
     assert "至少要花費 5 點" in (await one(table, "alice", ".intervene 4")).text
     assert "只有該角色的玩家或 GM" in (await one(table, "bob", ".intervene 艾莉絲")).text
@@ -654,3 +654,240 @@ async def test_pl12_a_fatal_loss_through_st_is_a_fatal_event_too(table: Table) -
     await table.say("alice", ".accept #2")
     assert "理智:0" in await sheet(table, "alice")
     assert (await one(table, "alice", ".st hp-3")).text == "alice 的數值已更新：體力:5→2"
+
+
+# --------------------------------------------------------------------------- review fixes
+
+
+HIDDEN_WORDS = ("成功", "失敗", "大成功", "大失敗", "孤注失敗", "原始")
+
+
+def assert_nothing_leaks(outs: list[Outgoing], *numbers: int) -> Outgoing:
+    """The one channel message of a push / fate about a hidden check: the neutral
+    follow-up, with no number, outcome or crit/fumble word in its text or data."""
+    channel = [o for o in outs if o.to == "channel"]
+    assert len(channel) == 1, outs
+    public = channel[0].text + repr(channel[0].data)
+    for secret in (*map(str, numbers), *HIDDEN_WORDS):
+        assert secret not in public, (secret, public)
+    assert all(o.secret for o in outs if o.to == "private")
+    return channel[0]
+
+
+def privately(outs: list[Outgoing]) -> dict[str, str]:
+    return {o.user or "": o.text for o in outs if o.to == "private"}
+
+
+FOLLOWUP_PUSH = "🤫 艾莉絲 的暗中檢定：孤注一擲的回覆已私下傳送給本人與 GM。"
+FOLLOWUP_FATE = "🤫 艾莉絲 的暗中檢定：命運檢定的回覆已私下傳送給本人與 GM。"
+
+
+async def test_pl7_refusals_about_a_hidden_check_are_private(table: Table) -> None:
+    """PL-7 (with PL-4, PL-10): refusing a push or a fate check of a hidden check says
+    what the check was (a success, a fumble, the raw die) — only the asker may read it."""
+    await setup(table)
+    await table.say("alice", ".rah 觀察", dice=[12])  # 12 + 5 = 17 ≥ 11: a success
+    before = await snapshot(table)
+    outs = await table.say("alice", ".push", dice=[])
+    assert assert_nothing_leaks(outs, 12, 17).text == FOLLOWUP_PUSH
+    assert outs[0].data == {"kind": "plurk_hidden_followup", "user": "alice",
+                            "character": "艾莉絲", "action": "push"}
+    assert privately(outs) == {"alice": "⚠ 只有失敗的檢定可以孤注一擲。"}
+    outs = await table.say("gm", ".fate 艾莉絲", dice=[])
+    assert assert_nothing_leaks(outs, 12, 17).text == FOLLOWUP_FATE
+    assert privately(outs) == {
+        "gm": "⚠ 只有大成功或大失敗之後可以進行命運檢定（這次原始骰是 12）。"}
+    outs = await table.say("alice", ".fate", dice=[])
+    assert assert_nothing_leaks(outs, 12, 17).text == FOLLOWUP_FATE
+    assert privately(outs) == {"alice": "⚠ GM 還沒有要求你進行命運檢定。"}
+    assert await snapshot(table) == before  # refusals change nothing
+    await table.say("alice", ".rah 觀察", dice=[1])  # a fumble
+    outs = await table.say("alice", ".push", dice=[])
+    assert assert_nothing_leaks(outs, 1, 6).text == FOLLOWUP_PUSH
+    assert privately(outs) == {"alice": "⚠ 大失敗之後不能孤注一擲。"}
+
+
+async def test_pl7_push_and_fate_of_a_hidden_check_reach_only_player_and_gms(
+        table: Table) -> None:
+    """PL-7 with PL-10 and PL-4: the push of a hidden failure, the GM's fate call on a
+    hidden crit and its roll all go to the player and the GMs; the channel reads the
+    same neutral line as for a refusal."""
+    await setup(table)
+    await table.say("alice", ".rah 觀察 >=20", dice=[3])  # 8 < 20: a failure
+    outs = await table.say("alice", ".push", dice=[15])  # 20 ≥ 20: the push succeeds
+    assert assert_nothing_leaks(outs, 3, 8, 15, 20).text == FOLLOWUP_PUSH
+    line = "孤注一擲！🎲 艾莉絲「觀察」檢定：孤注 1d20=15 觀察+5 = 20 ≥ 閾值 20 → 成功"
+    assert privately(outs) == {"alice": f"（暗中檢定）{line}",
+                               "gm": f"（艾莉絲 的暗中檢定）{line}"}
+    await table.say("alice", ".rah 觀察 >=30", dice=[20])  # crit, failure
+    outs = await table.say("gm", ".fate 艾莉絲 >=12", dice=[])
+    assert assert_nothing_leaks(outs, 20, 25).text == FOLLOWUP_FATE
+    call = ("🎲 GM 要求 艾莉絲 對「觀察」的結果進行命運檢定（1d20 ≥ 12）。"
+            "艾莉絲 請輸入 .fate 擲骰。")
+    assert privately(outs) == {"alice": f"（暗中檢定）{call}", "gm": f"（艾莉絲 的暗中檢定）{call}"}
+    outs = await table.say("alice", ".fate", dice=[14])
+    assert assert_nothing_leaks(outs, 14, 20, 25).text == FOLLOWUP_FATE
+    fate_line = "🎲 艾莉絲 命運檢定（大成功之後）：1d20=14 ≥ 12 → 成功；必定成功。最終：成功"
+    assert privately(outs) == {"alice": f"（暗中檢定）{fate_line}",
+                               "gm": f"（艾莉絲 的暗中檢定）{fate_line}"}
+    outs = await table.say("gm", ".fate 艾莉絲 roll", dice=[])  # already rolled
+    assert assert_nothing_leaks(outs, 14, 20).text == FOLLOWUP_FATE
+    assert privately(outs) == {"gm": "⚠ 艾莉絲 這次檢定的命運檢定已經擲過了。"}
+
+
+async def test_pl7_public_checks_keep_answering_in_the_channel(table: Table) -> None:
+    """PL-10: a push of a public check is still public, refusal included."""
+    await setup(table)
+    await table.say("alice", ".ra 觀察", dice=[12])
+    assert (await one(table, "alice", ".push", dice=[])).text == "⚠ 只有失敗的檢定可以孤注一擲。"
+
+
+async def test_pl2_a_check_takes_a_reason_and_dc_thresholds(table: Table) -> None:
+    """PL-2: `.ra 觀察 開門` checks 觀察 for 開門 (as `.r` takes a reason); thresholds
+    are also written `DC15`, `dc 15`, `≧15`; a second stat is still refused."""
+    await setup(table)
+    out = await one(table, "alice", ".ra 觀察 開門", dice=[12])
+    assert out.text == "🎲 艾莉絲「觀察」檢定（開門）：1d20=12 觀察+5 = 17 ≥ 閾值 11 → 成功"
+    assert (check(out)["stat"], check(out)["reason"]) == ("觀察", "開門")
+    for line in (".ra 觀察 dc15", ".ra 觀察 DC15", ".ra 觀察 DC 15", ".ra 觀察 ≧15",
+                 ".ra 觀察≧15", ".ra 觀察DC15"):
+        data = check(await one(table, "alice", line, dice=[9]))
+        assert (data["threshold"], data["value"], data["success"], data["reason"]) == (
+            15, 14, False, None), line
+    out = await one(table, "alice", ".ra 觀察 打開 那扇門 +2 DC15", dice=[8])
+    assert out.text == ("🎲 艾莉絲「觀察」檢定（打開 那扇門）："
+                        "1d20=8 觀察+5 情境+2 = 15 ≥ 閾值 15 → 成功")
+    pushed = await one(table, "alice", ".ra 5 開門", dice=[3])
+    assert pushed.text == "🎲 艾莉絲「一般」檢定（開門）：1d20=3 修正+5 = 8 < 閾值 11 → 失敗"
+    assert (await one(table, "alice", ".push", dice=[4])).text.startswith(
+        "孤注一擲！🎲 艾莉絲「一般」檢定（開門）：孤注 1d20=4")
+    await table.text("alice", ".st 開鎖 2")
+    before = await snapshot(table)
+    for ambiguous in (".ra 觀察 潛行", ".ra 觀察 開鎖", ".ra 觀察 push", ".ra 5 觀察"):
+        assert "用法" in (await one(table, "alice", ambiguous, dice=[])).text, ambiguous
+    assert await snapshot(table) == before
+
+
+def _template_fields_missing(catalog: Catalog, key: str, given: set[str]) -> list[str]:
+    """Locales whose template of ``key`` still shows a ``{field}`` once rendered with
+    exactly the parameters a call site passes."""
+    rendered = {locale: catalog.text(locale, key, **dict.fromkeys(given, "X"))
+                for locale in LOCALES}
+    return [f"{locale}: {text}" for locale, text in rendered.items() if "{" in text]
+
+
+def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
+    """Every refusal of the plurk commands (`.hp =abc` named `.{command}` before):
+    each call that names an ``error.*`` key — a ``CommandError``, a ``RuleError`` of
+    the rules, or a helper such as ``number(..., "error.plurk.resource_usage")`` —
+    passes every field its message uses, in every locale."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    files = [root / "bot" / "plurk_support.py", root / "rules" / "systems" / "plurk.py",
+             *sorted((root / "bot" / "handlers").glob("plurk_*.py"))]
+    catalog = Catalog()
+    problems: list[str] = []
+    checked = 0
+    for path in files:
+        for call in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(call, ast.Call) or any(k.arg is None for k in call.keywords):
+                continue  # a **splat: its fields are not known here
+            name = getattr(call.func, "id", getattr(call.func, "attr", ""))
+            values = [*call.args, *(k.value for k in call.keywords)]
+            keys = [v.value for v in values
+                    if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                    and v.value.startswith("error.")]
+            if name == "RuleError" and call.args and isinstance(call.args[0], ast.Constant):
+                keys.append(f"error.{call.args[0].value}")
+            given = {k.arg for k in call.keywords if k.arg and k.arg != "usage"}
+            for key in keys:
+                checked += 1
+                problems += [f"{path.name}:{call.lineno} {key} {miss}"
+                             for miss in _template_fields_missing(catalog, key, given)]
+    assert checked > 100
+    assert problems == []
+
+
+async def test_every_reachable_plurk_refusal_renders_completely(table: Table) -> None:
+    """The refusals of `.ra` … `.fatal`, driven for real: none shows a raw ``{field}``."""
+    await setup(table)
+    await table.say("alice", ".ra 觀察", dice=[12])
+    lines = [
+        ("alice", ".hp =abc"), ("alice", ".san =abc"), ("alice", ".hp --3"),
+        ("alice", ".hp -5 -3"), ("alice", ".hp +1000001"), ("alice", ".hp +999991"),
+        ("gm", ".hp -1 大衛"), ("alice", ".hp -3 鮑伯"), ("gm", ".cp award 鮑伯 x"),
+        ("gm", ".cp award 鮑伯 1000001"), ("gm", ".cp award 鮑伯 -12"), ("gm", ".ap grant x"),
+        ("gm", ".ap grant -5"), ("gm", ".ap set -1"), ("gm", ".ap grant 1000001"),
+        ("gm", ".ap cost 移動 -1"), ("gm", ".ap 開鎖"), ("alice", ".ap 觀察"),
+        ("alice", ".ap spend 開鎖 2"), ("alice", ".intervene"), ("alice", ".accept #x"),
+        ("alice", ".intervene a b"), ("gm", ".intervene cost 4"), ("alice", ".ra 醫療"),
+        ("alice", ".ra 觀察 >=3 >=4"), ("alice", ".ra >="), ("alice", ".push x"),
+        ("alice", ".push"), ("gm", ".fate a b"), ("gm", ".fate 卡蘿"), ("alice", ".fate"),
+        ("alice", ".sc"), ("alice", ".sc 1/1d6x"), ("alice", ".sc 1/1000d1000"),
+        ("alice", ".op 觀察"), ("alice", ".op 靈巧 vs 潛行 @bob"), ("gm", ".secret"),
+        ("alice", ".secret 鮑伯 觀察"), ("alice", ".rm 觀察"), ("alice", ".rm 觀察 观察"),
+        ("alice", ".rg"), ("alice", ".rg 武器 鮑伯"), ("gm", ".rg 觀察 @bob"),
+    ]
+    for user, line in lines:
+        outs = await table.say(user, line, dice=[])
+        assert outs and all(o.text.startswith("⚠") for o in outs), (line, outs)
+        for out in outs:
+            assert "{" not in out.text and "}" not in out.text, (line, out.text)
+
+
+async def test_pl12_amount_refusals_name_what_is_wrong(table: Table) -> None:
+    """PL-11 / PL-12: `.hp =abc` names the command; amounts are bounded like `.st`;
+    a negative AP grant is said in the reader's words, not the rules' `amount`."""
+    await setup(table)
+    before = await snapshot(table)
+    assert (await one(table, "alice", ".hp =abc")).text == (
+        "⚠ 看不懂數量「=abc」。用法：.hp [-N|+N|=N] [角色|@玩家]")
+    assert (await one(table, "alice", ".hp -5 -3")).text == (
+        "⚠ 用法：.hp [-N|+N|=N] [角色|@玩家]")
+    assert (await one(table, "alice", ".san =1000001")).text == (
+        "⚠ 數值的絕對值最多 1000000（給的是 1000001）。")
+    assert (await one(table, "alice", ".hp +999991")).text == (
+        "⚠ 結果會是 1000001，超過上限 1000000。")
+    assert (await one(table, "gm", ".cp award 鮑伯 1000001")).text == (
+        "⚠ 數值的絕對值最多 1000000（給的是 1000001）。")
+    assert (await one(table, "gm", ".ap grant 1000001")).text == (
+        "⚠ 數值的絕對值最多 1000000（給的是 1000001）。")
+    assert (await one(table, "gm", ".ap grant -5")).text == (
+        "⚠ 給予的行動點數 不能是 -5（不可為負數）。")
+    assert (await one(table, "gm", ".ap set -5")).text == "⚠ 行動點數 不能是 -5（不可為負數）。"
+    assert (await one(table, "gm", ".ap 開鎖")).text == (
+        "⚠ 「開鎖」沒有設定行動點數消耗；請 GM 用 .ap cost 開鎖 N 設定"
+        "（已設定：觀察/搜索、詢問、移動、使用道具）。")
+    assert await snapshot(table) == before
+    assert (await one(table, "gm", ".ap grant 1000000")).data["points"] == 1_000_000
+
+
+async def test_pl5_sanity_loss_wording_constant_and_dice_limit(table: Table) -> None:
+    """PL-5: a constant loss reads "損失 1" (not "[-] = 1"); too many dice name the
+    limit instead of calling a well-written loss malformed."""
+    await setup(table)
+    out = await one(table, "alice", ".sc 1/1d6", dice=[40])
+    assert out.text == "🧠 艾莉絲 理智檢定：1d100=40 ≤ 50 → 成功；損失 1\n理智 50 → 49"
+    assert (await one(table, "alice", ".sc 1/1000d1000", dice=[])).text == (
+        "⚠ 「1000d1000」太大：最多 100 顆骰子、1000 面。")
+
+
+async def test_character_names_prefer_the_exact_spelling_then_refuse_ambiguity(
+        table: Table) -> None:
+    """PL-12 (and every `<investigator>`): 艾莉絲 and 艾莉丝 are two characters — each
+    spelling finds its own; a spelling that only folds onto several is refused with
+    the candidates."""
+    await setup(table)
+    await table.text("dave", ".pc new 艾莉丝")
+    await table.text("dave", ".st 體力 4")
+    await table.text("erin", ".pc new 阿髮")
+    await table.text("erin", ".st 體力 3")
+    await table.text("fay", ".pc new 阿发")
+    assert (await one(table, "gm", ".hp 艾莉丝")).text == "艾莉丝 的體力：4"
+    assert (await one(table, "gm", ".hp 艾莉絲")).text == "艾莉絲 的體力：10"
+    assert (await one(table, "gm", ".hp 阿髮")).text == "阿髮 的體力：3"
+    assert (await one(table, "gm", ".hp 阿發")).text == (
+        "⚠ 「阿發」可能是好幾個角色：阿髮（erin）、阿发（fay）。"
+        "請寫出完整的名字，或改用 @玩家 指定。")

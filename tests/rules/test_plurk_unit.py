@@ -327,3 +327,15 @@ def test_start_costs_merge_with_defaults() -> None:
         "parry": 1,
         "吟唱": 4,
     }
+
+
+def test_pl5_san_loss_over_the_dice_limit_names_the_limit() -> None:
+    """PL-5: `1/1000d1000` is written correctly but rolls too many dice — the refusal
+    must say so (dice_limit), not that the format is wrong (bad_san_loss)."""
+    with pytest.raises(RuleError) as caught:
+        P.parse_san_loss("1/1000d1000")
+    assert (caught.value.code, caught.value.params) == ("plurk.dice_limit", {
+        "expr": "1000d1000", "max_dice": P.DICE_MAX_COUNT, "max_faces": P.DICE_MAX_FACES})
+    with pytest.raises(RuleError) as bad:
+        P.parse_san_loss("1/1x6")
+    assert bad.value.code == "plurk.bad_san_loss"
