@@ -10,7 +10,7 @@ no BP): traps, reactions, corrections.
 The arithmetic is the rules' (``roll_damage``, ``apply_damage``, ``knock_out``).
 Enemies' HP lives in the battle; an investigator's HP is also written to the
 sheet — unless the hit is a fatal event (PL-12): then the sheet waits and
-``bot.plurk_support.fatal_event`` offers intervention; if the investigator
+``bot.plurk.fatal.fatal_event`` offers intervention; if the investigator
 intervenes, the hook below gives the battle its HP back (``cancel_damage``).
 """
 
@@ -21,34 +21,30 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.plurk_battle import (
-    FATAL_SOURCE,
-    HP_STAT,
-    battle_data,
-    battle_serial,
-    current_actor,
-    find_name,
-    hp_text,
-    hp_waiting,
-    is_word,
-    load_battle,
-    number,
-    readable,
-    running_battle,
-    save_battle,
-    sheet_for,
-    spend_text,
-    words,
-    write_sheet_hp,
-)
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.plurk_support import Outcome, fatal_event, on_fatal_resolved
+from bot.plurk.battle_args import current_actor, find_name, is_word, number
+from bot.plurk.battle_state import (
+    battle_serial,
+    hp_waiting,
+    load_battle,
+    running_battle,
+    save_battle,
+    sheet_for,
+    write_sheet_hp,
+)
+from bot.plurk.battle_text import battle_data, hp_text, readable, spend_text
+from bot.plurk.fatal import Outcome, fatal_event, on_fatal_resolved
+from bot.plurk.system import HP
 from bot.router import command
 from bot.store.models import ChannelState
 from rules.systems import plurk
 from rules.systems.plurk import Battle, DamageResult, KnockOutResult
+
+FATAL_SOURCE = "battle"
+"""The ``source`` of the fatal events a hit opens (PL-12): its hook restores the
+battle's HP when the investigator intervenes."""
 
 # Words players use for attack kinds, besides the rules' ids and combat skill names.
 _KIND_WORDS: dict[str, str] = {
@@ -196,7 +192,7 @@ async def settle_hp(ctx: Context, row: ChannelState, battle: Battle,
         if hit.hp_before <= 0:
             return [ctx.t("battle.dmg.already_down", name=victim.name, taken=hit.taken)]
         details = {"serial": battle_serial(row), "combatant": victim.name, "hit": asdict(hit)}
-        return await fatal_event(ctx, victim.owner or character.owner, character.name, HP_STAT,
+        return await fatal_event(ctx, victim.owner or character.owner, character.name, HP,
                                  hit.taken, source=FATAL_SOURCE, current=hit.hp_before,
                                  details=details, character_id=character.id)
     await write_sheet_hp(ctx, row, victim, hit.hp_after)
@@ -238,7 +234,7 @@ def damage_lines(ctx: Context, head: str, ko: KnockOutResult | None,
 @readable
 async def parry(ctx: Context) -> list[Outgoing]:
     """PL-16: at the end of its action the current actor names the enemy it parries."""
-    tokens = words(ctx.args)
+    tokens = ctx.args.split()
     if len(tokens) not in (1, 2):
         raise CommandError("error.battle.parry_usage")
     durability = number(tokens[1], usage="error.battle.parry_usage") if len(tokens) == 2 \
@@ -259,7 +255,7 @@ async def parry(ctx: Context) -> list[Outgoing]:
 @readable
 async def atk(ctx: Context) -> list[Outgoing]:
     """The current actor's attack: attack BP, damage roll, parry/armor, HP."""
-    tokens = words(ctx.args)
+    tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("error.battle.atk_usage")
     row, battle = await running_battle(ctx)
@@ -289,7 +285,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
 async def dmg(ctx: Context) -> list[Outgoing]:
     """GM: raw damage to a combatant, outside the BP economy (no roll, no BP)."""
     require_gm_if_any(ctx)
-    tokens = words(ctx.args)
+    tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("error.battle.dmg_usage")
     raw = number(tokens[1], usage="error.battle.dmg_usage")

@@ -12,23 +12,11 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.plurk_battle import (
-    battle_data,
-    current_actor,
-    find_name,
-    is_word,
-    load_battle,
-    load_setup,
-    readable,
-    running_battle,
-    save_battle,
-    save_setup,
-    sep,
-    spend_text,
-    words,
-)
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
+from bot.plurk.battle_args import current_actor, gm_target, is_word
+from bot.plurk.battle_state import load_battle, load_setup, running_battle, save_battle, save_setup
+from bot.plurk.battle_text import battle_data, readable, sep, spend_text
 from bot.router import command
 from rules.systems import plurk
 from rules.systems.plurk import Battle
@@ -103,12 +91,8 @@ async def field(ctx: Context) -> list[Outgoing]:
 @readable
 async def place(ctx: Context) -> list[Outgoing]:
     """GM: put a combatant on a cell (no BP), or `off` the board."""
-    require_gm_if_any(ctx)
-    tokens = words(ctx.args)
-    if len(tokens) != 2:
-        raise CommandError("error.battle.place_usage")
-    row, battle = await running_battle(ctx)
-    name = find_name(battle, tokens[0])
+    tokens = ctx.args.split()
+    row, battle, name = await gm_target(ctx, tokens, 2, "error.battle.place_usage")
     off = is_word(tokens[1], "off", "none", "移除", "離場")
     battle = plurk.place(battle, name, None if off else tokens[1])
     save_battle(row, battle)
@@ -122,7 +106,7 @@ async def place(ctx: Context) -> list[Outgoing]:
 @readable
 async def move(ctx: Context) -> list[Outgoing]:
     """PL-15: the current actor moves; Chebyshev cells × move cost in BP."""
-    tokens = words(ctx.args)
+    tokens = ctx.args.split()
     if len(tokens) != 1:
         raise CommandError("error.battle.move_usage")
     row, battle = await running_battle(ctx)

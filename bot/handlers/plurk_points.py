@@ -3,7 +3,7 @@
 The AP pool is one JSON document per channel (``plurk.ap``: points and the GM's
 costs); HP, SAN and CP live on the investigators' sheets under the names the
 system declares (體力, 理智, 因果點數). A loss that would bring HP or SAN to 0 is
-not applied: it becomes a pending fatal event (``bot.plurk_support.fatal_event``)
+not applied: it becomes a pending fatal event (``bot.plurk.fatal.fatal_event``)
 settled by `.intervene` (spend CP, cancel the loss) or `.accept` (apply it).
 The core runs each command under the channel's lock in one transaction, so two
 spends can never both pass a pool that only covers one.
@@ -18,31 +18,30 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.plurk_support import (
-    CP,
-    FATAL_RESOURCES,
-    HP,
-    SAN,
+from bot.plurk.characters import (
     active_sheet,
-    fatal_event,
-    find_character,
-    intervention_cost,
-    lose,
+    investigator,
     mention,
-    param_label,
-    pending_fatal,
     require_owner_or_gm,
-    require_plurk,
-    resolve_fatal,
     resource_value,
     same_character,
-    set_intervention_cost,
     set_resource,
     target_or_self,
 )
+from bot.plurk.fatal import (
+    Outcome,
+    fatal_event,
+    intervention_cost,
+    lose,
+    pending_fatal,
+    resolve_fatal,
+    set_intervention_cost,
+)
+from bot.plurk.rendering import readable_amount, text_or
+from bot.plurk.system import CP, FATAL_RESOURCES, HP, SAN, require_plurk
 from bot.router import command
 from bot.sheet_guards import sheet_guard
-from bot.store.models import Character
+from bot.store.models import ChannelState, Character
 from rules.errors import RuleError
 from rules.systems import plurk
 
@@ -80,26 +79,17 @@ def bounded(value: int, *, result: bool = False) -> int:
     return value
 
 
-def readable_amounts(ctx: Context, exc: RuleError) -> RuleError:
-    """The rules name a negative amount by its parameter (``amount``, ``cost``); say
-    it in the reader's words (``給予的行動點數``)."""
-    if exc.code == "plurk.negative_amount" and isinstance(exc.params.get("name"), str):
-        return RuleError(exc.code, **{**exc.params, "name": param_label(ctx, exc.params["name"])})
-    return exc
-
-
 # --------------------------------------------------------------------------- AP (PL-11)
 
 
-async def load_pool(ctx: Context) -> tuple[Any, plurk.ApPool]:
+async def load_pool(ctx: Context) -> tuple[ChannelState, plurk.ApPool]:
     row = await ctx.state(AP_KEY)
     return row, plurk.ApPool.from_dict(row.data or {})
 
 
 def action_label(ctx: Context, key: str) -> str:
     """The localised name of a default action (observe → 觀察/搜索), else as the GM wrote it."""
-    catalog_key = f"plurk.ap.action_{key}"
-    return ctx.t(catalog_key) if ctx.core.catalog.has(catalog_key, ctx.locale) else key
+    return text_or(ctx, f"plurk.ap.action_{key}", key)
 
 
 def costs_text(ctx: Context, pool: plurk.ApPool) -> str:
@@ -122,7 +112,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
     try:
         return await ap_command(ctx)
     except RuleError as exc:
-        raise readable_amounts(ctx, exc) from exc
+        raise readable_amount(ctx, exc) from exc
 
 
 async def ap_command(ctx: Context) -> list[Outgoing]:
@@ -158,7 +148,7 @@ async def ap_command(ctx: Context) -> list[Outgoing]:
     return [spend_reply(ctx, row, pool, spend)]
 
 
-def spend_reply(ctx: Context, row: Any, pool: plurk.ApPool, text: str) -> Outgoing:
+def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str) -> Outgoing:
     parts = text.split()
     if not parts or len(parts) > 2:
         raise CommandError("error.plurk.ap_usage")
@@ -199,7 +189,7 @@ async def cp(ctx: Context) -> list[Outgoing]:
         require_gm_if_any(ctx)
         if len(parts) != 3:
             raise CommandError("error.plurk.cp_usage")
-        character = await named(ctx, parts[1])
+        character = await investigator(ctx, parts[1])
         amount = number(parts[2], "error.plurk.cp_usage")
         before = resource_value(character, CP)
         after = bounded(plurk.award_cp(before, amount), result=True)
@@ -210,17 +200,10 @@ async def cp(ctx: Context) -> list[Outgoing]:
                            "after": after})]
     if len(parts) > 1:
         raise CommandError("error.plurk.cp_usage")
-    character = await (named(ctx, parts[0]) if parts else active_sheet(ctx))
+    character = await (investigator(ctx, parts[0]) if parts else active_sheet(ctx))
     value = resource_value(character, CP)
     return [ctx.reply(ctx.t("plurk.cp.show", pc=character.name, cp=value),
                       {"kind": "plurk_cp", "character": character.name, "cp": value})]
-
-
-async def named(ctx: Context, ref: str) -> Character:
-    found = await find_character(ctx, ref)
-    if found is None:
-        raise CommandError("error.plurk.no_character", who=ref)
-    return found
 
 
 # --------------------------------------------------------------------------- HP / SAN
@@ -314,7 +297,7 @@ async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
         if user is not None:
             found = [e for e in events if e["owner"] == user]
         else:
-            character = await named(ctx, ref)
+            character = await investigator(ctx, ref)
             found = [e for e in events if same_character(e, character)]
     else:
         found = [e for e in events if e["owner"] == ctx.user]
@@ -329,10 +312,17 @@ async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
     return event
 
 
-def fatal_data(event: dict[str, Any], outcome: str) -> dict[str, Any]:
-    return {"kind": "plurk_fatal", "outcome": outcome, "id": event["id"],
-            "character": event["character"], "resource": event["resource"],
-            "loss": event["loss"], "source": event["source"]}
+async def settle(ctx: Context, ref: str | None, outcome: Outcome,
+                 cost: str | None = None) -> list[Outgoing]:
+    """Resolve the event ``ref`` picks (:func:`pick_event`) and report it; ``cost`` is
+    the CP the investigator offers for an intervention (digits as typed)."""
+    event = await pick_event(ctx, ref)
+    lines = await resolve_fatal(ctx, event["id"], outcome,
+                                cost=None if cost is None else int(cost))
+    return [ctx.reply("\n".join(lines), {
+        "kind": "plurk_fatal", "outcome": outcome, "id": event["id"],
+        "character": event["character"], "resource": event["resource"],
+        "loss": event["loss"], "source": event["source"]})]
 
 
 @command("intervene", "干預", "干预", "常世干預", "常世干预")
@@ -354,10 +344,8 @@ async def intervene(ctx: Context) -> list[Outgoing]:
     refs = [p for p in parts if not p.isdigit()]
     if len(costs) > 1 or len(refs) > 1:
         raise CommandError("error.plurk.fatal_usage")
-    event = await pick_event(ctx, refs[0] if refs else None)
-    cost = int(costs[0]) if costs else None
-    lines = await resolve_fatal(ctx, event["id"], "intervened", cost=cost)
-    return [ctx.reply("\n".join(lines), fatal_data(event, "intervened"))]
+    return await settle(ctx, refs[0] if refs else None, "intervened",
+                        costs[0] if costs else None)
 
 
 @command("accept", "承受")
@@ -367,9 +355,7 @@ async def accept(ctx: Context) -> list[Outgoing]:
     parts = ctx.args.split()
     if len(parts) > 1:
         raise CommandError("error.plurk.fatal_usage")
-    event = await pick_event(ctx, parts[0] if parts else None)
-    lines = await resolve_fatal(ctx, event["id"], "accepted")
-    return [ctx.reply("\n".join(lines), fatal_data(event, "accepted"))]
+    return await settle(ctx, parts[0] if parts else None, "accepted")
 
 
 @command("fatal", "致命")

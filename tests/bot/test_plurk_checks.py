@@ -17,7 +17,8 @@ from bot.context import Context
 from bot.core import Core
 from bot.i18n import LOCALES, Catalog
 from bot.messages import Incoming, Outgoing, PlatformDie
-from bot.plurk_support import fatal_event, on_fatal_resolved, parse_terms
+from bot.plurk.fatal import fatal_event, on_fatal_resolved
+from bot.plurk.terms import parse_terms
 from bot.store.models import ChannelState
 from rules.systems import plurk
 from tests.support import Table
@@ -785,7 +786,8 @@ def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    files = [root / "bot" / "plurk_support.py", root / "rules" / "systems" / "plurk.py",
+    files = [*sorted((root / "bot" / "plurk").glob("*.py")),
+             root / "rules" / "systems" / "plurk.py",
              *sorted((root / "bot" / "handlers").glob("plurk_*.py"))]
     catalog = Catalog()
     problems: list[str] = []
