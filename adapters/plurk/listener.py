@@ -7,8 +7,8 @@ post is a command only when its text starts with ``@<bot nick>``. The core
 records ``"r<response id>"`` / ``"p<plurk id>"`` message ids, so the overlap of
 comet and catch-up, a resync or a restart never answers twice.
 
-Replies go through an outbox worker, so a flood-control wait of minutes never
-stops the bot from listening; parts of one reply stay in order.
+Replies leave through the outbox (outbox.py), so a flood-control wait of minutes
+never stops the bot from listening.
 
 Channel = the plurk thread (``"<plurk id>"``); a GM may bind several threads
 to one campaign's table with ``.campaign bind`` (the core resolves it).
@@ -20,8 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from adapters.logs import protect_secrets_in_logs
@@ -32,7 +30,8 @@ from adapters.plurk.credentials import load_credentials
 from adapters.plurk.emoticons import EmoticonRolls, die_faces, parse_content, unrolled_tokens
 from adapters.plurk.errors import ErrorKind, PlurkError
 from adapters.plurk.ids import ANONYMOUS_USER_ID
-from adapters.plurk.sender import DeliveryFailed, PlurkSender, RetryPolicy
+from adapters.plurk.outbox import PLATFORM, PlurkOutbox
+from adapters.plurk.sender import PlurkSender, RetryPolicy
 from adapters.plurk.text import (
     command_text,
     mentioned_nicks,
@@ -44,7 +43,6 @@ from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "plurk"
 MAX_RESPONSE_PAGES = 40
 
 def policy_from(settings: PlurkSettings) -> RetryPolicy:
@@ -56,14 +54,6 @@ def policy_from(settings: PlurkSettings) -> RetryPolicy:
         max_retries=settings.max_retries,
         min_post_interval=settings.min_post_interval,
     )
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One Outgoing to deliver, and the thread whose command produced it."""
-
-    outgoing: Outgoing
-    origin: int
 
 
 class PlurkListener:
@@ -83,11 +73,9 @@ class PlurkListener:
         self.me_id: int | None = None
         self.nick = ""
         self.users: dict[int, dict[str, Any]] = {}
-        self.outbox: asyncio.Queue[_Job | None] = asyncio.Queue()
+        self.outbox = PlurkOutbox(core, sender)
         self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
         self._seen_alerts: set[tuple[int, int | None]] = set()
-        self._stopping = False  # set once the bot must stop: unsent replies get parked
-        self._unsent: list[_Job] = []
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -97,9 +85,7 @@ class PlurkListener:
             await self._identify(stop)
         except Stopped:
             return
-        for origin, out in await self.core.unpark(PLATFORM):  # left from the last run
-            await self.outbox.put(_Job(out, int(origin)))
-        worker = asyncio.create_task(self._deliver_all(), name="plurk-outbox")
+        await self.outbox.start()
         helpers = [
             asyncio.create_task(self._every(self.settings.friends_interval, self._befriend, stop)),
             asyncio.create_task(
@@ -124,27 +110,7 @@ class PlurkListener:
             for task in helpers:
                 task.cancel()
             await asyncio.gather(*helpers, return_exceptions=True)
-            await self.outbox.put(None)
-            done, _ = await asyncio.wait({worker}, timeout=self.settings.shutdown_grace)
-            if not done:
-                self._stopping = True
-                abort.set()
-                await worker
-            await self._park_unsent()
-
-    async def _park_unsent(self) -> None:
-        """Replies cut off by the stop (a flood-control wait of minutes outlasts the
-        grace period) are stored and sent on the next start: the core already recorded
-        their commands as answered, so dropping them would lose them for good."""
-        while not self.outbox.empty():
-            job = self.outbox.get_nowait()
-            if job is not None:
-                self._unsent.append(job)
-        if self._unsent:
-            log.warning("plurk: %d replies kept for the next start", len(self._unsent))
-            await self.core.park(PLATFORM, [(str(job.origin), job.outgoing)
-                                            for job in self._unsent])
-            self._unsent = []
+            await self.outbox.close(self.settings.shutdown_grace, abort)
 
     async def _identify(self, stop: asyncio.Event) -> None:
         """Learn the bot's id and nick; retry while Plurk is unreachable, fail on bad keys."""
@@ -295,7 +261,7 @@ class PlurkListener:
             log.exception("plurk: the core failed on message %s", message_id)
             return
         for out in outs:
-            await self.outbox.put(_Job(out, plurk_id))
+            await self.outbox.put(out, plurk_id)
 
     async def resolve_mentions(self, command: str) -> str:
         """Turn ``@nick`` in a command into ``@<id>``, the core's key for a Plurk user."""
@@ -331,7 +297,7 @@ class PlurkListener:
         locale = self.core.cached_locale(PLATFORM, channel)
         joined = "、".join(tokens) if locale.startswith("zh") else ", ".join(tokens)
         text = self.core.catalog.text(locale, "plurk.unreadable_dice", tokens=joined)
-        await self.outbox.put(_Job(Outgoing("channel", channel, text), plurk_id))
+        await self.outbox.put(Outgoing("channel", channel, text), plurk_id)
 
     # -- catch-up -----------------------------------------------------------------
 
@@ -422,55 +388,6 @@ class PlurkListener:
                     )
                 )
         return None
-
-    # -- out --------------------------------------------------------------------
-
-    async def _deliver_all(self) -> None:
-        while True:
-            job = await self.outbox.get()
-            if job is None:
-                return
-            try:
-                await self.deliver(job)
-            except DeliveryFailed as exc:
-                if self._stopping:
-                    self._unsent.append(job)
-                else:
-                    log.error("plurk: a %s message was not delivered: %s",
-                              job.outgoing.to, exc)
-            except Exception:
-                log.exception("plurk: delivery failed unexpectedly")
-
-    async def deliver(self, job: _Job) -> None:
-        out = job.outgoing
-        if out.to == "channel":
-            if out.secret:
-                log.error("plurk: refused to post a secret message to thread %s", job.origin)
-                return
-            await self.sender.reply(job.origin, out.text)  # the command's own thread
-            return
-        try:
-            user_id = int(out.user or "")
-        except ValueError:  # anonymous or foreign id: cannot be reached privately
-            await self._private_failed(out, job.origin)
-            return
-        try:
-            await self.sender.private(user_id, out.text)
-        except (PlurkError, DeliveryFailed) as exc:
-            if self._stopping:
-                raise DeliveryFailed("stopped before delivery") from exc
-            # "Must be friends", or still failing after the sender's retries: keep the
-            # message for `.gm pending` rather than lose it, and say so in the thread.
-            if getattr(exc, "kind", None) is not ErrorKind.MUST_BE_FRIENDS:
-                log.error("plurk: private message to %s failed: %s", user_id, exc)
-            await self._private_failed(out, job.origin)
-
-    async def _private_failed(self, out: Outgoing, origin: int) -> None:
-        """Hand the undeliverable secret back to the core; post its (secret-free) notice."""
-        notices: Iterable[Outgoing] = await self.core.private_delivery_failed(PLATFORM, out)
-        for notice in notices:
-            if notice.to == "channel":
-                await self.sender.reply(origin, notice.text)
 
 
 async def serve(core: Any, settings: Any, stop: asyncio.Event) -> None:
