@@ -1,4 +1,10 @@
-"""`.help [command]`: the command list, or one command's usage."""
+"""`.help`: every command name in one short message; `.help all` one line of summary per
+command; `.help <command>` its usage.
+
+The short form comes first because on Plurk every 360 characters is another
+response (and flood control counts them): a player looking for a command name
+should not cost the thread ten posts.
+"""
 
 from __future__ import annotations
 
@@ -12,18 +18,25 @@ from bot.router import command
 @command("help")
 async def help_(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
-    if wanted:
-        found = router.find(wanted)
-        if found is None:
-            raise CommandError("error.help_unknown", command=wanted)
-        names = " / ".join("." + n for n in found.names)
-        return [ctx.reply(f"{names}\n{ctx.t(found.help_key)}")]
-    lines = [ctx.t("help.header")]
-    for cmd in sorted(router.commands(), key=help_order):
-        summary = ctx.t(cmd.help_key).splitlines()[0]
-        lines.append(f".{cmd.names[0]} — {summary}")
-    lines.append(ctx.t("help.footer"))
-    return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
+    ordered = sorted(router.commands(), key=help_order)
+    if not wanted:
+        names = " ".join(f".{cmd.names[0]}" for cmd in ordered)
+        return [ctx.reply(ctx.t("help.short", names=names))]
+    if wanted.casefold() in ALL:
+        lines = [ctx.t("help.header")]
+        for cmd in ordered:
+            summary = ctx.t(cmd.help_key).splitlines()[0]
+            lines.append(f".{cmd.names[0]} — {summary}")
+        lines.append(ctx.t("help.footer"))
+        return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
+    found = router.find(wanted)
+    if found is None:
+        raise CommandError("error.help_unknown", command=wanted)
+    names = " / ".join("." + n for n in found.names)
+    return [ctx.reply(f"{names}\n{ctx.t(found.help_key)}")]
+
+
+ALL = ("all", "全部")
 
 
 FIRST = ("r", "rh", "ra", "rah", "set", "st", "pc", "gm")

@@ -117,13 +117,23 @@ async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> No
 
     for locale in ("zh-Hant", "en"):
         await table.say("u", f".lang {locale}")
-        outs = await table.say("u", ".help")
+        outs = await table.say("u", ".help all")
         assert all(o.to == "channel" and len(o.text) <= HELP_MESSAGE_LIMIT for o in outs)
         listing = "\n" + "\n".join(o.text for o in outs)
         for cmd in router.commands():
             assert f"\n.{cmd.names[0]} — " in listing, (locale, cmd.names[0])
     await table.say("u", ".lang zh-Hant")
     assert (await table.text("u", ".help st")).startswith(".st\n角色卡數值")
+
+
+async def test_plain_help_names_every_command_in_one_short_message(table: Table) -> None:
+    from bot import router
+
+    short = await table.text("u", ".help")
+    assert len(short) <= 360  # one Plurk response
+    names = short.splitlines()[1].split()
+    assert sorted(names) == sorted(f".{cmd.names[0]}" for cmd in router.commands())
+    assert names[:3] == [".r", ".rh", ".ra"]
 
 
 async def test_a_replayed_platform_message_is_answered_once(core: Core) -> None:

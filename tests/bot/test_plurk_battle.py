@@ -495,7 +495,7 @@ async def test_a_restarted_bot_continues_the_battle(settings: Settings) -> None:
 async def test_every_battle_command_is_in_help_in_every_locale(table: Table) -> None:
     names = ["battle", "turn", "enemy", "act", "pass", "bp", "field", "place", "move",
              "parry", "atk", "dmg"]
-    listing = await table.text("u", ".help")
+    listing = "\n".join(o.text for o in await table.say("u", ".help all"))
     for name in names:
         assert f"\n.{name} — " in listing
         assert router.find(name) is not None

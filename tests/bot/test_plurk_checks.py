@@ -601,7 +601,7 @@ def test_every_reachable_plurk_refusal_and_help_is_localised(locale: str) -> Non
 
 
 async def test_every_investigation_command_is_listed_in_help(table: Table) -> None:
-    listing = "\n".join(o.text for o in await table.say("u", ".help") if o.to == "channel")
+    listing = "\n".join(o.text for o in await table.say("u", ".help all") if o.to == "channel")
     for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rg", "ap", "cp",
                  "hp", "san", "intervene", "accept", "fatal"):
         assert f"\n.{name} — " in listing, name

@@ -253,8 +253,9 @@ async def test_a_reply_cut_off_by_a_stop_is_sent_after_the_restart(
 async def test_long_reply_is_split_in_order(fake: FakePlurk, bot: Bot) -> None:
     assert bot.core is not None
     pid = fake.add_plurk(ALICE, "thread")
-    fake.add_response(pid, ALICE, "@dicebot .help")
-    expected = (await bot.core.handle(Incoming("plurk", "elsewhere", "x", ".help")))[0].text
+    fake.add_response(pid, ALICE, "@dicebot .help all")
+    outs = await bot.core.handle(Incoming("plurk", "elsewhere", "x", ".help all"))
+    expected = "".join(out.text for out in outs)
     assert len(expected) > 360
     await fake.wait_for_posts(2)
     await bot.settle()
