@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
@@ -218,17 +219,14 @@ class Core:
         """Tell the readers which values were the player's own emoticon dice (PL-1)."""
         used = ", ".join(f"{d.token or f'(dice{d.faces})'} {d.value}" for d in source.used)
         note = self.catalog.text(locale, "roll.platform_dice", dice=used)
-        return [
-            Outgoing(o.to, o.channel, f"{o.text}\n{note}", o.user, o.data, o.secret, o.reply_to)
-            for o in outs
-        ]
+        return [replace(o, text=f"{o.text}\n{note}") for o in outs]
 
     @staticmethod
     def _bounded(out: Outgoing) -> Outgoing:
         if len(out.text) <= MAX_REPLY:
             return out
         text = out.text[: MAX_REPLY - 1] + "…"
-        return Outgoing(out.to, out.channel, text, out.user, out.data, out.secret, out.reply_to)
+        return replace(out, text=text)
 
     # --- services for adapters -----------------------------------------------------
     async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:

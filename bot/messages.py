@@ -9,7 +9,7 @@ check, for every platform at once, that a secret never lands in the channel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 
@@ -67,12 +67,10 @@ class Outgoing:
     user: str | None = None
     data: dict[str, Any] | None = None
     secret: bool = False
-    reply_to: str | None = field(default=None, compare=False)
 
     def to_record(self) -> dict[str, Any]:
         """Every field, JSON-serialisable (for storing an unsent message)."""
-        return {"to": self.to, "channel": self.channel, "text": self.text, "user": self.user,
-                "data": self.data, "secret": self.secret, "reply_to": self.reply_to}
+        return asdict(self)
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Outgoing:
