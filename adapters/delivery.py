@@ -4,6 +4,11 @@ The rules that keep secrets secret live here once: a message marked secret
 is never posted to a channel, and a private message the platform refuses is
 reported to the core (`private_delivery_failed`), whose notice — naming the
 recipient, never the content — goes to the channel instead.
+
+Every reply the core returns is already in its outbox (stored with the command's
+change); once the platform took it — or refused it for good — it is reported
+`delivered`. What a stop or a crash cut off stays there and is sent at the next
+start (:meth:`Delivery.deliver` of ``core.undelivered(platform)``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ class CoreAPI(Protocol):
         ...
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]: ...
+
+    async def delivered(self, outgoing: Outgoing) -> None: ...
+
+    async def undelivered(self, platform: str) -> list[Outgoing]: ...
 
 
 class Delivery:
@@ -49,7 +58,10 @@ class Delivery:
             try:
                 await self._deliver(out, report_failure=True)
             except Exception:
+                # the platform refused it (no permission, channel gone): retrying at every
+                # start would not help; only a stop or a crash leaves it in the outbox
                 log.exception("%s: could not deliver a %s message", self.platform, out.to)
+            await self.core.delivered(out)
 
     async def _deliver(self, out: Outgoing, *, report_failure: bool) -> None:
         if out.to == "channel":

@@ -13,7 +13,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -25,13 +25,14 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.i18n import Catalog
 from bot.messages import Incoming, Outgoing
-from bot.normalize import normalize, strip_prefix
+from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
 from bot.store import db
 from bot.store.models import (
     Channel,
     ChannelBinding,
     Character,
+    OutboxMessage,
     ParkedOutgoing,
     PendingPrivate,
     ProcessedMessage,
@@ -48,6 +49,8 @@ MAX_INPUT = 1000
 """Characters of one command line; longer lines are refused before any work."""
 MAX_REPLY = 2000
 """Characters of one reply; the core shortens anything longer (adapters split further)."""
+ACK_DELAY = 0.2
+"""Seconds a delivered reply may stay in the outbox, so that deletions share a commit."""
 
 
 class Core:
@@ -62,6 +65,10 @@ class Core:
         self.default_system = settings.default_system
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._locales: dict[tuple[str, str], str] = {}
+        self._bot_ids: dict[str, str] = {}
+        self._tables: dict[tuple[str, str], str] = {}
+        self._acked: set[int] = set()
+        self._ack_flush: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, settings: Settings, dice: DiceSource | None = None) -> Core:
@@ -71,6 +78,9 @@ class Core:
         return cls(settings, engine, dice)
 
     async def close(self) -> None:
+        if self._ack_flush is not None:
+            self._ack_flush.cancel()
+        await self.flush_acks()
         await self.engine.dispose()
 
     # --- locale ------------------------------------------------------------------
@@ -87,6 +97,7 @@ class Core:
 
     # --- the entry point -----------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
+        incoming = one_line(incoming)
         text = normalize(incoming.text)
         body = strip_prefix(text)
         if body is None:
@@ -95,35 +106,54 @@ class Core:
         if len(body) > MAX_INPUT:
             return [self._error(incoming, locale, "error.input_too_long",
                                 limit=MAX_INPUT, length=len(body))]
+        if has_lone_surrogate(body) or has_lone_surrogate(incoming.display_name):
+            return [self._error(incoming, locale, "error.bad_text")]
         if incoming.platform_dice:
             body = emoticons_to_dice(body)
         found = router.resolve(body)
         if found is None:
             return []
         cmd, args = found
+        if cmd.hidden and incoming.platform_dice and not incoming.is_private:
+            # the emoticon dice of the post were rolled in public: a hidden roll or
+            # check that used (or even named) them would quote a public value
+            return [self._refusal(incoming, locale, CommandError("error.hidden_platform_dice"),
+                                  private=True)]
         if cmd.precheck is not None:
             try:
                 cmd.precheck(args)
             except (CommandError, RuleError) as exc:
-                return [self._refusal(incoming, locale, exc)]
+                return [self._refusal(incoming, locale, exc, private=cmd.hidden)]
             except Exception:
-                log.exception("precheck of %r failed", incoming.text[:100])
+                log.exception("precheck of a %s command failed", cmd.names[0])
                 return [self._error(incoming, locale, "error.internal")]
         source = dice if dice is not None else self.dice
         if incoming.platform_dice:
             source = PlatformDiceSource(incoming.platform_dice, source)
-        table = await self.table_key(incoming.platform, incoming.channel)
-        lock = self._locks.setdefault((incoming.platform, table), asyncio.Lock())
-        async with lock:
-            return await self._run(cmd, args, incoming, source, table)
+        while True:
+            # `.campaign bind` may move this channel to another table while we wait for
+            # the lock: `_run` reads the binding again under it and answers None when it
+            # moved, so an acknowledged change is always written where the next reads
+            table = self._tables.get((incoming.platform, incoming.channel))
+            if table is None:
+                table = await self.table_key(incoming.platform, incoming.channel)
+            lock = self._locks.setdefault((incoming.platform, table), asyncio.Lock())
+            async with lock:
+                outs = await self._run(cmd, args, incoming, source, table)
+            if outs is not None:
+                return outs
 
     async def _run(
         self, cmd: router.Command, args: str, incoming: Incoming, source: DiceSource,
         table: str,
-    ) -> list[Outgoing]:
+    ) -> list[Outgoing] | None:
+        """Run the command at ``table``; None (nothing done) when the channel no longer
+        plays there."""
         async with self.sessions() as session:
             try:
                 async with session.begin():
+                    if await self._table_in(session, incoming) != table:
+                        return None
                     if not await self._first_time(session, incoming):
                         return []
                     channel = await self.channel_row(session, incoming.platform, table)
@@ -132,24 +162,25 @@ class Core:
                                   cmd.names[0], channel.locale or self.platform_locale(
                                       incoming.platform))
                     outs = await cmd.handler(ctx)
-                    locale = ctx.locale
+                    if isinstance(source, PlatformDiceSource) and source.used:
+                        outs = self._mark_platform_dice(outs, source, ctx.locale)
+                    outs = await self._to_outbox(session, incoming.platform,
+                                                 [self._bounded(out) for out in outs])
                 self.remember_locale(incoming.platform, incoming.channel, channel.locale)
             except (CommandError, RuleError) as exc:
-                await self._record_only(incoming)
-                return [self._refusal(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), exc)]
+                refusal = self._refusal(incoming, self.cached_locale(
+                    incoming.platform, incoming.channel), exc, private=cmd.hidden)
+                return await self._record_only(incoming, refusal)
             except (StaleDataError, IntegrityError):
                 # another process changed or created the same row first: nothing was
                 # written by this command, which the player may simply repeat
                 return [self._error(incoming, self.cached_locale(
                     incoming.platform, incoming.channel), "error.conflict")]
             except Exception:
-                log.exception("command %r failed", incoming.text[:100])
+                log.exception("a %s command failed", cmd.names[0])
                 return [self._error(incoming, self.cached_locale(
                     incoming.platform, incoming.channel), "error.internal")]
-        if isinstance(source, PlatformDiceSource) and source.used:
-            outs = self._mark_platform_dice(outs, source, locale)
-        return [self._bounded(out) for out in outs]
+        return outs
 
     # --- helpers of handle ---------------------------------------------------------
     async def _first_time(self, session: AsyncSession, incoming: Incoming) -> bool:
@@ -162,15 +193,32 @@ class Core:
         session.add(ProcessedMessage(platform=key[0], message_id=key[1]))
         return True
 
-    async def _record_only(self, incoming: Incoming) -> None:
-        """After a refused command, still remember its id so a replay is not re-answered."""
+    async def _record_only(self, incoming: Incoming, refusal: Outgoing) -> list[Outgoing]:
+        """After a refused command, still remember its id (so a replay is not answered
+        again) and keep the refusal in the outbox, in one transaction."""
         if incoming.message_id is None:
-            return
+            return [refusal]
         try:
             async with self.sessions() as session, session.begin():
-                await self._first_time(session, incoming)
+                if not await self._first_time(session, incoming):
+                    return []
+                return await self._to_outbox(session, incoming.platform, [refusal])
         except IntegrityError:
-            pass
+            return []
+
+    @staticmethod
+    async def _to_outbox(session: AsyncSession, platform: str,
+                         outs: list[Outgoing]) -> list[Outgoing]:
+        """Store the replies in the command's own transaction (the transactional outbox):
+        a reply lives in the database from the commit that holds its change until the
+        adapter says the platform accepted it (:meth:`delivered`), so neither a stop nor
+        a crash between the two can lose it."""
+        if not outs:
+            return outs
+        rows = [OutboxMessage(platform=platform, message=out.to_record()) for out in outs]
+        session.add_all(rows)
+        await session.flush()
+        return [replace(out, outbox_id=row.id) for out, row in zip(outs, rows, strict=True)]
 
     @staticmethod
     def _refresh_gm_name(channel: Channel, incoming: Incoming) -> None:
@@ -183,9 +231,17 @@ class Core:
     async def table_key(self, platform: str, channel: str) -> str:
         """The table a platform channel plays at: its own, or its campaign's (`.campaign`)."""
         async with self.sessions() as session:
-            campaign = await session.scalar(select(ChannelBinding.campaign).where(
-                ChannelBinding.platform == platform, ChannelBinding.channel_key == channel))
-        return campaign_key(campaign) if campaign else channel
+            return await self._table_in(session, Incoming(platform, channel, "", ""))
+
+    async def _table_in(self, session: AsyncSession, incoming: Incoming) -> str:
+        """:meth:`table_key` inside a transaction; remembered as the channel's likely
+        table, which saves a read before the lock (it is checked again under it)."""
+        campaign = await session.scalar(select(ChannelBinding.campaign).where(
+            ChannelBinding.platform == incoming.platform,
+            ChannelBinding.channel_key == incoming.channel))
+        table = campaign_key(campaign) if campaign else incoming.channel
+        self._tables[(incoming.platform, incoming.channel)] = table
+        return table
 
     async def channel_row(self, session: AsyncSession, platform: str, key: str) -> Channel:
         """The stored table `(platform, key)`, created with the defaults on first use."""
@@ -199,14 +255,22 @@ class Core:
             await session.flush()
         return channel
 
-    def _refusal(self, incoming: Incoming, locale: str, exc: Exception) -> Outgoing:
+    def _refusal(self, incoming: Incoming, locale: str, exc: Exception,
+                 private: bool = False) -> Outgoing:
+        """The refusal of a command; ``private`` (a hidden command's) goes to the one who
+        asked only — even its wording names what was checked in secret."""
         if isinstance(exc, RuleError):
             key = f"error.{exc.code}"
             if not self.catalog.has(key, locale):
-                return self._error(incoming, locale, "error.rule", code=exc.code)
-            return self._error(incoming, locale, key, **exc.params)
-        assert isinstance(exc, CommandError)
-        return self._error(incoming, locale, exc.key, **exc.params)
+                out = self._error(incoming, locale, "error.rule", code=exc.code)
+            else:
+                out = self._error(incoming, locale, key, **exc.params)
+        else:
+            assert isinstance(exc, CommandError)
+            out = self._error(incoming, locale, exc.key, **exc.params)
+        if private:
+            return replace(out, to="private", user=incoming.user, secret=True)
+        return out
 
     def _error(self, incoming: Incoming, locale: str, key: str, /, **params: Any) -> Outgoing:
         text = self.catalog.text(locale, key, **params)
@@ -228,6 +292,23 @@ class Core:
         text = out.text[: MAX_REPLY - 1] + "…"
         return replace(out, text=text)
 
+    # --- who is who ----------------------------------------------------------------
+    NUMERIC_ID_PLATFORMS = frozenset({"qq", "discord", "plurk"})
+
+    def set_bot_id(self, platform: str, user: str) -> None:
+        """The bot's own user id on ``platform`` (an adapter tells it once connected)."""
+        self._bot_ids[platform] = user
+
+    def is_user_id(self, platform: str, user: str) -> bool:
+        """Whether ``user`` can be a real person on ``platform``: QQ, Discord and Plurk
+        ids are positive integers (Plurk reads `0` in a recipient list as "all my
+        friends"), and the bot is never one of the people it sends secrets to."""
+        if user == self._bot_ids.get(platform):
+            return False
+        if platform in self.NUMERIC_ID_PLATFORMS:
+            return user.isdigit() and user.isascii() and int(user) > 0
+        return user.strip("0") != ""
+
     # --- services for adapters -----------------------------------------------------
     async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
         """Keep an undeliverable private message for `.gm pending`; tell the channel
@@ -238,11 +319,50 @@ class Core:
             channel = await self.channel_row(session, platform, table)
             session.add(PendingPrivate(channel_id=channel.id, user=outgoing.user,
                                        text=outgoing.text))
+            if outgoing.outbox_id is not None:  # kept for `.gm pending` instead
+                await session.execute(delete(OutboxMessage).where(
+                    OutboxMessage.id == outgoing.outbox_id))
             locale = channel.locale or self.platform_locale(platform)
             names = {gm.user: gm.display_name for gm in channel.gms}
         who = names.get(outgoing.user) or outgoing.user
         text = self.catalog.text(locale, "gm.delivery_failed", user=who)
         return [Outgoing("channel", outgoing.channel, text)]
+
+    async def delivered(self, outgoing: Outgoing) -> None:
+        """The platform accepted ``outgoing`` (or refused it for good): it leaves the
+        outbox. Deletions are grouped — one commit within :data:`ACK_DELAY` seconds for
+        every reply acknowledged meanwhile — so a reply costs no commit of its own; a
+        crash inside that window sends a reply twice rather than never."""
+        if outgoing.outbox_id is None:
+            return
+        self._acked.add(outgoing.outbox_id)
+        if self._ack_flush is None or self._ack_flush.done():
+            self._ack_flush = asyncio.create_task(self._flush_acks_soon())
+
+    async def _flush_acks_soon(self) -> None:
+        await asyncio.sleep(ACK_DELAY)
+        await self.flush_acks()
+
+    async def flush_acks(self) -> None:
+        """Delete every acknowledged reply from the outbox now."""
+        ids, self._acked = self._acked, set()
+        if not ids:
+            return
+        try:
+            async with self.sessions() as session, session.begin():
+                await session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(ids)))
+        except Exception:
+            self._acked |= ids  # tried again with the next batch
+            log.exception("could not remove %d delivered replies from the outbox", len(ids))
+
+    async def undelivered(self, platform: str) -> list[Outgoing]:
+        """Replies of ``platform`` committed but not yet accepted by it (a stop or a crash
+        came in between), oldest first; each stays stored until :meth:`delivered`."""
+        async with self.sessions() as session:
+            rows = await session.scalars(select(OutboxMessage).where(
+                OutboxMessage.platform == platform).order_by(OutboxMessage.id))
+            return [replace(Outgoing.from_record(row.message), outbox_id=row.id)
+                    for row in rows if row.id not in self._acked]
 
     async def claim_message(self, platform: str, message_id: str) -> bool:
         """Record a platform message id without running a command (an adapter answers

@@ -58,7 +58,8 @@ class Outgoing:
     concerns, so an adapter can report a failed delivery there). ``data`` is
     the structured result (dice, totals, outcome) for JSON consumers.
     ``secret`` marks a private message whose text must never be shown in a
-    channel, even when private delivery fails.
+    channel, even when private delivery fails. ``outbox_id`` is the message's row in
+    the store's outbox: the adapter reports it ``Core.delivered`` once sent.
     """
 
     to: TargetKind
@@ -67,10 +68,14 @@ class Outgoing:
     user: str | None = None
     data: dict[str, Any] | None = None
     secret: bool = False
+    outbox_id: int | None = None
 
     def to_record(self) -> dict[str, Any]:
-        """Every field, JSON-serialisable (for storing an unsent message)."""
-        return asdict(self)
+        """Every field but the outbox id, JSON-serialisable (for storing an unsent
+        message; the id is the stored row's own)."""
+        record = asdict(self)
+        del record["outbox_id"]
+        return record
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Outgoing:

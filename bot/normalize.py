@@ -8,6 +8,13 @@ forms are folded — Chinese text itself is left alone.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.messages import Incoming
+
 # U+FF01..U+FF5E are the full-width twins of ASCII 0x21..0x7E.
 _FULLWIDTH = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)}
 _EXTRA = {
@@ -34,3 +41,27 @@ def strip_prefix(text: str) -> str | None:
     if text[:1] in PREFIXES and len(text) > 1 and not text[1:2].isspace():
         return text[1:]
     return None
+
+
+_LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def one_line(incoming: Incoming) -> Incoming:
+    """The message with every line break (and other line separator) turned into a space,
+    in its text and in the speaker's name.
+
+    Reasons, names and skill names are echoed into replies: a line break in them could
+    start a line that looks like the bot's own result. A command is one line anyway.
+    """
+    text = _LINE_BREAKS.sub(" ", incoming.text)
+    name = _LINE_BREAKS.sub(" ", incoming.display_name)
+    if text == incoming.text and name == incoming.display_name:
+        return incoming
+    return replace(incoming, text=text, display_name=name)
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """A lone UTF-16 surrogate cannot be encoded (stored, sent or logged): such input is
+    refused at once instead of failing deep inside a platform call."""
+    return _SURROGATE.search(text) is not None

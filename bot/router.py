@@ -29,23 +29,29 @@ class Command:
 
     ``precheck`` runs on the argument text before any database work; it raises
     to refuse input that breaks a limit, so a refusal costs no I/O.
+
+    ``hidden`` marks a command whose very subject is secret (`.rh`, `.rah`,
+    `.secret`): any refusal of it — even "開鎖 is not on your sheet" — names what
+    was checked in secret, so the core sends it privately to the one who asked.
     """
 
     names: tuple[str, ...]
     handler: Handler
     help_key: str
     precheck: Precheck | None = None
+    hidden: bool = False
 
 
 _COMMANDS: dict[str, Command] = {}
 _BY_LENGTH: list[str] = []
 
 
-def command(*names: str, help_key: str | None = None, precheck: Precheck | None = None):
+def command(*names: str, help_key: str | None = None, precheck: Precheck | None = None,
+            hidden: bool = False):
     """Register the decorated handler under ``names`` (case-insensitive)."""
 
     def register(handler: Handler) -> Handler:
-        cmd = Command(tuple(names), handler, help_key or f"help.{names[0]}", precheck)
+        cmd = Command(tuple(names), handler, help_key or f"help.{names[0]}", precheck, hidden)
         for name in names:
             key = name.casefold()
             if key in _COMMANDS:

@@ -3,12 +3,15 @@
 ``serve(core, settings, stop)`` is what ``trpgbot run`` calls. The package is
 split so that each piece can be tested on its own:
 
-- ``convert``: OneBot events → ``Incoming``; text → message segments; splitting.
+- ``convert``: OneBot events → ``Incoming`` (``at`` segments → ``<@qq>``); text →
+  message segments with links defused; splitting.
 - ``delivery``: executes the core's ``Outgoing`` list through OneBot actions,
   including the non-friend fallback for private messages.
-- ``bridge``: the object the nonebot matcher talks to (core + settings).
-- ``trpg_plugin``: the nonebot plugin with the one message matcher. It is loaded
-  with ``nonebot.load_plugin`` and must not be imported directly before that.
+- ``bridge``: the object the nonebot matchers talk to (core + settings); it also
+  decides friend requests.
+- ``trpg_plugin``: the nonebot plugin with the message and friend-request matchers.
+  It is loaded with ``nonebot.load_plugin`` and must not be imported directly
+  before that.
 - ``server``: nonebot initialisation and the embedded uvicorn server.
 """
 

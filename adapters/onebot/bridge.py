@@ -7,13 +7,20 @@ the *active* bridge, which ``serve`` (or a test) installs and removes.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
-from nonebot.adapters.onebot.v11 import Bot, MessageEvent
+from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
 
 from adapters.delivery import CoreAPI
-from adapters.onebot.convert import command_text, incoming_from_event
-from adapters.onebot.delivery import OneBotDelivery
+from adapters.onebot.convert import (
+    PLATFORM,
+    command_text,
+    incoming_from_event,
+    message_text,
+)
+from adapters.onebot.delivery import SEND_ERRORS, OneBotDelivery
 from bot.config.onebot import OneBotSettings
 
 log = logging.getLogger(__name__)
@@ -25,10 +32,18 @@ class OneBotBridge:
     def __init__(self, core: CoreAPI, settings: OneBotSettings) -> None:
         self.core = core
         self.settings = settings
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def on_connect(self, bot: Bot) -> None:
+        """A QQ account connected: send what the last run left in the outbox."""
+        task = asyncio.get_running_loop().create_task(self.resend_undelivered(bot))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def command_text(self, event: MessageEvent) -> str | None:
         """The command in this event, ``None`` when it is ordinary chat."""
-        return command_text(event.get_plaintext(), self.settings.command_prefixes)
+        return command_text(message_text(event.message, str(event.self_id)),
+                            self.settings.command_prefixes)
 
     async def handle(self, bot: Bot, event: MessageEvent) -> None:
         text = self.command_text(event)
@@ -37,6 +52,63 @@ class OneBotBridge:
         incoming = incoming_from_event(event, text)
         outs = await self.core.handle(incoming)
         await OneBotDelivery(bot, self.core, self.settings, incoming).deliver(outs)
+
+    async def resend_undelivered(self, bot: Bot) -> None:
+        """Replies committed before the last stop or crash but never sent: sent now that
+        a QQ connection is there again."""
+        outs = await self.core.undelivered(PLATFORM)
+        if outs:
+            log.warning("QQ: sending %d replies kept from before the last stop", len(outs))
+            await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
+
+    async def handle_friend_request(self, bot: Bot, event: FriendRequestEvent) -> None:
+        """Approve a friend request from a member of one of the bot's groups.
+
+        Secret rolls reach a player privately only when they are the bot's friend.
+        Anyone else's request (and every request when ``accept_friend_requests`` is
+        off) is left pending for the operator to decide in the QQ client.
+        """
+        user = event.user_id
+        if not self.settings.accept_friend_requests:
+            log.info("QQ: friend request from %s left to the operator (setting off)", user)
+            return
+        group = await shared_group(bot, user)
+        if group is None:
+            log.info("QQ: friend request from %s left to the operator: in none of the "
+                     "bot's groups", user)
+            return
+        try:
+            await event.approve(bot)
+        except SEND_ERRORS as exc:
+            log.warning("QQ: approving the friend request of %s failed: %r", user, exc)
+            return
+        log.info("QQ: accepted the friend request of %s (member of group %s)", user, group)
+
+
+async def shared_group(bot: Bot, user_id: int) -> int | None:
+    """A group of the bot that ``user_id`` is a member of, ``None`` if there is none.
+
+    ``get_group_list`` once, then ``get_group_member_info`` per group until one
+    answers with that member (implementations fail the call for a non-member);
+    ``no_cache`` so that someone who just joined is found.
+    """
+    try:
+        groups: Any = await bot.get_group_list()
+    except SEND_ERRORS as exc:
+        log.warning("QQ: get_group_list failed: %r", exc)
+        return None
+    for group in groups or []:
+        group_id = group.get("group_id") if isinstance(group, dict) else None
+        if group_id is None:
+            continue
+        try:
+            member: Any = await bot.get_group_member_info(
+                group_id=group_id, user_id=user_id, no_cache=True)
+        except SEND_ERRORS:
+            continue
+        if isinstance(member, dict) and str(member.get("user_id")) == str(user_id):
+            return int(group_id)
+    return None
 
 
 _active: OneBotBridge | None = None

@@ -4,10 +4,17 @@ Outgoing text is always wrapped in ``MessageSegment.text``: a OneBot
 implementation never interprets CQ codes inside a text segment, so a user who
 types ``[CQ:at,qq=all]`` in a roll reason gets that text echoed, not an @all.
 ``Message(str)`` would parse CQ codes, which is why it is never used here.
+Outgoing text also has its links defused (:func:`defuse_links`): QQ clients
+make bare URLs clickable, and a roll reason is a player's text.
+
+Incoming ``at`` segments become the core's mention form ``<@qq>`` (the form
+Discord messages carry natively, parsed by ``bot.handlers.gm.user_ref`` and
+``bot.plurk.characters.mention``), so ``.hp -5 @Bob`` names Bob.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from nonebot.adapters.onebot.v11 import (
@@ -21,6 +28,52 @@ from bot.messages import Incoming
 
 PLATFORM = "qq"
 PRIVATE_PREFIX = "dm:"
+#: Invisible, and breaks the URL / domain detection of QQ clients (and of most linkifiers).
+ZERO_WIDTH_SPACE = "\u200b"
+#: A dot between an ASCII letter or digit and an ASCII letter: ``www.x``, ``evil.example``.
+_DOMAIN_DOT = re.compile(r"(?<=[A-Za-z0-9])\.(?=[A-Za-z])")
+
+
+def message_text(message: Message, self_id: str) -> str:
+    """The text of an incoming message, with each ``at`` segment as ``<@qq>``.
+
+    Only @s *after* the start of the text count: a QQ reply puts an @ of the quoted
+    author in front, and ``.r`` after such an @ must still be a command (nonebot
+    already removed a leading or trailing @ of the bot). An @ of the bot itself and
+    ``at qq=all`` become a plain space — never a mention, never anything that pings.
+    Every other segment (image, face, reply) is dropped, as ``get_plaintext`` does.
+    """
+    parts: list[str] = []
+    started = False
+    pad_next = False
+    for segment in message:
+        if segment.type == "text":
+            text = str(segment.data.get("text", ""))
+            if pad_next and text[:1] and not text[:1].isspace():
+                parts.append(" ")
+            pad_next = False
+            parts.append(text)
+            started = started or bool(text.strip())
+        elif segment.type == "at" and started:
+            qq = str(segment.data.get("qq", "")).strip()
+            if parts and not parts[-1][-1:].isspace():
+                parts.append(" ")
+            if qq.isdigit() and qq != str(self_id):
+                parts.append(f"<@{qq}>")
+                pad_next = True
+    return "".join(parts)
+
+
+def defuse_links(text: str) -> str:
+    """``text`` with every link made unclickable on QQ, nothing visible changed.
+
+    A zero-width space goes inside each ``://`` (``http:\u200b//``) and after each
+    dot between an ASCII letter/digit and a letter (``www.\u200bevil.\u200bexample``),
+    which covers URLs, ``www.`` names and bare domains. Numbers (``1.5``) are left
+    alone. Applied to every outgoing text: catalog texts hold no links.
+    """
+    text = text.replace("://", ":" + ZERO_WIDTH_SPACE + "//")
+    return _DOMAIN_DOT.sub("." + ZERO_WIDTH_SPACE, text)
 
 
 def command_text(text: str, prefixes: Iterable[str]) -> str | None:
@@ -73,12 +126,13 @@ def incoming_from_event(event: MessageEvent, text: str) -> Incoming:
 
 
 def to_message(text: str, at_user: str | None = None) -> Message:
-    """Segments for one chat message: an optional @ and the text, never parsed."""
+    """Segments for one chat message: an optional @ and the text, never parsed,
+    its links defused."""
     segments: list[MessageSegment] = []
     if at_user is not None:
         segments.append(MessageSegment.at(at_user))
         text = " " + text
-    segments.append(MessageSegment.text(text))
+    segments.append(MessageSegment.text(defuse_links(text)))
     return Message(segments)
 
 

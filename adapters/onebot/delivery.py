@@ -37,7 +37,7 @@ class OneBotDelivery(Delivery):
     platform = PLATFORM
 
     def __init__(
-        self, bot: Bot, core: CoreAPI, settings: OneBotSettings, origin: Incoming
+        self, bot: Bot, core: CoreAPI, settings: OneBotSettings, origin: Incoming | None
     ) -> None:
         super().__init__(core)
         self.bot = bot
@@ -65,7 +65,9 @@ class OneBotDelivery(Delivery):
 
     def _at_user(self, out: Outgoing) -> str | None:
         """The sender to @ at the start of a group reply, when the setting asks for it."""
-        origin = self.origin
+        origin = self.origin  # None: replies kept from before a restart, @ no one
+        if origin is None:
+            return None
         if self.settings.at_sender and not origin.is_private and out.channel == origin.channel:
             return origin.user
         return None

@@ -21,7 +21,9 @@ from typing import Any, ClassVar
 
 import nonebot
 import uvicorn
+from nonebot.adapters import Bot as BaseBot
 from nonebot.adapters.onebot.v11 import Adapter as OneBotV11Adapter
+from nonebot.adapters.onebot.v11 import Bot as OneBotV11Bot
 from nonebot.adapters.onebot.v11.config import Config as OneBotConfig
 from nonebot.compat import type_validate_python
 from nonebot.drivers import ASGIMixin, Driver, WebSocketClientMixin
@@ -76,6 +78,19 @@ class TrpgOneBotAdapter(OneBotV11Adapter):
         if not had_forward and isinstance(self.driver, WebSocketClientMixin):
             # Forward URLs given to a later serve() in the same process (tests) still start.
             self.on_ready(self._start_forward)
+
+    # WARNING, not INFO: at the default log level (WARNING) the operator must still
+    # see that NapCat / Lagrange reached the bot, and when that link is lost.
+    def bot_connect(self, bot: BaseBot) -> None:
+        super().bot_connect(bot)
+        log.warning("QQ: bot %s connected", bot.self_id)
+        active = bridge.active()
+        if active is not None and isinstance(bot, OneBotV11Bot):
+            active.on_connect(bot)
+
+    def bot_disconnect(self, bot: BaseBot) -> None:
+        super().bot_disconnect(bot)
+        log.warning("QQ: bot %s disconnected", bot.self_id)
 
 
 def nonebot_init_kwargs(settings: Settings) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The nonebot plugin: one matcher that passes prefixed messages to the active bridge.
+"""The nonebot plugin: a matcher that passes prefixed messages to the active bridge,
+and one that passes friend requests to it.
 
 Load it with ``nonebot.load_plugin("adapters.onebot.trpg_plugin")`` (as
 ``server.ensure_plugin`` does); importing it directly first makes nonebot
@@ -7,8 +8,8 @@ refuse to load it as a plugin.
 
 from __future__ import annotations
 
-from nonebot import on_message
-from nonebot.adapters.onebot.v11 import Bot, MessageEvent
+from nonebot import on_message, on_request
+from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
 from nonebot.plugin import PluginMetadata
 from nonebot.rule import Rule
 
@@ -38,3 +39,14 @@ async def _handle_command(bot: Bot, event: MessageEvent) -> None:
     active = bridge.active()
     if active is not None:
         await active.handle(bot, event)
+
+
+#: Friend requests (see ``OneBotBridge.handle_friend_request``); other requests pass by.
+friend_request = on_request(priority=10, block=False)
+
+
+@friend_request.handle()
+async def _handle_friend_request(bot: Bot, event: FriendRequestEvent) -> None:
+    active = bridge.active()
+    if active is not None:
+        await active.handle_friend_request(bot, event)

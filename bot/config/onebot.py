@@ -38,6 +38,13 @@ class OneBotSettings(BaseModel):
             "session (send_private_msg with group_id) before reporting the failure"
         ),
     )
+    accept_friend_requests: bool = Field(
+        default=True,
+        description=(
+            "approve QQ friend requests from members of a group the bot is in (secret "
+            "rolls need friendship); other requests are left to the operator"
+        ),
+    )
     max_message_length: int = Field(
         default=3000, ge=100, description="longer replies are split into several messages"
     )

@@ -4,16 +4,25 @@ A GM running one game across several threads binds each thread to a named
 campaign; every command in a bound thread then reads and writes the
 campaign's table (GMs, sheets, AP, battle) while replies still go to the
 thread the command came from.
+
+Campaign names are global per platform, so a campaign belongs to the table that
+created it: another channel joins only with the consent of one of its GMs — the
+GM binds it in person, or hands out a one-time code (`.campaign invite`, sent
+privately). A campaign without GMs cannot be joined from elsewhere at all.
 """
 
 from __future__ import annotations
+
+import re
+import secrets
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
-from bot.permissions import require_gm_if_any
+from bot.permissions import require_gm, require_gm_if_any
 from bot.router import command
 from bot.store.models import (
     CAMPAIGN_PREFIX,
@@ -26,6 +35,10 @@ from bot.store.models import (
 )
 
 MAX_CAMPAIGN_NAME = 50
+_CODE = re.compile(r"^[0-9A-Fa-f]{8}$")
+INVITE_HOURS = 24
+INVITES_KEY = "campaign.invites"
+"""State document of a campaign's table: ``{"codes": {code: expiry ISO time}}``."""
 
 
 @command("campaign", "戰役", "战役")
@@ -39,7 +52,12 @@ async def campaign(ctx: Context) -> list[Outgoing]:
             return [ctx.reply(ctx.t("campaign.unbound"))]
         return [ctx.reply(ctx.t("campaign.bound", name=binding.campaign))]
     if verb == "bind":
-        return [await bind(ctx, rest.strip(), binding)]
+        name, code = split_code(rest.strip())
+        return [await bind(ctx, name, code, binding)]
+    if verb == "invite":
+        if binding is None:
+            raise CommandError("error.campaign_not_bound")
+        return await invite(ctx, binding.campaign)
     if verb == "unbind":
         if binding is None:
             raise CommandError("error.campaign_not_bound")
@@ -49,16 +67,30 @@ async def campaign(ctx: Context) -> list[Outgoing]:
     raise CommandError("error.campaign_usage")
 
 
-async def bind(ctx: Context, name: str, binding: ChannelBinding | None) -> Outgoing:
-    """Bind this channel to ``name``; the GMs of this table must agree with the campaign's."""
+def split_code(text: str) -> tuple[str, str]:
+    """`龍穴 1A2B3C4D` → (`龍穴`, `1A2B3C4D`); a name may hold spaces, a code is its last
+    word of eight hex digits."""
+    name, _, last = text.rpartition(" ")
+    if name and _CODE.match(last):
+        return name.strip(), last
+    return text, ""
+
+
+async def bind(ctx: Context, name: str, code: str, binding: ChannelBinding | None) -> Outgoing:
+    """Bind this channel to ``name``: a new campaign is created from this table; an
+    existing one is joined only by one of its GMs or with one of their codes."""
     if not name or len(name) > MAX_CAMPAIGN_NAME or name.startswith(CAMPAIGN_PREFIX):
         raise CommandError("error.campaign_name", limit=MAX_CAMPAIGN_NAME)
     require_gm_if_any(ctx)
-    target = await ctx.core.channel_row(ctx.session, ctx.incoming.platform, campaign_key(name))
-    if target.gms and ctx.user not in {gm.user for gm in target.gms}:
-        raise CommandError("error.gm_only")
-    if target.id == ctx.channel.id:
+    key = campaign_key(name)
+    if key == ctx.channel.channel_key:
         return ctx.reply(ctx.t("campaign.bound", name=name))
+    target = await ctx.session.scalar(select(Channel).where(
+        Channel.platform == ctx.incoming.platform, Channel.channel_key == key))
+    if target is not None:
+        await consent(ctx, target, name, code)
+    else:
+        target = await ctx.core.channel_row(ctx.session, ctx.incoming.platform, key)
     moved = await move_table(ctx, target)
     if not target.gms:
         # a new campaign starts with this table's GMs, rule system and language
@@ -74,6 +106,46 @@ async def bind(ctx: Context, name: str, binding: ChannelBinding | None) -> Outgo
     if moved:
         text += "\n" + ctx.t("campaign.moved", count=moved)
     return ctx.reply(text)
+
+
+async def consent(ctx: Context, target: Channel, name: str, code: str) -> None:
+    """Refuse to join an existing campaign without the consent of one of its GMs: the
+    speaker is one of them, or gives a code one of them got (used up here)."""
+    gms = {gm.user for gm in target.gms}
+    if not gms:
+        raise CommandError("error.campaign_closed", name=name)
+    if ctx.user in gms:
+        return
+    if not code:
+        raise CommandError("error.campaign_invite_needed", name=name)
+    row = await ctx.session.get(ChannelState, (target.id, INVITES_KEY))
+    codes = dict((row.data or {}).get("codes", {})) if row is not None else {}
+    expiry = codes.pop(code.upper(), None)
+    if row is None or expiry is None or datetime.fromisoformat(expiry) < _now():
+        raise CommandError("error.campaign_code")
+    row.data = {**row.data, "codes": codes}
+
+
+async def invite(ctx: Context, name: str) -> list[Outgoing]:
+    """A one-time code for another channel to join this campaign, sent to the GM only
+    (a code posted in the channel could be copied by anyone reading it)."""
+    require_gm(ctx)
+    row = await ctx.state(INVITES_KEY)
+    now = _now()
+    codes = {code: expiry for code, expiry in (row.data or {}).get("codes", {}).items()
+             if datetime.fromisoformat(expiry) >= now}  # expired ones are dropped
+    code = secrets.token_hex(4).upper()
+    codes[code] = (now + timedelta(hours=INVITE_HOURS)).isoformat()
+    row.data = {**(row.data or {}), "codes": codes}
+    private = ctx.private(ctx.user, ctx.t("campaign.invite", name=name, code=code,
+                                          hours=INVITE_HOURS))
+    if ctx.incoming.is_private:
+        return [private]
+    return [ctx.reply(ctx.t("campaign.invite_sent", name=ctx.name)), private]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 async def move_table(ctx: Context, target: Channel) -> int:

@@ -47,6 +47,10 @@ async def gm(ctx: Context) -> list[Outgoing]:
     if verb == "add":
         require_gm(ctx)
         user = user_ref(rest)
+        if not ctx.core.is_user_id(ctx.incoming.platform, user):
+            # a GM receives every secret: `0` would make Plurk post them to all of the
+            # bot's friends, and the bot itself or a typo reaches nobody who should read
+            raise CommandError("error.gm_bad_user", user=user)
         if user in ctx.gm_users:
             raise CommandError("error.gm_already", user=user)
         ctx.add_gm(user)

@@ -64,7 +64,7 @@ async def ra(ctx: Context) -> list[Outgoing]:
     return await speaker_check(ctx, hidden=False)
 
 
-@command("rah", "暗檢", "暗检", precheck=precheck_check)
+@command("rah", "暗檢", "暗检", precheck=precheck_check, hidden=True)
 async def rah(ctx: Context) -> list[Outgoing]:
     """PL-7 for players: the channel sees that a hidden check happened, the roller and
     every GM get the result privately."""

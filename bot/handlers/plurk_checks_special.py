@@ -202,7 +202,7 @@ async def opposed_check(ctx: Context) -> list[Outgoing]:
 # --------------------------------------------------------------------------- secret (PL-7)
 
 
-@command("secret", "秘密檢定", "秘密检定")
+@command("secret", "秘密檢定", "秘密检定", hidden=True)
 async def secret(ctx: Context) -> list[Outgoing]:
     """PL-7: `.secret <investigator> 觀察 [+2] [>=15]` — GM only. The full result goes
     to the GMs privately; the channel learns who and which stat, nothing else.

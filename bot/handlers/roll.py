@@ -42,7 +42,7 @@ async def public_roll(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(describe(ctx, result), roll_data(result))]
 
 
-@command("rh", precheck=precheck_roll)
+@command("rh", precheck=precheck_roll, hidden=True)
 async def hidden_roll(ctx: Context) -> list[Outgoing]:
     """PL-7: the channel learns that a hidden roll happened; the roller and every GM
     get the result privately. Nothing of the result enters the channel message."""

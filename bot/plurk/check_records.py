@@ -114,6 +114,12 @@ async def about_record(ctx: Context, owner: str, record: dict[str, Any], action:
     """
     if not record.get("hidden") or ctx.incoming.is_private:
         return await work()
+    if ctx.user != owner and not ctx.is_gm:
+        # even "the raw die was 12", or a call that goes through where a refusal would
+        # not, tells a third player about the check: they learn only that it was hidden
+        return [ctx.private(ctx.user, refusal_text(ctx, CommandError(
+            "error.plurk.hidden_not_yours", who=record["character"])),
+            {"kind": "plurk_hidden_refusal", "user": owner})]
     announce = hidden_followup(ctx, owner, record["character"], action)
     try:
         outs = await work()

@@ -65,6 +65,11 @@ class Character(Base):
     stats: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+    # a sheet is written from every process that runs the bot: a stale copy must fail
+    # ("try again"), never overwrite another command's change
+    __mapper_args__ = {"version_id_col": version}
 
 
 class ChannelState(Base):
@@ -118,6 +123,19 @@ CAMPAIGN_PREFIX = "campaign:"
 
 def campaign_key(name: str) -> str:
     return f"{CAMPAIGN_PREFIX}{name}"
+
+
+class OutboxMessage(Base):
+    """A reply committed with its command's change and not yet accepted by its platform
+    (the transactional outbox): the adapter deletes it once the platform took it, and
+    sends what is left again at its next start."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform: Mapped[str] = mapped_column(String(32), index=True)
+    message: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
 
 
 class PendingPrivate(Base):

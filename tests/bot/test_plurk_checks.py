@@ -89,9 +89,12 @@ async def test_pl1_stray_1d20_token_is_ignored_and_bot_rolls(table: Table) -> No
 async def test_pl1_emoticon_die_is_refused_for_a_hidden_check(table: Table) -> None:
     await setup(table)
     before = await snapshot(table)
-    out = await one(table, "alice", ".rah 觀察 (dice20)", dice=[],
-                    platform_dice=(PlatformDie(20, 4, "(dice20)"),))
-    assert out.text.startswith("⚠") and "4" not in out.text
+    outs = await table.say("alice", ".rah 觀察 (dice20)", dice=[],
+                           platform_dice=(PlatformDie(20, 4, "(dice20)"),))
+    # a hidden command's refusal is the player's alone (issue 8, item 6)
+    assert [(o.to, o.user, o.text, o.secret) for o in outs] == [(
+        "private", "alice",
+        "⚠ 噗浪骰的結果大家都看得到；暗骰或暗中檢定請讓機器人擲骰（不要附骰子表情）。", True)]
     assert await snapshot(table) == before
 
 

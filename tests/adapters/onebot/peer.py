@@ -4,7 +4,9 @@ It plays the part NapCat or Lagrange.OneBot plays in production: it dials the
 bot's reverse WebSocket with ``X-Self-ID`` and ``Authorization`` headers, posts
 message events as JSON, and answers every action the bot calls, echo-matched,
 like a real implementation — including the failed ``send_private_msg`` a QQ
-account gets for a user who is not its friend.
+account gets for a user who is not its friend, and the group list / group
+member look-ups (failed for a non-member, as NapCat answers) that the friend
+request check uses.
 """
 
 from __future__ import annotations
@@ -21,9 +23,27 @@ import websockets
 SELF_ID = 10000
 
 
+def text_segment(text: str) -> dict[str, Any]:
+    return {"type": "text", "data": {"text": text}}
+
+
+def at_segment(qq: int | str, name: str = "") -> dict[str, Any]:
+    """An @ as NapCat reports it (``qq`` a string: a QQ number or ``"all"``)."""
+    return {"type": "at", "data": {"qq": str(qq), "name": name}}
+
+
+def raw_message(segments: list[dict[str, Any]]) -> str:
+    """The CQ-string form of ``segments`` (what ``raw_message`` carries)."""
+    return "".join(s["data"]["text"] if s["type"] == "text" else
+                   f"[CQ:{s['type']},qq={s['data']['qq']}]" for s in segments)
+
+
 def group_event(group_id: int, user_id: int, text: str, *, nickname: str = "",
-                card: str = "", message_id: int | None = None) -> dict[str, Any]:
-    """A ``message.group.normal`` event as NapCat posts it (array message format)."""
+                card: str = "", message_id: int | None = None,
+                segments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A ``message.group.normal`` event as NapCat posts it (array message format);
+    ``segments`` replaces the one text segment made of ``text``."""
+    message = segments if segments is not None else [text_segment(text)]
     return {
         "time": int(time.time()),
         "self_id": SELF_ID,
@@ -34,8 +54,8 @@ def group_event(group_id: int, user_id: int, text: str, *, nickname: str = "",
         "group_id": group_id,
         "user_id": user_id,
         "anonymous": None,
-        "message": [{"type": "text", "data": {"text": text}}],
-        "raw_message": text,
+        "message": message,
+        "raw_message": raw_message(message),
         "font": 0,
         "sender": {"user_id": user_id, "nickname": nickname or str(user_id), "card": card,
                    "role": "member"},
@@ -60,6 +80,19 @@ def private_event(user_id: int, text: str, *, nickname: str = "",
     }
 
 
+def friend_request_event(user_id: int, *, flag: str = "", comment: str = "") -> dict[str, Any]:
+    """A ``request.friend`` event: someone asks to become the bot's friend."""
+    return {
+        "time": int(time.time()),
+        "self_id": SELF_ID,
+        "post_type": "request",
+        "request_type": "friend",
+        "user_id": user_id,
+        "comment": comment,
+        "flag": flag or f"flag-{user_id}",
+    }
+
+
 _message_ids = itertools.count(1000)
 
 
@@ -76,17 +109,24 @@ def message_text(params: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def ok(data: Any) -> dict[str, Any]:
+    return {"status": "ok", "retcode": 0, "data": data}
+
+
 class OneBotPeer:
     """Connects to ``url``; ``friends`` (None = everyone) decides which private sends
-    succeed; ``temp_groups`` are groups where a temporary session (group_id) works."""
+    succeed; ``temp_groups`` are groups where a temporary session (group_id) works;
+    ``groups`` are the bot's groups with their members."""
 
     def __init__(self, url: str, *, token: str | None, self_id: int = SELF_ID,
-                 friends: set[int] | None = None, temp_groups: set[int] | None = None) -> None:
+                 friends: set[int] | None = None, temp_groups: set[int] | None = None,
+                 groups: dict[int, set[int]] | None = None) -> None:
         self.url = url
         self.token = token
         self.self_id = self_id
         self.friends = friends
         self.temp_groups = temp_groups or set()
+        self.groups = groups or {}
         self.actions: list[dict[str, Any]] = []
         self._changed = asyncio.Event()
         self._ws: Any = None
@@ -148,13 +188,27 @@ class OneBotPeer:
             self._changed.set()
 
     def answer(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
-        """What NapCat answers: ok with a message id, or failed for a non-friend."""
+        """What NapCat answers: ok with a message id, or failed for a non-friend;
+        the bot's groups, a member's info (failed for a non-member)."""
         if action == "send_private_msg" and self.friends is not None \
                 and params.get("user_id") not in self.friends \
                 and params.get("group_id") not in self.temp_groups:
             return {"status": "failed", "retcode": 200, "data": None,
                     "message": "user is not a friend", "wording": "不是好友"}
-        return {"status": "ok", "retcode": 0, "data": {"message_id": next(self._message_ids)}}
+        if action == "get_group_list":
+            return ok([{"group_id": group, "group_name": f"group {group}",
+                        "member_count": len(members), "max_member_count": 500}
+                       for group, members in self.groups.items()])
+        if action == "get_group_member_info":
+            group, user = params.get("group_id"), params.get("user_id")
+            if user not in self.groups.get(group, set()):
+                return {"status": "failed", "retcode": 200, "data": None,
+                        "message": "member not found", "wording": "群成员不存在"}
+            return ok({"group_id": group, "user_id": user, "nickname": str(user),
+                       "card": "", "role": "member"})
+        if action == "set_friend_add_request":
+            return ok(None)
+        return ok({"message_id": next(self._message_ids)})
 
     async def post(self, event: dict[str, Any]) -> None:
         assert self._ws is not None
@@ -173,7 +227,8 @@ class OneBotPeer:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise AssertionError(
-                    f"expected {expect} action(s) after {event['raw_message']!r}, "
+                    f"expected {expect} action(s) after "
+                    f"{event.get('raw_message', event['post_type'])!r}, "
                     f"got {self.actions[start:]}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)

@@ -223,3 +223,37 @@ async def test_debug_logs_carry_neither_the_token_nor_a_secret(
     assert caplog.records, "nothing was logged at DEBUG: the test would prove nothing"
     assert TOKEN not in caplog.text
     assert "XYZZY" not in caplog.text
+
+
+async def test_item9_a_reply_committed_but_never_sent_is_sent_once_on_connect(
+    tmp_path: Path,
+) -> None:
+    """The outbox: a reply the core committed but no QQ connection took (a crash or a
+    stop in between) is sent when QQ connects again — and only once."""
+    from bot.messages import Incoming
+
+    settings = onebot_settings(tmp_path)
+    running = await start_bot(settings, dice=ScriptedSource([17]))
+    try:
+        await wait_listening(running)
+        outs = await running.core.handle(Incoming("qq", str(GROUP), str(ALICE), ".r 1d20",
+                                                  display_name="Alice", message_id="m1"))
+        assert [o.text for o in outs] == ["🎲 Alice：1d20 = [17] = 17"]
+        peer = OneBotPeer(running.url, token=TOKEN)
+        await peer.connect()
+        for _ in range(100):
+            if sent_to_group(peer.actions):
+                break
+            await asyncio.sleep(0.02)
+        await peer.close()
+        assert sent_to_group(peer.actions) == ["🎲 Alice：1d20 = [17] = 17"]
+    finally:
+        await stop_bot(running)
+    again = await start_bot(settings)
+    try:
+        await wait_listening(again)
+        async with OneBotPeer(again.url, token=TOKEN) as peer:
+            await asyncio.sleep(0.3)
+            assert peer.actions == []
+    finally:
+        await stop_bot(again)

@@ -32,6 +32,13 @@ class StubCore:
         self.outs = outs or []
         self.incoming: list[Incoming] = []
         self.failed: list[Outgoing] = []
+        self.acknowledged: list[Outgoing] = []
+
+    async def delivered(self, outgoing: Outgoing) -> None:
+        self.acknowledged.append(outgoing)
+
+    async def undelivered(self, platform: str) -> list[Outgoing]:
+        return []
 
     async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]:
         self.incoming.append(incoming)
