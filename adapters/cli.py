@@ -8,6 +8,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings
 from bot.core import Core
 from bot.store import db
@@ -66,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings()
     logging.basicConfig(level=settings.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    protect_secrets_in_logs()  # before any library logs: no level writes a secret
     if getattr(args, "db", None):
         settings.database_url = args.db
     command = args.command or "console"

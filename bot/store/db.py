@@ -6,10 +6,18 @@ reply leaves. Any other SQLAlchemy async URL (PostgreSQL via asyncpg) works
 unchanged. The schema is always brought to the newest alembic revision on
 start, so an operator never runs a migration by hand unless they want to
 (`trpgbot db upgrade`).
+
+No log level may show what the database holds (hidden check results, kept
+private texts, GM secrets): the engine is created with `hide_parameters=True`,
+so SQLAlchemy's SQL log and its error messages never carry bound values, and
+`quiet_sql_loggers` holds the loggers that print values or rows (the drivers'
+at WARNING, SQLAlchemy's engine at INFO at most verbose) whatever the root
+level — `TRPGBOT_LOG_LEVEL=DEBUG` included.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from alembic import command
@@ -22,13 +30,38 @@ import migrations
 
 MIGRATIONS_DIR = Path(migrations.__file__).parent
 
+DRIVER_LOGGERS = ("aiosqlite", "asyncpg")
+"""The SQL drivers' loggers: aiosqlite logs every statement with its parameters at
+DEBUG. Held at WARNING."""
+
+SQLALCHEMY_ENGINE_LOGGERS = ("sqlalchemy", "sqlalchemy.engine", "sqlalchemy.engine.Engine")
+"""SQLAlchemy's statement log: at INFO the SQL (parameters hidden by
+``hide_parameters``), at DEBUG every result row too (hidden checks, kept private
+texts). Never more verbose than INFO."""
+
+
+def quiet_sql_loggers() -> None:
+    """Hold the loggers that would print stored values, whatever the root level is
+    or later becomes (idempotent; never lowers a level, never turns SQL logging on)."""
+    for name in DRIVER_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.level < logging.WARNING:  # NOTSET (0) included
+            logger.setLevel(logging.WARNING)
+    for name in SQLALCHEMY_ENGINE_LOGGERS:
+        logger = logging.getLogger(name)
+        if name == "sqlalchemy" and logger.level == logging.NOTSET:
+            logger.setLevel(logging.WARNING)  # SQLAlchemy's own default
+        elif logging.NOTSET < logger.level < logging.INFO:
+            logger.setLevel(logging.INFO)
+
 
 def make_engine(url: str) -> AsyncEngine:
+    quiet_sql_loggers()
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
@@ -39,7 +72,7 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True)
+    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

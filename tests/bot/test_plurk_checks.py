@@ -320,9 +320,15 @@ async def test_pl7_secret_roll_reaches_only_the_gms(table: Table) -> None:
 async def test_pl7_secret_roll_is_the_gms_and_refuses_cleanly(table: Table) -> None:
     await setup(table)
     before = await snapshot(table)
-    assert "只有本頻道的 GM" in (await one(table, "alice", ".secret 鮑伯 觀察", dice=[])).text
-    assert "找不到「大衛」" in (await one(table, "gm", ".secret 大衛 觀察", dice=[])).text
-    assert "用法" in (await one(table, "gm", ".secret 鮑伯", dice=[])).text
+    # a hidden command's refusals go to the asker only (issue 8, item 6)
+    for user, line in (("alice", ".secret 鮑伯 觀察"), ("gm", ".secret 大衛 觀察"),
+                       ("gm", ".secret 鮑伯")):
+        outs = await table.say(user, line, dice=[])
+        assert [(o.to, o.user, o.secret) for o in outs] == [("private", user, True)], line
+        assert outs[0].text.startswith("⚠"), outs
+    assert "只有本頻道的 GM" in (await table.say("alice", ".secret 鮑伯 觀察"))[0].text
+    assert "找不到「大衛」" in (await table.say("gm", ".secret 大衛 觀察"))[0].text
+    assert "用法" in (await table.say("gm", ".secret 鮑伯"))[0].text
     assert await snapshot(table) == before
 
 
