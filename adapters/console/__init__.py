@@ -3,12 +3,19 @@
 Input lines are `text`, `name: text` (speak as `name` from now on) or
 `#channel name: text` (also move to `channel`). With `--json` every outgoing
 message is printed as one JSON object per line (docs/console-json.md).
+
+Input that is not valid in the terminal's encoding never stops the console: the
+undecodable bytes become U+FFFD and the line is answered. Output never fails on
+text the terminal cannot encode (lone surrogates, or CJK under an ASCII locale):
+JSON escapes it (``\\udXXX``), plain text gets a backslash escape.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import re
 import sys
 import threading
@@ -17,6 +24,8 @@ from typing import TextIO
 
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
+
+log = logging.getLogger(__name__)
 
 PLATFORM = "console"
 _LINE = re.compile(
@@ -32,20 +41,41 @@ class Speaker:
     channel: str
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def console_id(name: str) -> str:
+    """A user or channel id the store can keep: a lone surrogate (``--user $'\\xff'``
+    arrives from argv that way) becomes U+FFFD. The text of a line is left alone:
+    the core refuses lone surrogates in it with a message."""
+    return _LONE_SURROGATE.sub("\ufffd", name)
+
+
 def parse_line(line: str, speaker: Speaker) -> str:
     """Apply a `#channel name:` head to ``speaker`` (sticky) and return the text."""
     match = _LINE.match(line)
     assert match is not None  # the pattern matches every string
     if match["channel"]:
-        speaker.channel = match["channel"]
+        speaker.channel = console_id(match["channel"])
     if match["user"]:
-        speaker.user = match["user"]
+        speaker.user = console_id(match["user"])
     return match["text"]
 
 
-def render(out: Outgoing, as_json: bool) -> str:
+def render(out: Outgoing, as_json: bool, encoding: str = "utf-8") -> str:
+    """One output line. JSON stays readable (``ensure_ascii=False``) when
+    ``encoding`` can carry it; a lone surrogate (not encodable in any UTF) is
+    written as its JSON escape, and everything is escaped when the encoding
+    cannot carry the text (an ASCII locale)."""
     if as_json:
-        return json.dumps(out.as_json(), ensure_ascii=False)
+        data = out.as_json()
+        line = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}",
+                                   json.dumps(data, ensure_ascii=False))
+        try:
+            line.encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            line = json.dumps(data, ensure_ascii=True)
+        return line
     if out.to == "private":
         return f"[私訊 → {out.user}] {out.text}"
     return f"[#{out.channel}] {out.text}"
@@ -54,13 +84,28 @@ def render(out: Outgoing, as_json: bool) -> str:
 def _read_lines(stdin: TextIO, loop: asyncio.AbstractEventLoop,
                 lines: asyncio.Queue[str | None]) -> None:
     """Feed stdin into ``lines`` from a daemon thread: a blocking read must never
-    keep the process alive after a stop signal (`trpgbot run` on SIGTERM)."""
+    keep the process alive after a stop signal (`trpgbot run` on SIGTERM).
+    End of input is always reported, even when reading fails, so the console
+    never waits for a line that cannot come."""
     try:
-        for line in iter(stdin.readline, ""):
-            loop.call_soon_threadsafe(lines.put_nowait, line)
+        try:
+            for line in iter(stdin.readline, ""):
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+        except Exception:
+            log.exception("console: reading the input failed")
         loop.call_soon_threadsafe(lines.put_nowait, None)
     except RuntimeError:  # the loop closed while we were reading
         pass
+
+
+def _tolerant(stream: TextIO, errors: str) -> None:
+    """Undecodable input / unencodable output must not stop the console: switch
+    the stream's error handler (``sys.stdin``/``sys.stdout`` are TextIOWrappers;
+    test streams such as StringIO have no encoding to fail)."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):  # closed or unusual: leave it
+            reconfigure(errors=errors)
 
 
 async def _next_line(lines: asyncio.Queue[str | None], stop: asyncio.Event) -> str | None:
@@ -76,6 +121,16 @@ async def _next_line(lines: asyncio.Queue[str | None], stop: asyncio.Event) -> s
     return getting.result() if getting in done else None
 
 
+async def write_all(core: Core, outs: list[Outgoing], stdout: TextIO, as_json: bool,
+                    encoding: str) -> None:
+    """Print replies, then take them out of the core's outbox."""
+    for out in outs:
+        stdout.write(render(out, as_json, encoding) + "\n")
+    stdout.flush()
+    for out in outs:
+        await core.delivered(out)
+
+
 async def serve_console(
     core: Core,
     user: str,
@@ -89,11 +144,16 @@ async def serve_console(
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     stop = stop or asyncio.Event()
-    speaker = Speaker(user, channel)
+    _tolerant(stdin, "replace")  # undecodable bytes → U+FFFD
+    _tolerant(stdout, "backslashreplace")
+    encoding = getattr(stdout, "encoding", None) or "utf-8"
+    speaker = Speaker(console_id(user), console_id(channel))
     interactive = stdin.isatty() and not as_json
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     threading.Thread(target=_read_lines, args=(stdin, asyncio.get_running_loop(), lines),
                      daemon=True, name="console-stdin").start()
+    # replies a crash or a stop cut off last time (the outbox) come first
+    await write_all(core, await core.undelivered(PLATFORM), stdout, as_json, encoding)
     if interactive:
         stdout.write("trpgbot console — 輸入 .help 查看指令，Ctrl-D 離開。\n")
     while True:
@@ -108,6 +168,4 @@ async def serve_console(
             continue
         incoming = Incoming(PLATFORM, speaker.channel, speaker.user, text,
                             display_name=speaker.user)
-        for out in await core.handle(incoming):
-            stdout.write(render(out, as_json) + "\n")
-        stdout.flush()
+        await write_all(core, await core.handle(incoming), stdout, as_json, encoding)

@@ -2,7 +2,8 @@
 
 ``serve(core, settings, stop)`` is what ``trpgbot run`` calls. The pieces:
 
-- ``convert``: discord objects → ``Incoming``; message splitting.
+- ``convert``: discord objects → ``Incoming``; escaping for Discord's markdown and
+  message splitting.
 - ``delivery``: executes the core's ``Outgoing`` list — the invoking user's
   private results as ephemeral messages (slash commands) or DMs (prefix
   commands), other users' (GMs') as DMs, failures reported to the channel.

@@ -3,6 +3,7 @@ in messages, both answered through ``delivery``."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -11,7 +12,12 @@ from discord import app_commands
 
 from adapters.delivery import CoreAPI
 from adapters.discord.commands import build_commands, core_knows
-from adapters.discord.convert import command_text, incoming_from_message
+from adapters.discord.convert import (
+    PLATFORM,
+    command_text,
+    escape_markdown,
+    incoming_from_message,
+)
 from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
 from bot.config.discord import DiscordSettings
@@ -39,6 +45,7 @@ class TrpgDiscordClient(discord.Client):
         self.core = core
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
+        self._resent = False
         self.tree.error(self.on_command_error)
         for command in build_commands(known):
             self.tree.add_command(command)
@@ -49,6 +56,29 @@ class TrpgDiscordClient(discord.Client):
         await self.tree.set_translator(CommandTranslator())
         if self.settings.sync_commands:
             await sync_commands(self.tree, self.settings.dev_guild_id)
+
+    async def on_ready(self) -> None:
+        """The gateway session is ready (again after a reconnect with a new session).
+        Logged at WARNING so the operator sees it at the default log level."""
+        user = self.user
+        log.warning("Discord: logged in as %s (%s), %d servers",
+                    user, user.id if user else "?", len(self.guilds))
+        if not self._resent:  # once per process: what the last run left in the outbox
+            self._resent = True
+            outs = await self.core.undelivered(PLATFORM)
+            if outs:
+                log.warning("Discord: sending %d replies kept from before the last stop",
+                            len(outs))
+                await DiscordDelivery(self, self.core, None, None).deliver(outs)
+
+    async def close(self) -> None:
+        """Close, and drop a pending ``ready``: discord.py dispatches it up to
+        ``guild_ready_timeout`` (2 s) after the gateway's READY, which after a
+        quick stop would log "logged in" once the bot is already gone."""
+        await super().close()
+        pending = getattr(self._connection, "_ready_task", None)
+        if isinstance(pending, asyncio.Task) and not pending.done():
+            pending.cancel()
 
     async def on_message(self, message: discord.Message) -> None:
         """Prefix commands (``.r``, ``。r``). In servers Discord only gives the text of
@@ -78,7 +108,7 @@ class TrpgDiscordClient(discord.Client):
         """Log, and tell the user instead of leaving "The application did not respond"."""
         log.error("slash command failed", exc_info=error)
         try:
-            text = reply("reply.error", interaction.locale)
+            text = escape_markdown(reply("reply.error", interaction.locale))
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:
@@ -90,13 +120,15 @@ class TrpgDiscordClient(discord.Client):
 async def sync_commands(tree: app_commands.CommandTree,
                         dev_guild_id: int | None) -> list[app_commands.AppCommand]:
     """Development: copy the commands to one server and sync there (visible at once).
-    Production: sync globally (Discord may take a while to show changes)."""
+    Production: sync globally (Discord may take a while to show changes).
+    The result is logged at WARNING: the operator sees it at the default log level."""
     if dev_guild_id is not None:
         guild = discord.Object(id=dev_guild_id)
         tree.copy_global_to(guild=guild)
         synced = await tree.sync(guild=guild)
-        log.info("synced %d slash commands to server %s", len(synced), dev_guild_id)
+        log.warning("Discord: %d slash commands synced to server %s", len(synced),
+                    dev_guild_id)
         return synced
     synced = await tree.sync()
-    log.info("synced %d slash commands globally", len(synced))
+    log.warning("Discord: %d slash commands synced globally", len(synced))
     return synced

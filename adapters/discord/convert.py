@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import discord
@@ -74,9 +75,65 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+#: Characters Discord's markdown gives a meaning anywhere in a line: escapes,
+#: bold/italic/underline/strike, spoilers, code, masked links and every ``<…>``
+#: form (user/role/channel/command mentions, timestamps, custom emoji, ``<url>``).
+_INLINE = re.compile(r"[\\*_~|`\[\]<]")
+#: What only counts at the start of a line: headings ``#``, subtext ``-#``,
+#: block quotes ``>`` / ``>>>``, lists ``-`` / ``+`` / ``1.``.
+_LINE_START = re.compile(r"^([ \t]*)(?:([#>+-])|(\d+)\.)", re.MULTILINE)
+#: A bare link (``https://…``, any scheme) and Discord invites, which Discord
+#: links and embeds even without a scheme.
+_SCHEME = re.compile(r":(?=//)")
+_INVITE = re.compile(r"(?i)\b(discord(?:app)?)\.(?=(?:gg|com|io|me|li|new)\b)")
+ZWSP = "\u200b"
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` as Discord must show it: literally, with no formatting, link, embed
+    or mention (docs/discord.md, "Echoed text").
+
+    Every ASCII character that Discord's markdown uses is backslash-escaped
+    (``\\*`` shows ``*``); line-start markers (``#``, ``>``, ``-``, ``+``, ``1.``)
+    are escaped at the start of each line; ``://`` and invite domains get a
+    zero-width space so no link is recognised (a ``<url>`` would still be
+    clickable); ``@everyone`` / ``@here`` get one after the ``@`` as in
+    ``discord.utils.escape_mentions``. The bot's catalogs contain no markup, so
+    the whole outgoing text is escaped.
+    """
+    text = _INLINE.sub(r"\\\g<0>", text)
+    text = _SCHEME.sub(":" + ZWSP, text)
+    text = _INVITE.sub(r"\1." + ZWSP, text)
+    text = discord.utils.escape_mentions(text)
+    return escape_line_start(text)
+
+
+def escape_line_start(text: str) -> str:
+    """Escape the markers that only count at the start of a line (idempotent on
+    escaped text: an escaped marker starts with a backslash)."""
+    return _LINE_START.sub(_escape_marker, text)
+
+
+def _escape_marker(match: re.Match[str]) -> str:
+    indent, marker, number = match.groups()
+    return f"{indent}\\{marker}" if marker else f"{indent}{number}\\."
+
+
+def message_pieces(text: str) -> list[str]:
+    """What to send for ``text``: escaped for Discord, then split at the limit."""
+    return split_message(escape_markdown(text))
+
+
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """Pieces of at most ``limit`` (UTF-16) characters, cut at line breaks when possible,
-    otherwise at spaces, otherwise anywhere (never inside a surrogate pair)."""
+    otherwise at spaces, otherwise anywhere (never inside a surrogate pair, never
+    between a backslash and the character it escapes).
+
+    ``text`` is already escaped (``escape_markdown``): a cut is checked so that it
+    cannot unescape anything, and a piece that starts in the middle of a line gets
+    its line-start markers escaped too (``… # x`` cut at the space must not become
+    a heading).
+    """
     pieces: list[str] = []
     rest = text
     while utf16_len(rest) > limit:
@@ -85,13 +142,21 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
         if cut <= 0:
             cut = head.rfind(" ")
         if cut <= 0:
+            head = _whole_escapes(head)
             pieces.append(head)
             rest = rest[len(head):]
         else:
             pieces.append(rest[:cut])
             rest = rest[cut + 1:]
+        rest = escape_line_start(rest)
     pieces.append(rest)
     return [piece for piece in pieces if piece.strip()]
+
+
+def _whole_escapes(head: str) -> str:
+    """``head`` without a trailing backslash whose escaped character did not fit."""
+    backslashes = len(head) - len(head.rstrip("\\"))
+    return head[:-1] if backslashes % 2 else head
 
 
 def _fit(text: str, limit: int) -> str:

@@ -12,7 +12,9 @@ Where each message goes:
   told (``private_delivery_failed``) and its channel notice is posted instead.
 - ``secret=True`` never goes to a channel, whatever the core says.
 
-Everything is sent with ``allowed_mentions=none`` and split at 2,000 characters.
+Everything is escaped for Discord's markdown (``convert.escape_markdown``: user
+text is shown literally — no link, embed, heading or mention), sent with
+``allowed_mentions=none``, and split at 2,000 characters after escaping.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from adapters.delivery import CoreAPI, Delivery
 from adapters.discord.convert import (
     NO_MENTIONS,
     PLATFORM,
+    message_pieces,
     private_channel_user,
-    split_message,
 )
 from bot.messages import Incoming, Outgoing
 
@@ -49,7 +51,7 @@ async def send_dm(client: discord.Client, user_id: str, text: str) -> bool:
         return False
     try:
         channel = await client.create_dm(discord.Object(id=int(user_id)))
-        for piece in split_message(text):
+        for piece in message_pieces(text):
             await channel.send(piece, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as exc:
         log.info("DM to %s refused: %s %s", user_id, exc.status, exc.code)
@@ -72,7 +74,7 @@ async def send_to_channel(client: discord.Client, channel_id: str, text: str) ->
         if not isinstance(channel, discord.abc.Messageable):
             log.error("channel %s cannot receive messages", channel_id)
             return
-        for piece in split_message(text):
+        for piece in message_pieces(text):
             await channel.send(piece, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as exc:
         log.warning("post to channel %s failed: %s", channel_id, exc)
@@ -97,12 +99,12 @@ class InteractionOrigin:
         self.placeholder = True
 
     async def to_channel(self, text: str) -> None:
-        for piece in split_message(text):
+        for piece in message_pieces(text):
             await self._send(piece, ephemeral=False)
 
     async def to_invoker(self, text: str) -> bool:
         try:
-            for piece in split_message(text):
+            for piece in message_pieces(text):
                 await self._send(piece, ephemeral=True)
         except discord.HTTPException as exc:
             log.warning("ephemeral reply failed: %s", exc)
@@ -131,7 +133,8 @@ class InteractionOrigin:
         """Discord requires an answer to every interaction: say ``fallback`` (only to
         the invoker) when the core had nothing to send."""
         if not self.interaction.response.is_done() or self.placeholder:
-            await self._send(fallback, ephemeral=True)
+            for piece in message_pieces(fallback):
+                await self._send(piece, ephemeral=True)
 
 
 class MessageOrigin:
@@ -144,7 +147,7 @@ class MessageOrigin:
         self._replied = False
 
     async def to_channel(self, text: str) -> None:
-        for piece in split_message(text):
+        for piece in message_pieces(text):
             reference = None
             if not self._replied:
                 reference = self.message.to_reference(fail_if_not_exists=False)
@@ -161,20 +164,24 @@ class DiscordDelivery(Delivery):
 
     platform = PLATFORM
 
-    def __init__(self, client: discord.Client, core: CoreAPI, incoming: Incoming,
-                 origin: Origin) -> None:
+    def __init__(self, client: discord.Client, core: CoreAPI, incoming: Incoming | None,
+                 origin: Origin | None) -> None:
+        """``incoming``/``origin`` None: replies kept from before a restart, whose
+        interaction is long gone — they go to their channel and by DM."""
         super().__init__(core)
         self.client = client
         self.incoming = incoming
         self.origin = origin
 
     async def send_channel(self, out: Outgoing) -> None:
-        if out.channel == self.incoming.channel:
+        if self.origin is not None and self.incoming is not None \
+                and out.channel == self.incoming.channel:
             await self.origin.to_channel(out.text)
         else:
             await send_to_channel(self.client, out.channel, out.text)
 
     async def send_private(self, out: Outgoing) -> bool:
-        if out.user == self.incoming.user:
+        if self.origin is not None and self.incoming is not None \
+                and out.user == self.incoming.user:
             return await self.origin.to_invoker(out.text)
         return await send_dm(self.client, out.user or "", out.text)

@@ -25,6 +25,7 @@ from tests.adapters.discord.doubles import (
     guild_message,
     invoke,
     make_client,
+    shown,
 )
 from tests.adapters.onebot.harness import TOKEN, free_port, start_bot, stop_bot
 from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text
@@ -109,12 +110,12 @@ def discord_transcript(api: DiscordApi, speaker: str) -> Transcript:
     transcript: Transcript = []
     for request in api.messages():
         if request.ephemeral:
-            transcript.append((f"private:{speaker}", request.content))
+            transcript.append((f"private:{speaker}", shown(request.content)))
         elif api.is_dm(request):
             user = api.dm_channels[int(request.path.split("/")[2])]
-            transcript.append((f"private:{who(user)}", request.content))
+            transcript.append((f"private:{who(user)}", shown(request.content)))
         else:
-            transcript.append(("channel", request.content))
+            transcript.append(("channel", shown(request.content)))
     return transcript
 
 

@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adapters.console import Speaker, parse_line, serve_console
+from adapters.console import Speaker, parse_line, render, serve_console
 from bot.core import Core
+from bot.messages import Outgoing
 
 TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
 """The console script that `pip install -e .` put beside the interpreter."""
@@ -85,4 +86,53 @@ def test_db_upgrade_creates_the_schema(tmp_path: Path) -> None:
         heads = [row[0] for row in db.execute("select version_num from alembic_version")]
     assert {"channels", "characters", "channel_state", "channel_bindings",
             "parked_outgoing"} <= tables
-    assert heads == ["0003"]
+    from alembic.script import ScriptDirectory
+
+    from bot.store.db import alembic_config
+
+    assert heads == [ScriptDirectory.from_config(alembic_config()).get_current_head()]
+
+
+def strict_console(tmp_path: Path, script: bytes, *args: str | bytes) -> list[dict]:
+    """The console under a strict UTF-8 locale, fed raw bytes; it must answer every
+    line and exit at end of input (a hang fails on the timeout)."""
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict",
+           "TRPGBOT_DATA_DIR": str(tmp_path)}
+    db = f"sqlite+aiosqlite:///{tmp_path / 'strict.db'}"
+    done = subprocess.run([TRPGBOT, "console", "--db", db, "--json", *args], input=script,
+                          capture_output=True, env=env, timeout=30, check=True)
+    return [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+
+
+def test_item10_console_replaces_undecodable_bytes_and_exits(tmp_path: Path) -> None:
+    lines = strict_console(tmp_path, b".r 1d20 \xff\n.r 1d20\n", "--dice", "5,6")
+    assert [line["text"] for line in lines] == ["🎲 player「\ufffd」：1d20 = [5] = 5",
+                                                "🎲 player：1d20 = [6] = 6"]
+    assert lines[0]["data"]["reason"] == "\ufffd"
+
+
+def test_item10_console_ids_with_undecodable_bytes_from_argv(tmp_path: Path) -> None:
+    """``--user``/``--channel`` arrive from argv as lone surrogates: the console makes
+    them U+FFFD instead of crashing in the store."""
+    [line] = strict_console(tmp_path, b".r 1d20\n", "--dice", "5",
+                            b"--user", b"\xff", b"--channel", b"t\xff")
+    assert line["channel"] == "t\ufffd"
+    assert line["text"] == "🎲 \ufffd：1d20 = [5] = 5"
+
+
+def test_item10_console_json_escapes_lone_surrogates() -> None:
+    out = Outgoing("private", "c\udcff", "骰 \ud800 x", user="u\udfff")
+    line = render(out, as_json=True)
+    line.encode("utf-8")  # printable on any UTF-8 terminal
+    assert "骰" in line and "\\ud800" in line and "\\udcff" in line
+    assert json.loads(line)["text"] == "骰 \ud800 x"
+    assert json.loads(line)["user"] == "u\udfff"
+    ascii_line = render(out, as_json=True, encoding="ascii")
+    assert ascii_line.isascii() and json.loads(ascii_line) == json.loads(line)
+
+
+async def test_item10_console_plain_output_never_fails_on_unencodable_text(core: Core) -> None:
+    raw = io.BytesIO()
+    stdout = io.TextIOWrapper(raw, encoding="ascii", errors="strict", write_through=True)
+    await serve_console(core, "u", "c", stdin=io.StringIO(".pc new 艾莉絲\n"), stdout=stdout)
+    assert raw.getvalue().decode("ascii").startswith("[#c] \\u5df2")

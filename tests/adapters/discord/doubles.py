@@ -18,6 +18,7 @@ for users whose DMs are closed.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -202,6 +203,30 @@ class DiscordApi:
         """(recipient, text) of every DM sent."""
         return [(self.dm_channels[int(r.path.split("/")[2])], r.content)
                 for r in self.messages() if self.is_dm(r)]
+
+
+# --- how a Discord client shows a message's content ------------------------------------
+_ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")  # Discord: backslash + symbol shows the symbol
+_LINE_MARKUP = re.compile(r"^[ \t]*(?:[#>*+-]|\d+\.)", re.MULTILINE)
+_LINKS = re.compile(r"(?i)://|discord(?:app)?\.(?:gg|com|io|me|li|new)\b")
+_MENTIONS = re.compile(r"@(?:everyone|here)")
+
+
+def shown(content: str) -> str:
+    """The text a Discord client displays for ``content`` without markup: an escaped
+    symbol shows as the symbol, a zero-width space as nothing."""
+    return _ESCAPED.sub(r"\1", content).replace("\u200b", "")
+
+
+def markup(content: str) -> list[str]:
+    """What in ``content`` Discord would still render as markup (formatting, a
+    masked or bare link, an invite, a ``<…>`` mention/timestamp/emoji, an
+    @everyone/@here, a heading, quote, list or subtext line); empty when the
+    content is shown literally."""
+    bare = _ESCAPED.sub("\x00", content)  # an escaped symbol is plain text
+    found = [char for char in "\\*_~|`[]<" if char in bare]
+    found += _LINE_MARKUP.findall(bare) + _LINKS.findall(bare) + _MENTIONS.findall(bare)
+    return found
 
 
 def make_client(core: Any, api: DiscordApi, **settings: Any) -> TrpgDiscordClient:

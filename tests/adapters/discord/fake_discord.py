@@ -13,7 +13,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.adapters.discord.doubles import APP_ID, BOT_ID, message_payload, user_payload
+from tests.adapters.discord.doubles import (
+    APP_ID,
+    BOT_ID,
+    GUILD_ID,
+    message_payload,
+    user_payload,
+)
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -87,6 +93,12 @@ class FakeDiscord:
                 "interaction": {"id": parts[1], "type": 2,
                                 "response_message_id": message["id"]},
                 "resource": {"type": body["type"], "message": message}})
+        if request.method == "GET" and parts[0] == "channels" and len(parts) == 2:
+            # Get Channel: a guild text channel (type 0) of one guild
+            return _json({"id": parts[1], "type": 0, "guild_id": str(GUILD_ID),
+                          "name": "table", "position": 0, "permission_overwrites": [],
+                          "nsfw": False, "parent_id": None, "topic": None,
+                          "last_message_id": None, "rate_limit_per_user": 0})
         if parts[0] in ("webhooks", "channels"):
             return _json(message_payload(next(self._ids), 1,
                                                      body.get("content", ""), bot))

@@ -4,6 +4,7 @@ otherwise)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -35,6 +36,12 @@ class RecordingCore:
         return []
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
+        return []
+
+    async def delivered(self, outgoing: Outgoing) -> None:
+        pass
+
+    async def undelivered(self, platform: str) -> list[Outgoing]:
         return []
 
 
@@ -131,6 +138,20 @@ async def test_production_sync_is_global_and_can_be_turned_off() -> None:
     quiet = DiscordApi()
     await make_client(RecordingCore(), quiet, sync_commands=False).setup_hook()
     assert quiet.requests == []
+
+
+async def test_item14_discord_sync_is_logged_at_warning(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The operator sees the sync at the default log level (WARNING)."""
+    caplog.set_level(logging.WARNING)
+    client = make_client(RecordingCore(), DiscordApi())
+    await client.setup_hook()
+    count = len(client.tree.get_commands())
+    dev = make_client(RecordingCore(), DiscordApi(), dev_guild_id=GUILD_ID)
+    await dev.setup_hook()
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("WARNING", f"Discord: {count} slash commands synced globally"),
+        ("WARNING", f"Discord: {count} slash commands synced to server {GUILD_ID}")]
 
 
 def test_split_counts_like_discord_and_keeps_surrogate_pairs() -> None:

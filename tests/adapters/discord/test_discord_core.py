@@ -16,6 +16,8 @@ from tests.adapters.discord.doubles import (
     guild_message,
     invoke,
     make_client,
+    markup,
+    shown,
 )
 
 ALICE, BOB = 601, 602  # Alice is the GM, Bob a player
@@ -38,7 +40,7 @@ async def test_table_commands_and_neutralised_echo(core: Core) -> None:
     public = api.public()
     assert "Alice" in public[0]
     assert "觀察:5" in public[1]
-    assert "@everyone" in public[2]
+    assert "@everyone" not in public[2] and "@everyone" in shown(public[2])
     assert all(r.data["allowed_mentions"] == {"parse": []} for r in api.messages())
 
 
@@ -82,3 +84,21 @@ async def test_prefix_secret_roll_dms_roller_and_gm(core: Core) -> None:
     await client.on_message(guild_message(client, BOB, "Bob", "。rh 1d20"))
     assert not any("17" in text for text in api.public())
     assert sorted(user for user, text in api.dms() if "17" in text) == [ALICE, BOB]
+
+
+async def test_item13_discord_display_name_and_reason_with_markup_come_out_literal(
+        core: Core) -> None:
+    name = "**Boss** ||x|| <@&1>"
+    reason = "[nitro](https://evil.example) # @everyone `x` discord.gg/abc"
+    api = DiscordApi()
+    client = make_client(core, api, message_content=True)
+    await invoke(client, api, command_payload("roll", BOB, name, expression="1d20",
+                                              reason=reason))
+    await client.on_message(guild_message(client, BOB, name, f".r 1d20 {reason}"))
+    first, second = api.public()
+    assert shown(first) == f"🎲 {name}「{reason}」：1d20 = [17] = 17"
+    assert shown(second).startswith(f"🎲 {name}「{reason}」：1d20 = [")
+    assert markup(first) == [] and markup(second) == []
+    assert first == ("🎲 \\*\\*Boss\\*\\* \\|\\|x\\|\\| \\<@&1>「\\[nitro\\]"
+                     "(https:\u200b//evil.example) # @\u200beveryone \\`x\\` "
+                     "discord.\u200bgg/abc」：1d20 = \\[17\\] = 17")

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 import pytest
 
+from adapters.discord.convert import utf16_len
 from bot.messages import Incoming, Outgoing
 from tests.adapters.discord.doubles import (
     BOT_ID,
@@ -21,6 +22,8 @@ from tests.adapters.discord.doubles import (
     guild_message,
     invoke,
     make_client,
+    markup,
+    shown,
 )
 
 CHANNEL = str(CHANNEL_ID)
@@ -49,6 +52,12 @@ class StubCore:
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
         return ["觀察", "靈巧", "Spot Hidden"]
+
+    async def delivered(self, outgoing: Outgoing) -> None:
+        pass
+
+    async def undelivered(self, platform: str) -> list[Outgoing]:
+        return []
 
 
 def hidden_roll(roller: int) -> list[Outgoing]:
@@ -87,7 +96,7 @@ async def test_closed_dms_become_a_channel_notice_without_the_secret() -> None:
     api, core = DiscordApi(closed_dms={GM}), StubCore(hidden_roll(BOB))
     client = make_client(core, api)
     await invoke(client, api, command_payload("rh", BOB, "Bob", expression="1d20"))
-    assert api.public() == ["roller rolled in secret", f"could not DM <@{GM}>"]
+    assert api.public() == ["roller rolled in secret", f"could not DM \\<@{GM}>"]
     assert [o.user for o in core.failed] == [str(GM)]
     assert api.ephemeral() == ["1d20 = 17"]
     assert [r.content for r in api.refused()] == ["roller: 1d20 = 17"]
@@ -108,7 +117,96 @@ async def test_echoed_mentions_are_neutralised_everywhere() -> None:
     assert len(sent) == 6
     assert all(request.data["allowed_mentions"] == NONE for request in sent)
     assert NONE == {"parse": []}
-    assert all(request.content == echo for request in sent)
+    shown = "Alice rolls for @\u200beveryone and @\u200bhere and \\<@&42>: 12"
+    assert all(request.content == shown for request in sent)
+
+
+async def echo_everywhere(echo: str) -> list[str]:
+    """``echo`` as the core's channel reply, the invoker's private copy and a GM's DM,
+    for a slash command and for a prefix command: every content Discord received."""
+    api = DiscordApi()
+    core = StubCore([Outgoing("channel", CHANNEL, echo),
+                     Outgoing("private", CHANNEL, echo, user=str(ALICE)),
+                     Outgoing("private", CHANNEL, echo, user=str(GM))])
+    client = make_client(core, api)
+    await invoke(client, api, command_payload("roll", ALICE, "Alice", expression="d20"))
+    await client.on_message(guild_message(client, ALICE, "Alice", ".r d20"))
+    sent = api.messages()
+    assert len(sent) == 6  # response, ephemeral follow-up, DM; reply, DM, DM
+    assert all(request.data["allowed_mentions"] == NONE for request in sent)
+    return [request.content for request in sent]
+
+
+async def test_item13_discord_masked_link_is_escaped() -> None:
+    echo = "🎲 Alice「[free nitro](https://evil.example/x)」：1d20 = [17] = 17"
+    contents = await echo_everywhere(echo)
+    assert contents == [
+        "🎲 Alice「\\[free nitro\\](https:\u200b//evil.example/x)」：1d20 = \\[17\\] = 17"] * 6
+    assert all(markup(content) == [] and shown(content) == echo for content in contents)
+
+
+async def test_item13_discord_bare_link_is_neither_clickable_nor_embedded() -> None:
+    echo = "Alice: see https://evil.example/a_b, <http://x.example> and discord.gg/abc"
+    contents = await echo_everywhere(echo)
+    assert contents == ["Alice: see https:\u200b//evil.example/a\\_b, "
+                        "\\<http:\u200b//x.example> and discord.\u200bgg/abc"] * 6
+    assert all("://" not in content and "discord.gg" not in content for content in contents)
+    assert all(shown(content) == echo for content in contents)
+
+
+@pytest.mark.parametrize(("echo", "sent"), [
+    ("# big", "\\# big"),
+    ("## medium", "\\## medium"),
+    ("### small", "\\### small"),
+    ("-# subtext", "\\-# subtext"),
+    ("> quote", "\\> quote"),
+    (">>> quote all", "\\>>> quote all"),
+    ("- item", "\\- item"),
+    ("+ item", "\\+ item"),
+    ("* item", "\\* item"),
+    ("12. item", "12\\. item"),
+    ("  - indented", "  \\- indented"),
+    ("**bold** *it* _it_ __under__ ~~strike~~", "\\*\\*bold\\*\\* \\*it\\* \\_it\\_ "
+     "\\_\\_under\\_\\_ \\~\\~strike\\~\\~"),
+    ("||spoiler|| `code` ```block```", "\\|\\|spoiler\\|\\| \\`code\\` "
+     "\\`\\`\\`block\\`\\`\\`"),
+    ("<@501> <@!501> <@&42> <#444> </roll:1> <t:0:R> <:e:1>",
+     "\\<@501> \\<@!501> \\<@&42> \\<#444> \\</roll:1> \\<t:0:R> \\<:e:1>"),
+    ("@everyone @here", "@\u200beveryone @\u200bhere"),
+    ("a\\*b*", "a\\\\\\*b\\*"),
+    ("line\n# two\n1. three", "line\n\\# two\n1\\. three"),
+])
+async def test_item13_discord_markup_is_shown_literally(echo: str, sent: str) -> None:
+    api, core = DiscordApi(), StubCore([Outgoing("channel", CHANNEL, echo)])
+    client = make_client(core, api)
+    await invoke(client, api, command_payload("roll", ALICE, "Alice", expression="d20"))
+    [content] = api.public()
+    assert content == sent
+    assert markup(content) == []
+    assert shown(content) == echo
+
+
+async def test_item13_discord_split_after_escaping_never_cuts_an_escape() -> None:
+    echo = "a" + "*" * 1500  # 3,001 characters once escaped, no place to cut:
+    # character 2,000 is the backslash of an escape, which must not be cut off
+    api, core = DiscordApi(), StubCore([Outgoing("channel", CHANNEL, echo)])
+    client = make_client(core, api)
+    await invoke(client, api, command_payload("roll", ALICE, "Alice", expression="d20"))
+    pieces = api.public()
+    assert [utf16_len(piece) for piece in pieces] == [1999, 1002]
+    assert all(markup(piece) == [] for piece in pieces)
+    assert "".join(shown(piece) for piece in pieces) == echo
+
+
+@pytest.mark.parametrize(("marker", "escaped"), [
+    ("#", "\\#"), ("-#", "\\-#"), (">", "\\>"), ("-", "\\-"), ("3.", "3\\.")])
+async def test_item13_discord_a_piece_cut_at_a_space_never_starts_with_markup(
+        marker: str, escaped: str) -> None:
+    echo = "x" * 1998 + f" {marker} tail"  # the cut falls on the space before the marker
+    api, core = DiscordApi(), StubCore([Outgoing("channel", CHANNEL, echo)])
+    client = make_client(core, api)
+    await invoke(client, api, command_payload("roll", ALICE, "Alice", expression="d20"))
+    assert api.public() == ["x" * 1998, f"{escaped} tail"]
 
 
 async def test_long_replies_are_split_at_2000_characters() -> None:
@@ -179,7 +277,7 @@ async def test_prefix_command_roller_with_closed_dms_gets_a_notice() -> None:
     api, core = DiscordApi(closed_dms={BOB}), StubCore(hidden_roll(BOB))
     client = make_client(core, api)
     await client.on_message(guild_message(client, BOB, "Bob", ".rh 1d20"))
-    assert api.public() == ["roller rolled in secret", f"could not DM <@{BOB}>"]
+    assert api.public() == ["roller rolled in secret", f"could not DM \\<@{BOB}>"]
     assert api.dms() == [(GM, "roller: 1d20 = 17")]
 
 

@@ -4,6 +4,7 @@ sync, a slash command dispatched by discord.py itself, and a clean stop."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from adapters.discord import serve
 from bot.config import Settings
 from bot.config.discord import DiscordSettings
 from bot.core import Core
-from tests.adapters.discord.doubles import APP_ID, command_payload
+from tests.adapters.discord.doubles import APP_ID, BOT_ID, command_payload
 from tests.adapters.discord.fake_discord import FakeDiscord
 
 TOKEN = "fake-discord-token"
@@ -63,6 +64,33 @@ async def test_serve_logs_in_syncs_answers_and_stops(tmp_path: Path,
     assert task.exception() is None
 
 
+async def test_item14_discord_connection_is_logged_at_warning(
+        tmp_path: Path, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
+    """At the default log level (WARNING) the operator sees the commands synced and
+    the bot logged in."""
+    caplog.set_level(logging.WARNING)
+    settings = discord_settings(tmp_path)
+    core = await Core.open(settings)
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(core, settings, stop))
+    logged_in = f"Discord: logged in as trpgbot ({BOT_ID}), 0 servers"
+    try:
+        for _ in range(100):
+            if logged_in in caplog.messages:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        await core.close()
+    connected = [(r.levelname, r.getMessage()) for r in caplog.records
+                 if r.getMessage().startswith("Discord: ")]
+    assert connected[0][0] == "WARNING"
+    assert connected[0][1].endswith(" slash commands synced globally")
+    assert int(connected[0][1].split()[1]) >= 4
+    assert connected[1] == ("WARNING", logged_in)
+
+
 async def test_a_wrong_token_is_a_login_failure(tmp_path: Path,
                                                 fake_discord: FakeDiscord) -> None:
     settings = discord_settings(tmp_path, token="not-the-token")
@@ -78,3 +106,37 @@ async def test_a_missing_token_is_refused_before_any_connection(tmp_path: Path) 
     settings = discord_settings(tmp_path, token=None)
     with pytest.raises(RuntimeError, match="TOKEN"):
         await serve(object(), settings, asyncio.Event())  # type: ignore[arg-type]
+
+
+async def test_item9_a_reply_committed_but_never_sent_is_sent_once_when_ready(
+        tmp_path: Path, fake_discord: FakeDiscord) -> None:
+    """The outbox: a reply the core committed before a crash or a stop (its interaction
+    long gone) is posted to its channel when the bot is ready again — once."""
+    from bot.messages import Incoming
+    from rules.dice.source import ScriptedSource
+    from tests.adapters.discord.doubles import CHANNEL_ID
+
+    settings = discord_settings(tmp_path)
+    core = await Core.open(settings, dice=ScriptedSource([17]))
+    outs = await core.handle(Incoming("discord", str(CHANNEL_ID), "601", ".r 1d20",
+                                      display_name="Alice", message_id="i1"))
+    assert [o.text for o in outs] == ["🎲 Alice：1d20 = [17] = 17"]
+    path = f"/channels/{CHANNEL_ID}/messages"
+    for again in (False, True):
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve(core, settings, stop))
+        try:
+            await asyncio.wait_for(fake_discord.identified.wait(), 10)
+            if again:  # ready comes ≤ 2 s after READY (discord.py's guild_ready_timeout)
+                await asyncio.sleep(3)
+            else:
+                await fake_discord.wait_for_request("POST", path, timeout=10)
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)
+        fake_discord.identified.clear()
+        await asyncio.sleep(0.3)  # the grouped outbox deletion
+    await core.close()
+    posts = [body["content"] for method, where, body in fake_discord.requests
+             if method == "POST" and where == path]
+    assert posts == ["🎲 Alice：1d20 = \\[17\\] = 17"]
