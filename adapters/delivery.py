@@ -35,6 +35,8 @@ class CoreAPI(Protocol):
 
     async def undelivered(self, platform: str) -> list[Outgoing]: ...
 
+    def set_bot_id(self, platform: str, user: str) -> None: ...
+
 
 class Delivery:
     """Sends one command's replies in order; platforms implement the two sends."""

@@ -63,6 +63,8 @@ class TrpgDiscordClient(discord.Client):
         user = self.user
         log.warning("Discord: logged in as %s (%s), %d servers",
                     user, user.id if user else "?", len(self.guilds))
+        if user is not None:
+            self.core.set_bot_id(PLATFORM, str(user.id))  # never a GM
         if not self._resent:  # once per process: what the last run left in the outbox
             self._resent = True
             outs = await self.core.undelivered(PLATFORM)

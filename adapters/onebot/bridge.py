@@ -35,7 +35,9 @@ class OneBotBridge:
         self.tasks: set[asyncio.Task[None]] = set()
 
     def on_connect(self, bot: Bot) -> None:
-        """A QQ account connected: send what the last run left in the outbox."""
+        """A QQ account connected: it is never a GM; send what the last run left in
+        the outbox."""
+        self.core.set_bot_id(PLATFORM, str(bot.self_id))
         task = asyncio.get_running_loop().create_task(self.resend_undelivered(bot))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)

@@ -257,3 +257,14 @@ async def test_item9_a_reply_committed_but_never_sent_is_sent_once_on_connect(
             assert peer.actions == []
     finally:
         await stop_bot(again)
+
+
+async def test_item3_the_bot_itself_cannot_be_made_gm(running_bot: RunningBot) -> None:
+    async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
+        await peer.say(group_event(GROUP, ALICE, ".gm", nickname="Alice"))
+        for ref in (str(SELF_ID), "0"):
+            refused = await peer.say(group_event(GROUP, ALICE, f".gm add {ref}"))
+            assert sent_to_group(refused) == [
+                f"⚠ “{ref}”不是有效的用户；请用 @ 提及对方，或输入对方的用户 ID。"]  # QQ: 简
+        added = await peer.say(group_event(GROUP, ALICE, f".gm add {BOB}"))
+        assert sent_to_group(added) == [f"{BOB} 已加入本频道的 GM。"]

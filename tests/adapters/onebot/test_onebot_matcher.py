@@ -40,6 +40,9 @@ class StubCore:
     async def undelivered(self, platform: str) -> list[Outgoing]:
         return []
 
+    def set_bot_id(self, platform: str, user: str) -> None:
+        pass
+
     async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]:
         self.incoming.append(incoming)
         return self.outs
