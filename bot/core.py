@@ -33,7 +33,6 @@ from bot.store.models import (
     ChannelBinding,
     Character,
     OutboxMessage,
-    ParkedOutgoing,
     PendingPrivate,
     ProcessedMessage,
     campaign_key,
@@ -373,25 +372,6 @@ class Core:
                     session, Incoming(platform, "", "", "", message_id=message_id))
         except IntegrityError:
             return False
-
-    async def park(self, platform: str, items: list[tuple[str, Outgoing]]) -> None:
-        """Keep replies an adapter could not send before stopping; ``origin`` is the
-        adapter's own note of where to send them (a Plurk thread id)."""
-        if not items:
-            return
-        async with self.sessions() as session, session.begin():
-            session.add_all(ParkedOutgoing(platform=platform, origin=origin,
-                                           message=out.to_record()) for origin, out in items)
-
-    async def unpark(self, platform: str) -> list[tuple[str, Outgoing]]:
-        """The parked replies of ``platform``, oldest first, removed from the store."""
-        async with self.sessions() as session, session.begin():
-            rows = list(await session.scalars(
-                select(ParkedOutgoing).where(ParkedOutgoing.platform == platform)
-                .order_by(ParkedOutgoing.id)))
-            for row in rows:
-                await session.delete(row)
-        return [(row.origin, Outgoing.from_record(row.message)) for row in rows]
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
         """Stat names on the user's active sheet plus the system's (for autocomplete)."""

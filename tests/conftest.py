@@ -55,6 +55,8 @@ async def any_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settin
     if request.param == "sqlite":
         return make_settings(tmp_path)
     if not POSTGRES_URL:
+        if os.environ.get("TRPGBOT_REQUIRE_POSTGRES"):  # CI: never a silent skip
+            pytest.fail("TRPGBOT_REQUIRE_POSTGRES is set but TRPGBOT_TEST_POSTGRES_URL is not")
         pytest.skip("TRPGBOT_TEST_POSTGRES_URL is not set (.ci/postgres.sh sets it up)")
     await _reset_postgres(POSTGRES_URL)
     return make_settings(tmp_path, database_url=POSTGRES_URL)

@@ -207,8 +207,18 @@ class PlurkClient:
         qualifier: str = ":",
         limited_to: Sequence[int] | None = None,
     ) -> dict[str, Any]:
-        """Post a plurk; with ``limited_to`` a private plurk to those friends."""
+        """Post a plurk; with ``limited_to`` a private plurk to those friends.
+
+        Plurk reads ``limited_to=[0]`` as *all the poster's friends* (and an
+        empty list is no restriction at all), so only positive integer ids are
+        sent; anything else raises ``ValueError`` before any request.
+        """
         params: dict[str, ParamValue] = {"content": content, "qualifier": qualifier}
         if limited_to is not None:
-            params["limited_to"] = json.dumps([int(uid) for uid in limited_to])
+            ids = list(limited_to)
+            if not ids or any(
+                isinstance(uid, bool) or not isinstance(uid, int) or uid <= 0 for uid in ids
+            ):
+                raise ValueError("limited_to must list positive user ids")
+            params["limited_to"] = json.dumps(ids)
         return await self.call("Timeline/plurkAdd", params)

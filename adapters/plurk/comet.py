@@ -1,10 +1,15 @@
 """The realtime feed: Plurk's comet long poll, with resync and reconnect.
 
-``Realtime/getUserChannel`` gives a ``comet_server`` URL; polling it with
-``&offset=N`` returns ``CometChannel.scriptCallback({...});`` after up to
-~50 s. ``new_offset`` -1 means nothing new (poll again with the same offset),
--3 asks for a resync (get the channel again), any other value is the next
-offset and ``data`` holds the events (``new_plurk``, ``new_response``, ...).
+``Realtime/getUserChannel`` gives a ``comet_server`` URL that already carries
+``offset=N``; the watcher starts from that offset and replaces its value as
+``new_offset`` advances. A poll returns ``CometChannel.scriptCallback({...});``
+after up to ~50 s. ``new_offset`` -1 means nothing new (poll again with the
+same offset), -3 that the offset is lost (get the channel again), any other
+value is the next offset and ``data`` holds the events (``new_plurk``,
+``new_response``, ...). The first -3 resubscribes at once; when -3 comes back
+before any poll has worked, the resubscriptions back off like a reconnect
+(``base_delay`` doubling up to ``max_delay``), never a tight loop. A fatal
+refusal of ``getUserChannel`` (bad keys: ``401NN:…``) is raised.
 
 Whenever the feed may have skipped events — the first subscription, a resync,
 a reconnect after an error — the watcher yields a batch with ``gap=True`` so
@@ -22,6 +27,8 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from yarl import URL
 
 from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
 from adapters.plurk.errors import PlurkError
@@ -58,6 +65,14 @@ class CometBatch:
     gap: bool = False
 
 
+def offset_in(comet_url: str) -> int:
+    """The ``offset`` the ``comet_server`` URL carries (0 when absent or unreadable)."""
+    try:
+        return int(URL(comet_url).query.get("offset", "0"))
+    except ValueError:
+        return 0
+
+
 def backoff_delay(failures: int, base: float, maximum: float) -> float:
     """Exponential backoff: base, 2*base, 4*base, ... capped at ``maximum``."""
     return min(maximum, base * (2 ** max(0, failures - 1)))
@@ -83,12 +98,13 @@ class CometWatcher:
         url: str | None = None
         offset = 0
         failures = 0
+        resyncs = 0  # -3 answers since the last poll that worked
         while not stop.is_set():
             try:
                 if url is None:
                     channel = await until_stopped(self.client.get_user_channel(), stop)
                     url = str(channel["comet_server"])
-                    offset = 0
+                    offset = offset_in(url)
                     failures = 0
                     self.subscriptions += 1
                     log.info("plurk comet: subscribed (subscription %d)", self.subscriptions)
@@ -99,6 +115,8 @@ class CometWatcher:
             except Stopped:
                 return
             except (PlurkError, ValueError, KeyError, TypeError) as exc:
+                if isinstance(exc, PlurkError) and exc.is_fatal:
+                    raise
                 failures += 1
                 delay = backoff_delay(failures, self.base_delay, self.max_delay)
                 log.warning("plurk comet: %s; reconnecting in %.1fs", _describe(exc), delay)
@@ -109,9 +127,17 @@ class CometWatcher:
             failures = 0
             new_offset = payload.get("new_offset", OFFSET_NOTHING_NEW)
             if new_offset == OFFSET_RESYNC:
-                log.info("plurk comet: resync requested")
+                resyncs += 1
                 url = None
+                if resyncs == 1:
+                    log.info("plurk comet: resync requested")
+                    continue
+                delay = backoff_delay(resyncs - 1, self.base_delay, self.max_delay)
+                log.warning("plurk comet: resync requested again; waiting %.1fs", delay)
+                if await sleep_or_stop(delay, stop):
+                    return
                 continue
+            resyncs = 0
             if not isinstance(new_offset, int) or new_offset < 0:
                 continue  # -1 (nothing new) or an unknown negative code: poll again
             offset = new_offset

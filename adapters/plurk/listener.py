@@ -7,8 +7,13 @@ post is a command only when its text starts with ``@<bot nick>``. The core
 records ``"r<response id>"`` / ``"p<plurk id>"`` message ids, so the overlap of
 comet and catch-up, a resync or a restart never answers twice.
 
-Replies leave through the outbox (outbox.py), so a flood-control wait of minutes
-never stops the bot from listening.
+Replies leave through the outbox (outbox.py): one worker per thread, so a
+flood-control wait of minutes delays only its own thread and never stops the bot
+from listening.
+
+A fatal refusal (``401NN:…``: the app key, the access token or the clock is
+wrong) stops the adapter with an operator-readable log line, wherever it comes
+from: ``Users/me``, the feed, the catch-up or a post.
 
 Channel = the plurk thread (``"<plurk id>"``); a GM may bind several threads
 to one campaign's table with ``.campaign bind`` (the core resolves it).
@@ -28,7 +33,7 @@ from adapters.plurk.client import PlurkClient
 from adapters.plurk.comet import CometWatcher, backoff_delay
 from adapters.plurk.credentials import load_credentials
 from adapters.plurk.emoticons import EmoticonRolls, die_faces, parse_content, unrolled_tokens
-from adapters.plurk.errors import ErrorKind, PlurkError
+from adapters.plurk.errors import PlurkError
 from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.outbox import PLATFORM, PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
@@ -49,6 +54,7 @@ def policy_from(settings: PlurkSettings) -> RetryPolicy:
     return RetryPolicy(
         anti_flood_base_delay=settings.anti_flood_base_delay,
         anti_flood_max_delay=settings.anti_flood_max_delay,
+        anti_flood_max_retries=settings.anti_flood_max_retries,
         retry_base_delay=settings.retry_base_delay,
         retry_max_delay=settings.reconnect_max_delay,
         max_retries=settings.max_retries,
@@ -73,24 +79,56 @@ class PlurkListener:
         self.me_id: int | None = None
         self.nick = ""
         self.users: dict[int, dict[str, Any]] = {}
-        self.outbox = PlurkOutbox(core, sender)
+        self.outbox = PlurkOutbox(core, sender, on_fatal=self._fatal)
+        self._halt = asyncio.Event()  # set by the outer stop or by a fatal refusal
+        self._abort: asyncio.Event | None = None
         self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
         self._seen_alerts: set[tuple[int, int | None]] = set()
 
     # -- lifecycle -------------------------------------------------------------
 
     async def run(self, stop: asyncio.Event, abort: asyncio.Event) -> None:
-        """Listen until ``stop``; then let the outbox drain (``abort`` cuts it short)."""
+        """Listen until ``stop``; then let the outbox drain (``abort`` cuts it short).
+
+        Raises :class:`PlurkError` (kind ``AUTH``) when Plurk refuses the keys."""
+        self._abort = abort
+        relay = asyncio.create_task(self._relay_stop(stop))
         try:
-            await self._identify(stop)
+            await self._run(abort)
+        except PlurkError as exc:
+            if exc.is_fatal:
+                log.error("plurk: %s", exc)
+            raise
+        finally:
+            relay.cancel()
+        if self.outbox.fatal is not None:
+            log.error("plurk: %s", self.outbox.fatal)
+            raise self.outbox.fatal
+
+    async def _relay_stop(self, stop: asyncio.Event) -> None:
+        await stop.wait()
+        self._halt.set()
+
+    def _fatal(self, exc: PlurkError) -> None:
+        """The outbox met a fatal refusal: stop listening and posting."""
+        self._halt.set()
+        if self._abort is not None:
+            self._abort.set()
+
+    async def _run(self, abort: asyncio.Event) -> None:
+        halt = self._halt
+        try:
+            await self._identify(halt)
         except Stopped:
             return
+        self.sender.own_id = self.me_id
+        self.core.set_bot_id(PLATFORM, str(self.me_id))  # never a GM
         await self.outbox.start()
         helpers = [
-            asyncio.create_task(self._every(self.settings.friends_interval, self._befriend, stop)),
+            asyncio.create_task(self._every(self.settings.friends_interval, self._befriend, halt)),
             asyncio.create_task(
                 self._every(
-                    self.settings.catch_up_interval, self._locked_catch_up, stop, first=False
+                    self.settings.catch_up_interval, self._locked_catch_up, halt, first=False
                 )
             ),
         ]
@@ -100,12 +138,15 @@ class PlurkListener:
                 base_delay=self.settings.reconnect_base_delay,
                 max_delay=self.settings.reconnect_max_delay,
             )
-            async for batch in watcher.batches(stop):
+            async for batch in watcher.batches(halt):
                 async with self._busy:
                     if batch.gap:
                         await self.catch_up()
                     for event in batch.events:
                         await self.on_event(event)
+            for task in helpers:  # a fatal refusal in a helper ends the adapter too
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
         finally:
             for task in helpers:
                 task.cancel()
@@ -119,7 +160,7 @@ class PlurkListener:
             try:
                 me = await until_stopped(self.client.me(), stop)
             except PlurkError as exc:
-                if exc.kind is ErrorKind.AUTH:
+                if exc.is_fatal:
                     raise
                 failures += 1
                 delay = backoff_delay(
@@ -142,7 +183,12 @@ class PlurkListener:
         if not first and await sleep_or_stop(interval, stop):
             return
         while not stop.is_set():
-            await action()
+            try:
+                await action()
+            except PlurkError as exc:
+                if exc.is_fatal:
+                    self._halt.set()  # the watcher stops; run() raises this
+                raise
             if await sleep_or_stop(interval, stop):
                 return
 
@@ -150,6 +196,8 @@ class PlurkListener:
         try:
             await self.client.add_all_as_friends()
         except PlurkError as exc:
+            if exc.is_fatal:
+                raise
             log.warning("plurk: addAllAsFriends failed: %s", exc)
 
     async def _locked_catch_up(self) -> None:
@@ -217,6 +265,8 @@ class PlurkListener:
         try:
             data = await self.client.get_plurk(plurk_id)
         except PlurkError as exc:
+            if exc.is_fatal:
+                raise
             log.info("plurk: owner of %s unknown (%s)", plurk_id, exc)
             return
         if isinstance(data, dict):
@@ -261,7 +311,7 @@ class PlurkListener:
             log.exception("plurk: the core failed on message %s", message_id)
             return
         for out in outs:
-            await self.outbox.put(out, plurk_id)
+            await self.outbox.put(out)  # out.channel is this thread
 
     async def resolve_mentions(self, command: str) -> str:
         """Turn ``@nick`` in a command into ``@<id>``, the core's key for a Plurk user."""
@@ -279,6 +329,8 @@ class PlurkListener:
             try:
                 data = await self.client.get_public_profile(nick)
             except PlurkError as exc:
+                if exc.is_fatal:
+                    raise
                 log.info("plurk: @%s not resolved (%s)", nick, exc)
                 continue
             info = data.get("user_info") if isinstance(data, dict) else None
@@ -297,7 +349,7 @@ class PlurkListener:
         locale = self.core.cached_locale(PLATFORM, channel)
         joined = "、".join(tokens) if locale.startswith("zh") else ", ".join(tokens)
         text = self.core.catalog.text(locale, "plurk.unreadable_dice", tokens=joined)
-        await self.outbox.put(Outgoing("channel", channel, text), plurk_id)
+        await self.outbox.put(Outgoing("channel", channel, text))
 
     # -- catch-up -----------------------------------------------------------------
 
@@ -372,12 +424,15 @@ class PlurkListener:
         return found
 
     async def _with_retries(self, what: str, call: Any) -> Any:
-        """A read call retried a few times; None (logged) when Plurk keeps refusing."""
+        """A read call retried a few times; None (logged) when Plurk keeps refusing.
+        A fatal refusal (bad keys) is raised: it ends the adapter."""
         for attempt in range(1, 4):
             try:
                 return await call()
             except PlurkError as exc:
-                if exc.kind is ErrorKind.AUTH or attempt == 3:
+                if exc.is_fatal:
+                    raise
+                if attempt == 3:
                     log.error("plurk: %s failed during catch-up: %s", what, exc)
                     return None
                 await asyncio.sleep(

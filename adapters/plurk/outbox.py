@@ -1,117 +1,210 @@
-"""Replies leave Plurk's adapter through one ordered outbox.
+"""Replies leave Plurk's adapter through per-thread queues backed by the core's outbox.
 
-A worker posts them one after another, so a flood-control wait of minutes
-never stops the listener, and the parts of one reply stay in order. What a
-stop cuts off is parked in the database (the core already recorded those
-commands as answered) and resumed at the next start.
+The core stores every reply in the command's own transaction and hands it back
+with ``outbox_id`` set (docs/architecture.md). Here each reply goes to the queue
+of its thread — ``Outgoing.channel`` is the plurk id the command came from, so
+nothing but the Outgoing is needed — and one worker per thread posts that
+thread's replies in order. A flood-control wait therefore delays only its own
+thread, never the listener nor the other threads.
+
+Once Plurk accepted a reply, or refused it for good (it is then dropped and the
+thread gets a short notice without its content), ``core.delivered`` removes it
+from the store. A private message Plurk cannot deliver ("Must be friends", a
+retry ceiling, an audience that is not one real user) goes to
+``core.private_delivery_failed``, which keeps it for ``.gm pending`` and removes
+it from the outbox in one transaction. At start, ``core.undelivered`` gives back
+what a stop or a crash cut off, and it is sent again; a stop therefore needs to
+store nothing. A crash after Plurk accepted a reply but before ``delivered``
+sends it again at the next start (at least once, never lost), as does a stop in
+the middle of a split reply (its earlier parts are posted again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
+import re
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.plurk.errors import ErrorKind, PlurkError
-from adapters.plurk.sender import DeliveryFailed, PlurkSender
+from adapters.plurk.errors import PlurkError
+from adapters.plurk.sender import Interrupted, PlurkSender, Refused
 from bot.messages import Outgoing
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "plurk"
 
+_PLURK_ID = re.compile(r"[1-9][0-9]{0,18}")
+_CORE_PLURK_USER = re.compile(r"[0-9]+|anon:.+")
 
-@dataclass(frozen=True)
-class Job:
-    """One Outgoing to deliver, and the thread whose command produced it."""
+#: the notice (catalog key) for a reply Plurk refused for good
+REFUSED_KEY = "plurk.reply_refused"
 
-    outgoing: Outgoing
-    origin: int
+
+def plurk_id_of(value: str | None) -> int | None:
+    """A Plurk id written the one canonical way (ASCII digits, positive), else None."""
+    if value is None or not _PLURK_ID.fullmatch(value):
+        return None
+    return int(value)
+
+
+def is_plurk_user_key(user: str | None) -> bool:
+    """True for a key the core can hold for a Plurk user (an id, or ``anon:…``), even
+    one that cannot receive a private plurk (``0``, the bot, an anonymous handle)."""
+    return user is not None and _CORE_PLURK_USER.fullmatch(user) is not None
+
+
+@dataclass
+class _Thread:
+    queue: deque[Outgoing] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
 
 
 class PlurkOutbox:
-    def __init__(self, core: Any, sender: PlurkSender) -> None:
+    def __init__(
+        self,
+        core: Any,
+        sender: PlurkSender,
+        *,
+        on_fatal: Callable[[PlurkError], None] | None = None,
+    ) -> None:
         self.core = core
         self.sender = sender
-        self._queue: asyncio.Queue[Job | None] = asyncio.Queue()
-        self._worker: asyncio.Task[None] | None = None
-        self._stopping = False  # set once the bot must stop: unsent replies get parked
-        self._unsent: list[Job] = []
+        self.on_fatal = on_fatal
+        self.fatal: PlurkError | None = None
+        self._threads: dict[int, _Thread] = {}
+        self._stopping = False
 
     async def start(self) -> None:
-        """Queue what the last run parked, then start posting."""
-        for origin, out in await self.core.unpark(PLATFORM):
-            await self.put(out, int(origin))
-        self._worker = asyncio.create_task(self._deliver_all(), name="plurk-outbox")
+        """Send again what the store still holds (a stop or a crash cut it off)."""
+        left = await self.core.undelivered(PLATFORM)
+        if left:
+            log.warning("plurk: sending %d replies left from the last run", len(left))
+        for out in left:
+            await self.put(out)
 
-    async def put(self, out: Outgoing, origin: int) -> None:
-        await self._queue.put(Job(out, origin))
+    @property
+    def busy_threads(self) -> int:
+        return len(self._threads)
+
+    async def put(self, out: Outgoing) -> None:
+        """Queue ``out`` behind the earlier replies of its thread."""
+        thread = plurk_id_of(out.channel)
+        if thread is None:
+            log.error("plurk: a %s message names no plurk thread; dropped", out.to)
+            await self._delivered(out)
+            return
+        entry = self._threads.get(thread)
+        if entry is None:
+            entry = self._threads[thread] = _Thread()
+        entry.queue.append(out)
+        if entry.task is None:
+            entry.task = asyncio.create_task(self._work(thread, entry), name=f"plurk-{thread}")
 
     async def close(self, grace: float, abort: asyncio.Event) -> None:
         """Post what is queued within ``grace`` seconds; then cut the sender short
-        (``abort``) and park whatever is left for the next start."""
-        await self._queue.put(None)
-        if self._worker is not None:
-            done, _ = await asyncio.wait({self._worker}, timeout=grace)
-            if not done:
+        (``abort``). What is left stays in the core's outbox for the next start."""
+        tasks = {entry.task for entry in self._threads.values() if entry.task is not None}
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=max(0.0, grace))
+            if pending:
                 self._stopping = True
                 abort.set()
-                await self._worker
-        while not self._queue.empty():
-            job = self._queue.get_nowait()
-            if job is not None:
-                self._unsent.append(job)
-        if self._unsent:
-            log.warning("plurk: %d replies kept for the next start", len(self._unsent))
-            await self.core.park(PLATFORM, [(str(job.origin), job.outgoing)
-                                            for job in self._unsent])
-            self._unsent = []
+                await asyncio.gather(*pending, return_exceptions=True)
+        left = sum(len(entry.queue) for entry in self._threads.values())
+        if left:
+            log.warning("plurk: %d replies not sent yet; they are sent at the next start", left)
 
-    async def _deliver_all(self) -> None:
-        while True:
-            job = await self._queue.get()
-            if job is None:
-                return
+    async def _work(self, thread: int, entry: _Thread) -> None:
+        while entry.queue and not self._stopping and self.fatal is None:
+            out = entry.queue[0]
             try:
-                await self.deliver(job)
-            except DeliveryFailed as exc:
-                if self._stopping:
-                    self._unsent.append(job)
-                else:
-                    log.error("plurk: a %s message was not delivered: %s",
-                              job.outgoing.to, exc)
+                await self.deliver(out, thread)
+            except Interrupted:
+                return  # stopping: it stays in the store
+            except PlurkError as exc:  # the sender raises only fatal ones and "Must be friends"
+                if exc.is_fatal:
+                    self._fail(exc)
+                    return
+                log.error("plurk: a %s message to thread %s was dropped: %s", out.to, thread, exc)
+                await self._delivered(out)
             except Exception:
-                log.exception("plurk: delivery failed unexpectedly")
+                log.exception("plurk: delivery failed unexpectedly in thread %s", thread)
+            entry.queue.popleft()
+        if not entry.queue:
+            del self._threads[thread]
+        else:
+            entry.task = None
 
-    async def deliver(self, job: Job) -> None:
-        out = job.outgoing
+    def _fail(self, exc: PlurkError) -> None:
+        if self.fatal is None:
+            self.fatal = exc
+            if self.on_fatal is not None:
+                self.on_fatal(exc)
+
+    async def deliver(self, out: Outgoing, thread: int) -> None:
+        """Post one Outgoing to ``thread`` (channel) or privately; settle it in the store."""
         if out.to == "channel":
             if out.secret:
-                log.error("plurk: refused to post a secret message to thread %s", job.origin)
+                log.error("plurk: refused to post a secret message to thread %s", thread)
+                await self._delivered(out)
                 return
-            await self.sender.reply(job.origin, out.text)  # the command's own thread
+            try:
+                await self.sender.reply(thread, out.text)
+            except Refused as exc:
+                log.error("plurk: a reply to thread %s was dropped: %s", thread, exc)
+                await self._delivered(out)
+                await self._notify_refused(thread, out.channel)
+                return
+            await self._delivered(out)
             return
-        try:
-            user_id = int(out.user or "")
-        except ValueError:  # anonymous or foreign id: cannot be reached privately
-            await self._private_failed(out, job.origin)
+        user_id = plurk_id_of(out.user)
+        if user_id is None:
+            if not is_plurk_user_key(out.user):
+                log.error("plurk: a private message to a malformed user id was dropped")
+                await self._delivered(out)
+                return
+            log.warning("plurk: %s cannot receive a private plurk", out.user)
+            await self._private_failed(out, thread)
             return
         try:
             await self.sender.private(user_id, out.text)
-        except (PlurkError, DeliveryFailed) as exc:
-            if self._stopping:
-                raise DeliveryFailed("stopped before delivery") from exc
-            # "Must be friends", or still failing after the sender's retries: keep the
-            # message for `.gm pending` rather than lose it, and say so in the thread.
-            if getattr(exc, "kind", None) is not ErrorKind.MUST_BE_FRIENDS:
-                log.error("plurk: private message to %s failed: %s", user_id, exc)
-            await self._private_failed(out, job.origin)
+        except Refused as exc:  # incl. an unsafe audience: nothing was posted to anyone
+            log.error("plurk: private message to %s not delivered: %s", user_id, exc)
+            await self._private_failed(out, thread)
+            return
+        except PlurkError as exc:
+            if not exc.is_must_be_friends:
+                raise
+            await self._private_failed(out, thread)
+            return
+        await self._delivered(out)
 
-    async def _private_failed(self, out: Outgoing, origin: int) -> None:
-        """Hand the undeliverable secret back to the core; post its (secret-free) notice."""
+    async def _delivered(self, out: Outgoing) -> None:
+        try:
+            await self.core.delivered(out)
+        except Exception:
+            log.exception("plurk: could not mark a reply as delivered")
+
+    async def _private_failed(self, out: Outgoing, thread: int) -> None:
+        """Hand the undeliverable secret back to the core (kept for `.gm pending`, removed
+        from the outbox); post its secret-free notice in the thread."""
         notices: Iterable[Outgoing] = await self.core.private_delivery_failed(PLATFORM, out)
         for notice in notices:
-            if notice.to == "channel":
-                await self.sender.reply(origin, notice.text)
+            if notice.to == "channel" and not notice.secret:
+                await self._post_notice(thread, notice.text)
+
+    async def _notify_refused(self, thread: int, channel: str) -> None:
+        locale = self.core.cached_locale(PLATFORM, channel)
+        await self._post_notice(thread, self.core.catalog.text(locale, REFUSED_KEY))
+
+    async def _post_notice(self, thread: int, text: str) -> None:
+        """A notice is posted once, with the sender's policy; if Plurk refuses it too, it
+        is only logged (a notice never causes another notice)."""
+        try:
+            await self.sender.reply(thread, text)
+        except Refused as exc:
+            log.error("plurk: a notice to thread %s was dropped too: %s", thread, exc)

@@ -1,14 +1,26 @@
-"""Posting replies to Plurk without losing them and without hammering Plurk.
+"""Posting text to Plurk: escape, split, and react to each refusal as PLURK.md says.
 
-- Anti-flood refusals (``anti-flood-*``) are retried with an exponential
-  backoff that starts in minutes (``anti_flood_base_delay``, injectable so
-  tests use milliseconds) and are never dropped; only shutdown stops the wait,
-  and that is logged as an error.
-- "Must be friends" is not retried: the caller hands the Outgoing back to the
-  core (``private_delivery_failed``), which answers with a notice.
-- Any other error is logged and retried a bounded number of times.
-- Posts are spaced by ``min_post_interval`` so a long split reply does not
-  itself trigger flood control.
+- ``anti-flood-too-many-new`` (and an unknown ``anti-flood-*``) waits with a
+  doubling backoff that starts in minutes (``anti_flood_base_delay``) and gives
+  up after ``anti_flood_max_retries`` waits: :class:`Refused`.
+- ``anti-flood-same-content`` is never resent unchanged: the part is posted
+  once more with :data:`SAME_CONTENT_MARKER` appended (room for it is kept when
+  splitting); refused again, it is dropped (:class:`Refused`).
+- ``anti-flood-spam-domain`` and any other refusal are permanent: no retry,
+  :class:`Refused`.
+- ``Content too long`` (a splitting bug) splits that part in two, once.
+- "Must be friends" and the fatal ``401NN:`` OAuth errors are raised as
+  :class:`PlurkError` for the caller (the outbox) to act on.
+- Network and server errors are retried ``max_retries`` times, then
+  :class:`Refused`.
+- A stop during a wait raises :class:`Interrupted` (the reply stays in the
+  core's outbox for the next start).
+
+Posts are spaced by ``min_post_interval`` across all threads, but a retry wait
+holds no lock: a thread waiting out flood control delays no other thread (the
+outbox keeps each thread's parts in order). A private plurk is only ever posted
+to one positive user id that is not the bot's own (:func:`check_audience`):
+``limited_to=[0]`` would show a GM secret to all the bot's friends.
 
 A network error after Plurk accepted a post can make a retry post twice; that
 is preferred over losing a reply. Post contents are never logged (a private
@@ -20,18 +32,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from adapters.plurk.aio import sleep_or_stop
 from adapters.plurk.comet import backoff_delay
 from adapters.plurk.errors import ErrorKind, PlurkError
-from adapters.plurk.text import PLURK_LIMIT, neutralise, split_reply
+from adapters.plurk.ids import ANONYMOUS_USER_ID
+from adapters.plurk.text import PLURK_LIMIT, neutralise, plurk_length, split_reply
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: appended to a part Plurk refused as ``anti-flood-same-content`` (full-width
+#: parentheses: no emoticon, no markup; the core's normalisation reads them as ``(2)``)
+SAME_CONTENT_MARKER = " （2）"
 
 
 class PostingClient(Protocol):
@@ -48,6 +66,7 @@ class RetryPolicy:
 
     anti_flood_base_delay: float = 60.0
     anti_flood_max_delay: float = 900.0
+    anti_flood_max_retries: int = 6
     retry_base_delay: float = 5.0
     retry_max_delay: float = 300.0
     max_retries: int = 5
@@ -55,15 +74,52 @@ class RetryPolicy:
 
 
 class DeliveryFailed(Exception):
-    """A post was given up: bounded retries exhausted, or shutdown during a wait."""
+    """A post was not made; see the subclasses."""
 
     def __init__(self, reason: str, cause: PlurkError | None = None) -> None:
         super().__init__(reason)
         self.cause = cause
 
 
+class Interrupted(DeliveryFailed):
+    """The adapter is stopping: the post was not made, and may be made at the next start."""
+
+
+class Refused(DeliveryFailed):
+    """Given up for good (permanent refusal, or a retry ceiling reached): drop and report."""
+
+
+class UnsafeAudience(Refused):
+    """A private plurk whose audience is not exactly one other real user: never posted."""
+
+
+class _TooLong(Exception):
+    def __init__(self, cause: PlurkError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def check_audience(limited_to: Sequence[Any], own_id: int | None) -> list[int]:
+    """The ``limited_to`` of a private plurk, or :class:`UnsafeAudience`.
+
+    Plurk reads ``[0]`` as all the poster's friends, so only a non-empty list
+    of positive integer user ids, none the bot's own nor the anonymous id, may
+    be sent.
+    """
+    if isinstance(limited_to, (str, bytes)) or not limited_to:
+        raise UnsafeAudience("private plurk without a recipient")
+    ids: list[int] = []
+    for uid in limited_to:
+        if isinstance(uid, bool) or not isinstance(uid, int) or uid <= 0:
+            raise UnsafeAudience("private plurk recipient is not a positive user id")
+        if uid in (own_id, ANONYMOUS_USER_ID):
+            raise UnsafeAudience("private plurk recipient is the bot itself or anonymous")
+        ids.append(uid)
+    return ids
+
+
 class PlurkSender:
-    """Neutralises, splits and posts text with the retry policy above."""
+    """Neutralises, splits and posts text with the policy above."""
 
     def __init__(
         self,
@@ -76,6 +132,7 @@ class PlurkSender:
         allow_emoticon_dice: bool = False,
         limit: int = PLURK_LIMIT,
         max_parts: int | None = 12,
+        own_id: int | None = None,
     ) -> None:
         self.client = client
         self.policy = policy or RetryPolicy()
@@ -85,93 +142,133 @@ class PlurkSender:
         self.allow_emoticon_dice = allow_emoticon_dice
         self.limit = limit
         self.max_parts = max_parts
+        self.own_id = own_id  # the bot's user id, once known (never a private recipient)
         self._last_post = float("-inf")
-        self._lock = asyncio.Lock()  # one post at a time keeps split parts in order
+        self._spacing = asyncio.Lock()  # held for one call only, never across a retry wait
 
     def parts(self, text: str) -> list[str]:
-        """What will be posted for ``text``: neutralised, then split to the limit."""
+        """What will be posted for ``text``: escaped first, then split to the limit
+        (keeping room for the same-content marker)."""
         safe = neutralise(text, allow_emoticon_dice=self.allow_emoticon_dice)
-        return split_reply(safe, self.limit, self.max_parts)
+        return split_reply(safe, self.limit - plurk_length(SAME_CONTENT_MARKER), self.max_parts)
 
     async def reply(self, plurk_id: int, text: str) -> list[Any]:
-        """Post ``text`` as one or more responses in thread ``plurk_id``, in order."""
-        results = []
-        async with self._lock:
-            for part in self.parts(text):
-                results.append(
-                    await self._with_retries(
-                        "responseAdd",
-                        lambda part=part: self.client.response_add(plurk_id, part, self.qualifier),
-                    )
-                )
-        return results
+        """Post ``text`` as one or more responses in thread ``plurk_id``, in order.
+
+        Callers keep one thread's replies in order (the outbox: one worker per
+        thread); replies to different threads may be posted concurrently.
+        """
+        return await self._post_all(
+            self.parts(text),
+            lambda part: self.client.response_add(plurk_id, part, self.qualifier),
+            "responseAdd",
+        )
 
     async def private(self, user_id: int, text: str) -> int | None:
         """Send ``text`` to one friend as a private plurk; return its plurk id.
 
         Parts after the first become responses to that private plurk, which
-        keep its privacy. Raises :class:`PlurkError` with kind
-        ``MUST_BE_FRIENDS`` when Plurk refuses the private plurk.
+        keep its privacy. Raises :class:`UnsafeAudience` (nothing posted) unless
+        ``user_id`` is a positive id other than the bot's, and
+        :class:`PlurkError` with kind ``MUST_BE_FRIENDS`` when Plurk refuses.
         """
+        audience = check_audience([user_id], self.own_id)
         parts = self.parts(text)
         if not parts:
             return None
-        async with self._lock:
-            plurk = await self._with_retries(
-                "plurkAdd",
-                lambda: self.client.plurk_add(parts[0], self.private_qualifier, [user_id]),
-            )
-            plurk_id = plurk.get("plurk_id") if isinstance(plurk, dict) else None
-            for part in parts[1:]:
-                if plurk_id is None:
-                    raise DeliveryFailed("private plurk id missing; continuation not sent")
-                await self._with_retries(
-                    "responseAdd",
-                    lambda part=part: self.client.response_add(
-                        int(plurk_id), part, self.private_qualifier
-                    ),
-                )
-        return int(plurk_id) if plurk_id is not None else None
+        plurk_id: int | None = None
 
-    async def _space_out(self) -> None:
-        wait = self._last_post + self.policy.min_post_interval - time.monotonic()
-        if wait > 0 and await sleep_or_stop(wait, self.stop):
-            raise DeliveryFailed("shutdown before posting")
+        async def post(part: str) -> Any:
+            nonlocal plurk_id
+            if plurk_id is None:
+                plurk = await self.client.plurk_add(part, self.private_qualifier, audience)
+                found = plurk.get("plurk_id") if isinstance(plurk, dict) else None
+                if found is None:
+                    raise Refused("private plurk id missing; continuation not sent")
+                plurk_id = int(found)
+                return plurk
+            return await self.client.response_add(plurk_id, part, self.private_qualifier)
 
-    async def _with_retries(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        await self._post_all(parts, post, "plurkAdd")
+        return plurk_id
+
+    async def _post_all(
+        self, parts: list[str], post: Callable[[str], Awaitable[T]], what: str
+    ) -> list[T]:
+        results: list[T] = []
+        todo: deque[tuple[str, bool]] = deque((part, False) for part in parts)
+        while todo:
+            part, resplit = todo.popleft()
+            try:
+                results.append(await self._with_retries(what, part, post))
+            except _TooLong as exc:
+                if resplit:
+                    raise Refused(f"{what}: still too long after splitting", exc.cause) from None
+                limit = max(2, plurk_length(part) // 2)
+                log.error("plurk %s: Content too long (a splitting bug); splitting again", what)
+                todo.extendleft((piece, True) for piece in reversed(split_reply(part, limit)))
+            what = "responseAdd"  # a private plurk continues as responses
+        return results
+
+    async def _post_once(self, post: Callable[[str], Awaitable[T]], content: str) -> T:
+        async with self._spacing:
+            wait = self._last_post + self.policy.min_post_interval - time.monotonic()
+            if wait > 0 and await sleep_or_stop(wait, self.stop):
+                raise Interrupted("shutdown before posting")
+            try:
+                return await post(content)
+            finally:
+                self._last_post = time.monotonic()
+
+    async def _with_retries(
+        self, what: str, part: str, post: Callable[[str], Awaitable[T]]
+    ) -> T:
         floods = 0
         failures = 0
+        content = part
         while True:
-            await self._space_out()
             try:
-                result = await call()
+                return await self._post_once(post, content)
             except PlurkError as exc:
-                self._last_post = time.monotonic()
-                if exc.kind is ErrorKind.MUST_BE_FRIENDS:
+                kind = exc.kind
+                if kind in (ErrorKind.MUST_BE_FRIENDS, ErrorKind.AUTH):
                     raise
-                if exc.kind is ErrorKind.ANTI_FLOOD:
+                if kind is ErrorKind.TOO_LONG:
+                    raise _TooLong(exc) from exc
+                if kind is ErrorKind.SAME_CONTENT:
+                    if content != part:
+                        log.error("plurk %s: %s even with a marker; dropped", what, exc.error_text)
+                        raise Refused(f"{what}: same content", exc) from exc
+                    log.warning("plurk %s: %s; posting it with a marker", what, exc.error_text)
+                    content = part + SAME_CONTENT_MARKER
+                    continue
+                if kind is ErrorKind.FLOOD_WAIT:
                     floods += 1
+                    if floods > self.policy.anti_flood_max_retries:
+                        log.error(
+                            "plurk %s: %s after %d waits; dropped",
+                            what, exc.error_text, floods - 1,
+                        )
+                        raise Refused(f"{what}: flood control did not clear", exc) from exc
                     delay = backoff_delay(
                         floods, self.policy.anti_flood_base_delay, self.policy.anti_flood_max_delay
                     )
                     log.warning(
-                        "plurk %s: %s (flood control); retrying in %.0fs",
-                        what,
-                        exc.error_text,
-                        delay,
+                        "plurk %s: %s (flood control); retry %d in %.0fs",
+                        what, exc.error_text, floods, delay,
                     )
-                else:
+                elif kind is ErrorKind.TRANSIENT:
                     failures += 1
                     if failures >= self.policy.max_retries:
                         log.error("plurk %s failed %d times, giving up: %s", what, failures, exc)
-                        raise DeliveryFailed(f"{what} failed {failures} times", exc) from exc
+                        raise Refused(f"{what} failed {failures} times", exc) from exc
                     delay = backoff_delay(
                         failures, self.policy.retry_base_delay, self.policy.retry_max_delay
                     )
                     log.warning("plurk %s: %s; retry %d in %.1fs", what, exc, failures, delay)
+                else:  # spam domain, or any other refusal: resending cannot help
+                    log.error("plurk %s refused for good: %s", what, exc)
+                    raise Refused(f"{what} refused: {exc.error_text}", exc) from exc
                 if await sleep_or_stop(delay, self.stop):
-                    log.error("plurk %s not sent: shutting down during a retry wait", what)
-                    raise DeliveryFailed("shutdown during retry wait", exc) from exc
-                continue
-            self._last_post = time.monotonic()
-            return result
+                    log.warning("plurk %s not sent: shutting down during a retry wait", what)
+                    raise Interrupted("shutdown during retry wait", exc) from exc

@@ -5,11 +5,17 @@ a mention later in a sentence is conversation, not a command.
 
 Out: Plurk shows at most 360 characters per post, so replies are split into
 several responses, preferring line breaks, then sentence ends, then spaces.
-Plurk escapes HTML itself (it renders only its own markup, links, ``@nick``
-mentions and emoticons), so the bot does not HTML-escape — that would show
-``&lt;`` to players — but it does defuse what Plurk *would* act on in echoed
-user text: ``@nick`` (a ping of someone else, a new alert) and random emoticon
-tokens such as ``(dice20)`` (Plurk might roll them in the bot's own post).
+Plurk escapes HTML itself, so the bot does not HTML-escape (players would see
+``&lt;``), but it renders its own markup: links (bare ``http://…``/``www.…``
+and the ``url (text)`` syntax), ``**bold**``, ``*italic*``, ``__underline__``,
+``@nick`` mentions and emoticons. :func:`neutralise` makes every text the bot
+posts show literally by swapping the one character that triggers each of them
+for its full-width twin (``@``→``＠``, ``*``→``＊``, ``__``→``＿＿``,
+``://``→``：//``, ``www.``→``www．``, a leading ``#``→``＃``, ``(dice20)``→
+``（dice20）``). Each swap is one BMP character for one, so the length is
+unchanged and splitting after escaping can never cut an escape in half; and
+NFKC (the core's input normalisation) turns them back, so a player who copies
+the bot's text into a command gets what they meant.
 """
 
 from __future__ import annotations
@@ -23,7 +29,6 @@ PLURK_LIMIT = 360
 ELLIPSIS = "…"
 
 _NICK_CHAR = r"[A-Za-z0-9_]"
-_MENTION_LIKE = re.compile(r"@(?=" + _NICK_CHAR + ")")
 
 
 # -- in ----------------------------------------------------------------------------
@@ -92,14 +97,32 @@ def replace_mentions(text: str, ids: dict[str, int]) -> str:
 # -- out ---------------------------------------------------------------------------
 
 
-def neutralise(text: str, *, allow_emoticon_dice: bool = False) -> str:
-    """Defuse ``@mentions`` and random emoticon tokens in text the bot posts.
+_UNDERLINE = re.compile(r"_{2,}")
+_SCHEME = re.compile(r"://")
+_WWW = re.compile(r"(?i)(?<![A-Za-z0-9])(www)\.")
+_HASHTAG = re.compile(r"(?<!\S)#(?=[^\s#])")
 
-    ``@name`` becomes the full-width ``＠name`` (visible, same length, not a
-    mention). ``(dice20)`` becomes ``（dice20）`` unless the operator chose to
-    let Plurk roll tokens in the bot's posts (off until checked live).
+#: what Plurk would act on -> the literal look-alike the bot posts instead
+ESCAPES = {"@": "＠", "*": "＊", "_": "＿", ":": "：", ".": "．", "#": "＃"}
+
+
+def neutralise(text: str, *, allow_emoticon_dice: bool = False) -> str:
+    """Make Plurk show ``text`` literally: no link, mention, bold, italic or underline.
+
+    Every ``@`` becomes ``＠`` (no ping, no alert for a stranger), every ``*``
+    ``＊`` (no bold or italic), a run of two or more ``_`` becomes ``＿``s (no
+    underline; a single ``_`` as in ``happy_cat`` stays), ``://`` becomes
+    ``：//`` and ``www.`` ``www．`` (no link, so no ``url (text)`` link and no
+    ``anti-flood-spam-domain``), a ``#`` that starts a word ``＃`` (no hashtag
+    link), and a random emoticon token ``（dice20）`` unless the operator lets
+    Plurk roll them (off until checked live). Length-preserving: one BMP
+    character for one.
     """
-    text = _MENTION_LIKE.sub("＠", text)
+    text = text.replace("@", ESCAPES["@"]).replace("*", ESCAPES["*"])
+    text = _UNDERLINE.sub(lambda m: ESCAPES["_"] * len(m.group(0)), text)
+    text = _SCHEME.sub(ESCAPES[":"] + "//", text)
+    text = _WWW.sub(lambda m: m.group(1) + ESCAPES["."], text)
+    text = _HASHTAG.sub(ESCAPES["#"], text)
     if not allow_emoticon_dice:
         text = RANDOM_TOKEN_PATTERN.sub(lambda m: "（" + m.group(0)[1:-1] + "）", text)
     return text

@@ -4,7 +4,7 @@ The four OAuth secrets may come from these settings or from the ``API.keys``
 JSON file that plurk-oauth users already have (``keys_file``); a value set
 here wins over the file. Delays are in seconds so that tests can shrink them
 to milliseconds; the defaults follow docs/plurk.md (anti-flood backs off in
-minutes, never hammering Plurk).
+minutes, never hammering Plurk, and gives up after a ceiling).
 """
 
 from __future__ import annotations
@@ -43,6 +43,13 @@ class PlurkSettings(BaseModel):
     reconnect_max_delay: float = 300.0
     anti_flood_base_delay: float = Field(default=60.0, description="first anti-flood wait")
     anti_flood_max_delay: float = 900.0
+    anti_flood_max_retries: int = Field(
+        default=6,
+        description=(
+            "waits for anti-flood-too-many-new before a reply is dropped "
+            "(60+120+240+480+900+900 s = 45 min with the defaults)"
+        ),
+    )
     retry_base_delay: float = 5.0
     max_retries: int = Field(default=5, description="attempts for non-flood errors")
     min_post_interval: float = Field(default=1.0, description="spacing between two posts")

@@ -104,19 +104,6 @@ class ChannelBinding(Base):
     campaign: Mapped[str] = mapped_column(String(100))
 
 
-class ParkedOutgoing(Base):
-    """A reply an adapter could not send before it stopped (e.g. while Plurk's flood
-    control made it wait minutes); it is sent again when the adapter starts."""
-
-    __tablename__ = "parked_outgoing"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    platform: Mapped[str] = mapped_column(String(32), index=True)
-    origin: Mapped[str] = mapped_column(String(200))
-    message: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
-
-
 CAMPAIGN_PREFIX = "campaign:"
 """Channel key of a campaign's table; platform channel ids never start with it."""
 

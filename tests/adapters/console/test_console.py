@@ -85,7 +85,8 @@ def test_db_upgrade_creates_the_schema(tmp_path: Path) -> None:
         tables = {row[0] for row in db.execute("select name from sqlite_master")}
         heads = [row[0] for row in db.execute("select version_num from alembic_version")]
     assert {"channels", "characters", "channel_state", "channel_bindings",
-            "parked_outgoing"} <= tables
+            "outbox"} <= tables
+    assert "parked_outgoing" not in tables  # folded into the outbox (0005)
     from alembic.script import ScriptDirectory
 
     from bot.store.db import alembic_config

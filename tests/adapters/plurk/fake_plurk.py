@@ -1,19 +1,40 @@
 """A fake Plurk for tests: aiohttp.web on 127.0.0.1, a random port.
 
 It plays the parts of Plurk the adapter uses and is strict where Plurk is
-strict, so tests prove more than "the client sends something":
+strict, so tests prove more than "the client sends something". Where each
+behaviour comes from (PLURK.md = ../shared/PLURK.md; "assumed" = not
+documented anywhere, chosen to be at least as strict as Plurk could be):
 
-- every ``/APP/...`` and ``/OAuth/...`` request's OAuth 1.0a signature is
-  verified by oauthlib's own ``SignatureOnlyEndpoint`` (a wrong secret gets
-  HTTP 401); nonces cannot be replayed; only issued access tokens may call
-  ``/APP``;
-- a request without an explicit User-Agent (aiohttp's default) gets HTTP 403
-  "error code: 1010", as Plurk's front does;
-- private plurks are only allowed to friends ("Must be friends");
-- posts over 360 characters are refused ("Content too long");
-- each ``getUserChannel`` opens a new comet channel that only carries events
-  from then on, so mentions posted while the bot was away are only found by
-  the catch-up over ``Alerts/getHistory``.
+- OAuth 1.0a HMAC-SHA1 in the Authorization header, verified by oauthlib's own
+  ``SignatureOnlyEndpoint``; a wrong key, secret or token is HTTP **400**
+  ``{"error_text": "40104:incorrect signature"}`` (PLURK.md, from the
+  plurk-oauth issues #8 and #12). The other ``401NN`` codes are unconfirmed, so
+  every OAuth refusal (replayed nonce, unknown token) uses that one text
+  (assumed). A wrong verifier at ``/OAuth/access_token`` is 401 (assumed).
+- no explicit User-Agent (aiohttp's default) → HTTP 403 "error code: 1010"
+  (PLURK.md).
+- ``Timeline/plurkAdd`` ``limited_to``: a JSON list of user ids; ``[0]`` means
+  all the poster's friends and is accepted as such, an empty list as a public
+  plurk (PLURK.md: the danger the adapter must avoid); any other listed id
+  that is not a friend → "Must be friends" (PLURK.md).
+- posts over 360 characters → "Content too long" (PLURK.md).
+- a post whose text equals the bot's previous post → ``anti-flood-same-content``
+  (PLURK.md: "the same text was just posted"; "just" = the previous post is
+  assumed); a link to a domain in ``blocked_domains`` →
+  ``anti-flood-spam-domain`` (PLURK.md); ``anti-flood-too-many-new`` is only
+  scripted (``fail_next``; its threshold is not documented).
+- posted text is rendered the way Plurk renders markup (PLURK.md / the brief:
+  bare ``http(s)://`` and ``www.`` links, ``url (text)`` links, ``**bold**``,
+  ``*italic*``, ``__underline__``, ``@nick`` mentions; the exact patterns are
+  assumed) into ``content``, so a test can check what readers would see.
+- each ``getUserChannel`` opens a new comet channel whose ``comet_server`` URL
+  already carries ``&offset=N`` (PLURK.md), with N not 0 (assumed, so that a
+  client resetting it to 0 is caught); a poll with an offset the channel never
+  gave is answered ``new_offset: -3`` (PLURK.md: -3 = the offset is lost). A
+  new channel only carries events from then on, so mentions posted while the
+  bot was away are only found by the catch-up over ``Alerts/getHistory``
+  (assumed; PLURK.md recommends that catch-up).
+- ``Alerts/getHistory`` returns the last 30 alerts, newest first (PLURK.md).
 
 The comet poll is unsigned (the channel URL is the credential), as on Plurk.
 All keys are obviously fake.
@@ -48,6 +69,49 @@ BOT_ID = 5000
 BOT_NICK = "dicebot"
 
 _RANDOM_TOKEN = re.compile(r"\((?:dice\d*|lots|bobei|coin|rock-paper-scissors)\)")
+
+BAD_SIGNATURE = "40104:incorrect signature"
+COMET_OFFSET_BASE = 100  # a new channel's first offset (not 0; see the note above)
+
+# Plurk's markup, as the fake renders it (applied to HTML-escaped text)
+_URL = r"(?:https?://|www\.)[^\s<>()]+"
+_LINK_WITH_TEXT = re.compile(rf"({_URL}) \(([^()]+)\)")
+_BARE_LINK = re.compile(rf"(?<![\w\"=>/]){_URL}")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"\*([^*\s](?:[^*]*?[^*\s])?)\*")
+_UNDERLINE = re.compile(r"__(.+?)__")
+_MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9_]{1,60})")
+MARKUP_TAGS = ("<a ", "<b>", "<i>", "<u>")
+
+
+def links_in(text: str) -> list[str]:
+    """The URLs Plurk would turn into links in ``text``."""
+    return re.findall(_URL, text)
+
+
+def render_markup(escaped: str, users: dict[int, dict[str, Any]] | None = None) -> str:
+    """Plurk's own markup on already HTML-escaped text (patterns assumed, see above)."""
+    nicks = {u["nick_name"].lower() for u in (users or {}).values()}
+
+    def link(match: re.Match[str]) -> str:
+        url = match.group(1) if match.lastindex else match.group(0)
+        label = match.group(2) if match.lastindex == 2 else url
+        return f'<a href="{url}" class="ex_link" rel="nofollow">{label}</a>'
+
+    text = _LINK_WITH_TEXT.sub(link, escaped)
+    text = _BARE_LINK.sub(link, text)
+    text = _BOLD.sub(r"<b>\1</b>", text)
+    text = _ITALIC.sub(r"<i>\1</i>", text)
+    text = _UNDERLINE.sub(r"<u>\1</u>", text)
+    return _MENTION.sub(
+        lambda m: (
+            f'<a href="https://www.plurk.com/{m.group(1)}" class="ex_link meta">'
+            f"@{m.group(1)}</a>"
+            if m.group(1).lower() in nicks
+            else m.group(0)
+        ),
+        text,
+    )
 
 
 class _Validator(RequestValidator):
@@ -111,26 +175,35 @@ class Post:
     qualifier: str
     limited_to: list[int] | None = None
     response_id: int | None = None
+    rendered: str = ""  # the content HTML Plurk would show
 
 
 @dataclass
 class _Channel:
     name: str
     events: list[dict[str, Any]] = field(default_factory=list)
+    base: int = COMET_OFFSET_BASE  # offset of events[0]
 
 
-def render(raw: str, rolls: list[str | int] | None = None, *, attr: str = "rndnum") -> str:
+def render(
+    raw: str,
+    rolls: list[str | int] | None = None,
+    *,
+    attr: str = "rndnum",
+    users: dict[int, dict[str, Any]] | None = None,
+) -> str:
     """Render raw text the way Plurk's ``content`` looks, for fixtures.
 
-    HTML is escaped, newlines become ``<br />`` and each random emoticon token
-    becomes an ``<img class="emoticon">`` carrying the next value of ``rolls``
-    (a token with no value left is rendered without the attribute).
+    HTML is escaped, Plurk's markup is applied (:func:`render_markup`; mentions
+    only of ``users``), newlines become ``<br />`` and each random emoticon
+    token becomes an ``<img class="emoticon">`` carrying the next value of
+    ``rolls`` (a token with no value left is rendered without the attribute).
     """
     values = list(rolls or [])
     out: list[str] = []
     pos = 0
     for match in _RANDOM_TOKEN.finditer(raw):
-        out.append(html.escape(raw[pos : match.start()]))
+        out.append(render_markup(html.escape(raw[pos : match.start()]), users))
         token = match.group(0)
         extra = f' {attr}="{values.pop(0)}"' if values else ""
         name = token[1:-1]
@@ -139,7 +212,7 @@ def render(raw: str, rolls: list[str | int] | None = None, *, attr: str = "rndnu
             f'alt="{token}"{extra} height="24" />'
         )
         pos = match.end()
-    out.append(html.escape(raw[pos:]))
+    out.append(render_markup(html.escape(raw[pos:]), users))
     return "".join(out).replace("\n", "<br />")
 
 
@@ -177,7 +250,11 @@ class FakePlurk:
         self.rejected: list[str] = []  # paths whose signature failed
         self.channel_requests = 0
         self.comet_polls = 0
+        self.comet_offsets: list[int] = []  # the offset of every comet poll, in order
         self.comet_script: deque[dict[str, Any] | int] = deque()
+        self.comet_default: dict[str, Any] | None = None  # answer every poll with this
+        self.blocked_domains: set[str] = set()
+        self.refuse_same_content = True
         self.errors: dict[str, deque[tuple[int, str]]] = {}
 
         self._ids = itertools.count(1000)
@@ -303,6 +380,10 @@ class FakePlurk:
         """Contents of the responses the bot posted in a thread, in order."""
         return [p.content for p in self.posts if p.plurk_id == plurk_id]
 
+    def rendered_in(self, plurk_id: int) -> list[str]:
+        """What readers see of the bot's posts in a thread (markup rendered)."""
+        return [p.rendered for p in self.posts if p.plurk_id == plurk_id]
+
     def private_posts(self) -> list[Post]:
         return [p for p in self.posts if p.endpoint == "plurkAdd"]
 
@@ -407,7 +488,7 @@ class FakePlurk:
     async def _request_token(self, request: web.Request) -> web.Response:
         body = await request.text()
         if self._verify(request, body, need_access_token=False) is None:
-            return self._error(401, "invalid signature")
+            return self._error(400, BAD_SIGNATURE)
         number = next(self._ids)
         token, secret = f"fake-request-{number}", f"fake-request-secret-{number}"
         self.token_secrets[token] = secret
@@ -420,7 +501,7 @@ class FakePlurk:
         body = await request.text()
         oauth_request = self._verify(request, body, need_access_token=False)
         if oauth_request is None:
-            return self._error(401, "invalid signature")
+            return self._error(400, BAD_SIGNATURE)
         token = oauth_request.resource_owner_key or ""
         if token not in self.verifiers or self.verifiers[token] != oauth_request.verifier:
             return self._error(401, "invalid verifier")
@@ -437,7 +518,7 @@ class FakePlurk:
         endpoint = request.match_info["endpoint"]
         body = await request.text()
         if self._verify(request, body, need_access_token=True) is None:
-            return self._error(401, "invalid signature")
+            return self._error(400, BAD_SIGNATURE)
         params = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
         self.calls.append(endpoint)
         self._notify()
@@ -445,10 +526,26 @@ class FakePlurk:
         if scripted:
             status, text = scripted.popleft()
             return self._error(status, text)
+        refusal = self._content_refusal(endpoint, params)
+        if refusal is not None:
+            return self._error(400, refusal)
         handler = getattr(self, "_api_" + endpoint.replace("/", "_"), None)
         if handler is None:
             return self._error(404, f"no such endpoint in the fake: {endpoint}")
         return await handler(params)
+
+    def _content_refusal(self, endpoint: str, params: dict[str, str]) -> str | None:
+        """Plurk's content checks on a new post, before it is stored."""
+        if endpoint not in ("Responses/responseAdd", "Timeline/plurkAdd"):
+            return None
+        content = params.get("content", "")
+        for url in links_in(content):
+            host = re.sub(r"^(?:https?://)?(?:www\.)?", "", url).split("/")[0].lower()
+            if any(host == d or host.endswith("." + d) for d in self.blocked_domains):
+                return "anti-flood-spam-domain"
+        if self.refuse_same_content and self.posts and self.posts[-1].content == content:
+            return "anti-flood-same-content"
+        return None
 
     async def _api_Users_me(self, params: dict[str, str]) -> web.Response:
         return web.json_response(self.users[self.bot_id])
@@ -459,7 +556,10 @@ class FakePlurk:
         return web.json_response(
             {
                 "channel_name": self._channel.name,
-                "comet_server": f"{self.base_url}/comet?channel={self._channel.name}",
+                "comet_server": (
+                    f"{self.base_url}/comet?channel={self._channel.name}"
+                    f"&offset={self._channel.base}"
+                ),
             }
         )
 
@@ -507,11 +607,21 @@ class FakePlurk:
         if len(content) > 360:
             return self._error(400, "Content too long")
         response = self._store_response(
-            plurk_id, self.bot_id, content, None, qualifier=params.get("qualifier", ":")
+            plurk_id,
+            self.bot_id,
+            content,
+            render(content, users=self.users),
+            qualifier=params.get("qualifier", ":"),
         )
         self.posts.append(
             Post(
-                "responseAdd", plurk_id, content, params.get("qualifier", ""), None, response["id"]
+                "responseAdd",
+                plurk_id,
+                content,
+                params.get("qualifier", ""),
+                None,
+                response["id"],
+                response["content"],
             )
         )
         self._notify()
@@ -522,10 +632,17 @@ class FakePlurk:
         if len(content) > 360:
             return self._error(400, "Content too long")
         limited = json.loads(params["limited_to"]) if "limited_to" in params else None
+        # [0] = all the bot's friends, [] = public: accepted, as Plurk does
         if limited and any(uid not in self.friends for uid in limited if uid != 0):
             return self._error(400, "Must be friends")
-        plurk_id = self.add_plurk(self.bot_id, content, live=False, limited_to=limited)
-        self.posts.append(Post("plurkAdd", plurk_id, content, params.get("qualifier", ""), limited))
+        rendered = render(content, users=self.users)
+        plurk_id = self.add_plurk(
+            self.bot_id, content, rendered, live=False, limited_to=limited or None
+        )
+        self.posts.append(
+            Post("plurkAdd", plurk_id, content, params.get("qualifier", ""), limited,
+                 None, rendered)
+        )
         self._notify()
         return web.json_response(self.plurks[plurk_id])
 
@@ -534,15 +651,25 @@ class FakePlurk:
     async def _comet(self, request: web.Request) -> web.Response:
         self.comet_polls += 1
         channel = request.query.get("channel", "")
-        offset = int(request.query.get("offset", "0"))
+        offsets = request.query.getall("offset", ["0"])
+        offset = int(offsets[-1])
+        self.comet_offsets.append(offset)
+        if len(offsets) != 1:  # the URL's offset must be replaced, not repeated
+            return web.Response(status=400, text="offset given twice")
         if self.comet_script:
             answer = self.comet_script.popleft()
             if isinstance(answer, int):
                 return web.Response(status=answer, text="comet trouble")
             return self._callback(answer)
+        if self.comet_default is not None:
+            return self._callback(self.comet_default)
         if channel != self._channel.name:
             return self._callback({"new_offset": -3})
+        base = self._channel.base
         events = self._channel.events
+        if not base <= offset <= base + len(events):  # an offset this channel never gave
+            return self._callback({"new_offset": -3})
+        offset -= base
         if offset >= len(events):
             try:
                 async with asyncio.timeout(self.comet_hold):
@@ -558,7 +685,7 @@ class FakePlurk:
                 return self._callback({"new_offset": -1})
             if self.comet_script or self._closing or channel != self._channel.name:
                 return self._callback({"new_offset": -1})
-        return self._callback({"new_offset": len(events), "data": events[offset:]})
+        return self._callback({"new_offset": base + len(events), "data": events[offset:]})
 
     @staticmethod
     def _callback(payload: dict[str, Any]) -> web.Response:

@@ -57,7 +57,7 @@ async def test_wrong_app_secret_fails_at_the_request_token(fake: FakePlurk) -> N
             read_line=lambda _: "1",
             write=lambda _: None,
         )
-    assert info.value.status == 401
+    assert (info.value.status, info.value.error_text) == (400, "40104:incorrect signature")
     assert fake.rejected == ["/OAuth/request_token"]
 
 

@@ -61,7 +61,7 @@ async def test_wrong_secret_is_rejected(fake: FakePlurk, credentials: PlurkCrede
     async with PlurkClient(credentials, base_url=fake.base_url) as bad:
         with pytest.raises(PlurkError) as info:
             await bad.me()
-    assert info.value.status == 401
+    assert (info.value.status, info.value.error_text) == (400, "40104:incorrect signature")
     assert info.value.kind is ErrorKind.AUTH
     assert fake.rejected == ["/APP/Users/me"]
 
@@ -101,11 +101,15 @@ async def test_network_failure_is_a_plurk_error_with_status_zero() -> None:
 @pytest.mark.parametrize(
     ("status", "text", "kind"),
     [
-        (400, "anti-flood-same-content", ErrorKind.ANTI_FLOOD),
-        (400, "anti-flood-too-many-new", ErrorKind.ANTI_FLOOD),
-        (400, "Anti-Flood-Spam-Domain", ErrorKind.ANTI_FLOOD),
+        (400, "anti-flood-same-content", ErrorKind.SAME_CONTENT),
+        (400, "anti-flood-too-many-new", ErrorKind.FLOOD_WAIT),
+        (400, "Anti-Flood-Spam-Domain", ErrorKind.SPAM_DOMAIN),
+        (400, "anti-flood-something-new", ErrorKind.FLOOD_WAIT),
         (400, "Must be friends", ErrorKind.MUST_BE_FRIENDS),
-        (400, "Content too long", ErrorKind.REFUSED),
+        (400, "Content too long", ErrorKind.TOO_LONG),
+        (400, "40104:incorrect signature", ErrorKind.AUTH),
+        (400, "40106:something else of the family", ErrorKind.AUTH),
+        (400, "Plurk not found", ErrorKind.REFUSED),
         (401, "invalid signature", ErrorKind.AUTH),
         (403, "error code: 1010", ErrorKind.AUTH),
         (502, "bad gateway", ErrorKind.TRANSIENT),

@@ -24,6 +24,7 @@ from tests.adapters.plurk.fake_plurk import (
     APP_KEY,
     APP_SECRET,
     BOT_ID,
+    MARKUP_TAGS,
     FakePlurk,
     render,
 )
@@ -358,7 +359,7 @@ async def test_bad_keys_stop_the_adapter(fake: FakePlurk, tmp_path: Path) -> Non
     try:
         with pytest.raises(PlurkError) as info:
             await asyncio.wait_for(serve(core, settings, asyncio.Event()), 5)
-        assert info.value.status == 401
+        assert info.value.status == 400 and info.value.is_fatal
     finally:
         await core.close()
 
@@ -422,3 +423,102 @@ async def test_emoticon_die_value_is_the_roll(fake: FakePlurk, settings: Setting
         assert "16" in reply and "13" in reply
     finally:
         await bot.close()
+
+
+async def test_item12_bad_key_is_fatal_with_an_operator_readable_line(
+    fake: FakePlurk, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(
+        _env_file=None,
+        data_dir=tmp_path,
+        plurk=plurk_settings(fake, app_secret=SecretStr("not-the-app-secret")),
+    )
+    core = await Core.open(settings)
+    try:
+        with pytest.raises(PlurkError) as info:
+            await asyncio.wait_for(serve(core, settings, asyncio.Event()), 5)
+    finally:
+        await core.close()
+    assert (info.value.status, info.value.error_text) == (400, "40104:incorrect signature")
+    line = "Plurk refused the app key or access token (40104:incorrect signature)"
+    assert line in str(info.value) and line in caplog.text
+    assert "TRPGBOT_PLURK__" in caplog.text and "clock" in caplog.text
+    assert "not-the-app-secret" not in caplog.text and APP_SECRET not in caplog.text
+    assert fake.calls == []  # the first call failed; nothing was retried
+
+
+async def test_item12_a_post_refused_for_bad_keys_stops_the_adapter(
+    fake: FakePlurk, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = await Bot(fake, settings).start()
+    try:
+        pid = fake.add_plurk(ALICE, "thread")
+        fake.fail_next("Responses/responseAdd", 400, "40104:incorrect signature")
+        fake.add_response(pid, ALICE, "@dicebot .gm")
+        assert bot.task is not None
+        with pytest.raises(PlurkError) as info:
+            await asyncio.wait_for(bot.task, 5)
+        assert info.value.is_fatal
+        assert "check TRPGBOT_PLURK__" in caplog.text
+        assert fake.calls.count("Responses/responseAdd") == 1  # never retried
+    finally:
+        bot.task = None
+        await bot.close()
+
+
+async def test_item12_flood_in_one_thread_never_blocks_another(
+    fake: FakePlurk, settings: Settings
+) -> None:
+    settings.plurk.anti_flood_base_delay = settings.plurk.anti_flood_max_delay = 0.6
+    bot = await Bot(fake, settings).start()
+    try:
+        flooded, other = fake.add_plurk(ALICE, "one"), fake.add_plurk(BOB, "two")
+        fake.fail_next("Responses/responseAdd", 400, "anti-flood-too-many-new")
+        fake.add_response(flooded, ALICE, "@dicebot .gm")
+        await fake.wait_for_calls("Responses/responseAdd")
+        fake.add_response(other, BOB, "@dicebot .gm")
+        await fake.wait_for_posts(1, timeout=0.5)  # before the 0.6 s wait is over
+        assert fake.posts[0].plurk_id == other
+        await fake.wait_for_posts(2)
+        assert len(fake.posts_in(flooded)) == 1
+    finally:
+        await bot.close()
+
+
+async def test_item12_refused_reply_is_reported_dropped_and_not_resent(
+    fake: FakePlurk, settings: Settings
+) -> None:
+    bot = await Bot(fake, settings).start()
+    pid = fake.add_plurk(ALICE, "thread")
+    fake.fail_next("Responses/responseAdd", 400, "anti-flood-spam-domain")
+    fake.add_response(pid, ALICE, "@dicebot .gm")
+    await fake.wait_for_posts(1)
+    notice = fake.posts_in(pid)[0]
+    assert "噗浪拒絕" in notice and "GM" not in notice
+    fake.add_response(pid, BOB, "@dicebot .gm list")  # the thread is not blocked
+    await fake.wait_for_posts(2)
+    await bot.close()
+    again = await Bot(fake, settings).start()  # nothing left to resend
+    try:
+        await again.settle()
+        assert len(fake.posts) == 2
+        assert again.core is not None and await again.core.undelivered("plurk") == []
+    finally:
+        await again.close()
+
+
+async def test_item13_echoed_player_text_posts_no_link_mention_or_markup(
+    fake: FakePlurk, bot: Bot
+) -> None:
+    fake.blocked_domains.add("evil.example")  # a link there would be anti-flood-spam-domain
+    pid = fake.add_plurk(ALICE, "thread")
+    fake.add_response(
+        pid, ALICE, "@dicebot .r 1d20 **win** *now* __u__ http://evil.example (gift) @bob"
+    )
+    await fake.wait_for_posts(1)
+    await bot.settle()
+    (reply,) = fake.posts_in(pid)
+    (shown,) = fake.rendered_in(pid)
+    assert "win" in reply and "evil" in reply
+    assert not any(tag in shown for tag in MARKUP_TAGS), shown
+    assert "@" not in reply and "://" not in reply and "**" not in reply

@@ -10,7 +10,7 @@ import pytest
 
 from adapters.plurk.client import PlurkClient
 from adapters.plurk.errors import ErrorKind, PlurkError
-from adapters.plurk.sender import DeliveryFailed, PlurkSender, RetryPolicy
+from adapters.plurk.sender import DeliveryFailed, Interrupted, PlurkSender, Refused, RetryPolicy
 from tests.adapters.plurk.fake_plurk import BOT_ID, FakePlurk
 
 FAST = RetryPolicy(
@@ -41,18 +41,6 @@ async def test_anti_flood_400_is_retried_with_backoff_then_posted(
     assert "flood control" in caplog.text
 
 
-async def test_anti_flood_is_never_given_up_however_many_times(
-    fake: FakePlurk, client: PlurkClient
-) -> None:
-    pid = fake.add_plurk(7, "thread")
-    fake.fail_next("Responses/responseAdd", 400, "anti-flood-same-content", times=12)
-    policy = RetryPolicy(
-        anti_flood_base_delay=0.001, anti_flood_max_delay=0.002, max_retries=2, min_post_interval=0
-    )
-    await PlurkSender(client, policy).reply(pid, "kept")
-    assert fake.posts_in(pid) == ["kept"]
-
-
 async def test_other_errors_are_retried_a_bounded_number_of_times(
     fake: FakePlurk, client: PlurkClient, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -67,6 +55,7 @@ async def test_other_errors_are_retried_a_bounded_number_of_times(
     assert info.value.cause is not None and info.value.cause.status == 500
     assert fake.calls.count("Responses/responseAdd") == 3 + 3
     assert "giving up" in caplog.text
+    assert isinstance(info.value, Refused)
     assert "lost after three" not in caplog.text  # contents are never logged
 
 
@@ -122,7 +111,7 @@ async def test_shutdown_during_a_flood_wait_is_reported(
     task = asyncio.create_task(sender.reply(pid, "pending"))
     await fake.wait_for_calls("Responses/responseAdd")
     stop.set()
-    with pytest.raises(DeliveryFailed):
+    with pytest.raises(Interrupted):
         await asyncio.wait_for(task, 2)
     assert "shutting down" in caplog.text
 
