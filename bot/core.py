@@ -105,7 +105,8 @@ class Core:
         if len(body) > MAX_INPUT:
             return [self._error(incoming, locale, "error.input_too_long",
                                 limit=MAX_INPUT, length=len(body))]
-        if has_lone_surrogate(body) or has_lone_surrogate(incoming.display_name):
+        if any(map(has_lone_surrogate, (body, incoming.display_name, incoming.user,
+                                        incoming.channel))):
             return [self._error(incoming, locale, "error.bad_text")]
         if incoming.platform_dice:
             body = emoticons_to_dice(body)

@@ -4,7 +4,7 @@ secrets of hidden checks, GM ids, hidden refusals, forged lines and broken text.
 from __future__ import annotations
 
 from bot.core import Core
-from bot.messages import Outgoing, PlatformDie
+from bot.messages import Incoming, Outgoing, PlatformDie
 from tests.support import Table
 
 HIDDEN_NOT_YOURS = "⚠ 艾莉絲 的上一次檢定是暗中進行的：只有擲骰的玩家和 GM 能對它做任何事。"
@@ -117,3 +117,8 @@ async def test_item10_lone_surrogates_get_a_clear_refusal(table: Table) -> None:
         ("channel", None, bad, False)]
     assert await table.text("alice", ".st show") == (
         "⚠ 你目前沒有使用中的角色，先用 .pc new <名字> 建立，或直接 .st 設定數值。")
+    # in an id, too: a refusal, not a database error
+    outs = await table.core.handle(Incoming("console", "t\udcff", "alice", ".r 1d20"))
+    assert [o.text for o in outs] == [bad]
+    outs = await table.core.handle(Incoming("console", "t", "a\udcff", ".st 觀察 5"))
+    assert [o.text for o in outs] == [bad]
