@@ -11,9 +11,10 @@ from tests.support import Table
 async def test_two_threads_bound_to_one_campaign_share_gms_and_sheets(core: Core) -> None:
     first, second, other = Table(core, "thread-1"), Table(core, "thread-2"), Table(core, "t3")
     await first.text("keeper", ".gm")
-    assert "「龍穴」" in await first.text("keeper", ".campaign bind 龍穴")
+    assert await first.text("keeper", ".campaign bind 龍穴") == (
+        "這裡已綁定到戰役「龍穴」，之後的指令都使用這個戰役的資料。")
     # the new campaign starts with the GMs of the table it was bound from
-    assert "GM：keeper" in await first.text("alice", ".gm list")
+    assert await first.text("alice", ".gm list") == "本頻道的 GM：keeper"
     assert await second.text("alice", ".campaign bind 龍穴") == (
         "⚠ 戰役「龍穴」已經屬於其他桌。請該戰役的 GM 在戰役的串裡輸入 .campaign invite "
         "取得邀請碼，再用 .campaign bind 龍穴 <邀請碼> 加入。")
@@ -21,8 +22,9 @@ async def test_two_threads_bound_to_one_campaign_share_gms_and_sheets(core: Core
     await first.text("alice", ".st 觀察 5")
     outs = await second.say("alice", ".st show")
     assert [(o.to, o.channel, o.text) for o in outs] == [("channel", "thread-2", "alice：觀察:5")]
-    assert "還沒有角色" in await other.text("alice", ".pc")
-    assert "戰役「龍穴」" in await second.text("alice", ".campaign")
+    assert await other.text("alice", ".pc") == "你在本頻道還沒有角色。用 .pc new <名字> 建立。"
+    assert await second.text("alice", ".campaign") == (
+        "這裡綁定在戰役「龍穴」：GM、角色卡與戰鬥都與同戰役的其他串共用。")
 
 
 async def test_hidden_roll_in_a_bound_thread_reaches_the_campaign_gm(core: Core) -> None:
@@ -41,10 +43,13 @@ async def test_binding_moves_the_tables_sheets_into_the_campaign(core: Core) -> 
     first, second = Table(core, "t1"), Table(core, "t2")
     await first.text("keeper", ".gm")
     await first.text("alice", ".st 觀察 1")
-    assert "1 張角色卡已一併移入戰役" in await first.text("keeper", ".campaign bind c")
+    assert await first.text("keeper", ".campaign bind c") == (
+        "這裡已綁定到戰役「c」，之後的指令都使用這個戰役的資料。\n"
+        "這裡的 1 張角色卡已一併移入戰役。")
     assert await first.text("alice", ".st show") == "alice：觀察:1"
     await second.text("alice", ".st 觀察 9")  # another alice in another thread
-    assert "同名角色：alice" in await second.text("keeper", ".campaign bind c")
+    assert await second.text("keeper", ".campaign bind c") == (
+        "⚠ 戰役裡已經有同一位玩家的同名角色：alice。請先改名（.pc rename）再綁定。")
     assert await second.text("alice", ".st show") == "alice：觀察:9"  # nothing moved
     await second.text("alice", ".pc rename alice2")
     await second.text("keeper", ".campaign bind c")
@@ -55,10 +60,12 @@ async def test_unbind_leaves_the_thread_a_table_of_its_own(core: Core) -> None:
     thread = Table(core, "t")
     await thread.text("alice", ".campaign bind c")
     await thread.text("alice", ".st 觀察 1")
-    assert "解除" in await thread.text("alice", ".campaign unbind")
-    assert "還沒有角色" in await thread.text("alice", ".pc")
-    assert "沒有綁定" in await thread.text("alice", ".campaign unbind")
-    assert "1 到 50" in await thread.text("alice", ".campaign bind " + "x" * 51)
+    assert await thread.text("alice", ".campaign unbind") == (
+        "這裡已解除與戰役「c」的綁定，回到獨立的一桌。")
+    assert await thread.text("alice", ".pc") == "你在本頻道還沒有角色。用 .pc new <名字> 建立。"
+    assert await thread.text("alice", ".campaign unbind") == "⚠ 這裡沒有綁定任何戰役。"
+    assert await thread.text("alice", ".campaign bind " + "x" * 51) == (
+        "⚠ 戰役名稱需為 1 到 50 個字。")
 
 
 # --------------------------------------------------------------------------- item 1

@@ -9,32 +9,34 @@ from tests.support import Table
 
 
 async def test_first_gm_claims_and_others_cannot(table: Table) -> None:
-    assert "成為本頻道的 GM" in await table.text("gm1", ".gm")
-    assert "GM：gm1" in await table.text("p1", ".gm")
-    assert "已經有 GM" in await table.text("p1", ".gm claim")
-    assert "只有本頻道的 GM" in await table.text("p1", ".gm add p2")
-    assert "1234 已加入" in await table.text("gm1", ".gm add <@1234>")
-    assert "p2 已加入" in await table.text("gm1", ".gm add @p2")
-    assert "gm1、1234、p2" in await table.text("p1", ".gm list")
+    assert await table.text("gm1", ".gm") == "gm1 成為本頻道的 GM。"
+    assert await table.text("p1", ".gm") == "本頻道的 GM：gm1"
+    assert await table.text("p1", ".gm claim") == (
+        "⚠ 本頻道已經有 GM 了；請現任 GM 用 .gm add 加入你。")
+    assert await table.text("p1", ".gm add p2") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await table.text("gm1", ".gm add <@1234>") == "1234 已加入本頻道的 GM。"
+    assert await table.text("gm1", ".gm add @p2") == "p2 已加入本頻道的 GM。"
+    assert await table.text("p1", ".gm list") == "本頻道的 GM：gm1、1234、p2"
     await table.say("1234", ".pc", display_name="Carol")  # the added GM speaks
-    assert "gm1、Carol、p2" in await table.text("p1", ".gm list")
-    assert "p2 已不再是" in await table.text("gm1", ".gm del p2")
-    assert "不是本頻道的 GM" in await table.text("gm1", ".gm del p2")
+    assert await table.text("p1", ".gm list") == "本頻道的 GM：gm1、Carol、p2"
+    assert await table.text("gm1", ".gm del p2") == "p2 已不再是本頻道的 GM。"
+    assert await table.text("gm1", ".gm del p2") == "⚠ p2 不是本頻道的 GM。"
 
 
 async def test_characters_new_list_switch_rename_delete(table: Table) -> None:
-    assert "還沒有角色" in await table.text("u", ".pc")
-    assert "「艾莉絲」" in await table.text("u", ".pc new 艾莉絲")
+    none = "你在本頻道還沒有角色。用 .pc new <名字> 建立。"
+    assert await table.text("u", ".pc") == none
+    assert await table.text("u", ".pc new 艾莉絲") == "已建立角色「艾莉絲」並設為使用中。"
     await table.text("u", ".pc new 鮑伯")
     assert await table.text("u", ".pc list") == "你的角色：\n・艾莉絲\n▶ 鮑伯"
-    assert "艾莉絲" in await table.text("u", ".pc switch 艾莉絲")
+    assert await table.text("u", ".pc switch 艾莉絲") == "已切換到角色「艾莉絲」。"
     assert await table.text("u", ".pc") == "目前使用的角色：艾莉絲"
-    assert "改名為「愛麗絲」" in await table.text("u", ".pc rename 愛麗絲")
-    assert "已經有名為「鮑伯」" in await table.text("u", ".pc rename 鮑伯")
-    assert "已刪除角色「鮑伯」" in await table.text("u", ".pc del 鮑伯")
+    assert await table.text("u", ".pc rename 愛麗絲") == "角色「艾莉絲」已改名為「愛麗絲」。"
+    assert await table.text("u", ".pc rename 鮑伯") == "⚠ 已經有名為「鮑伯」的角色。"
+    assert await table.text("u", ".pc del 鮑伯") == "已刪除角色「鮑伯」。"
     assert await table.text("u", ".pc list") == "你的角色：\n▶ 愛麗絲"
     # another user's characters are separate
-    assert "還沒有角色" in await table.text("v", ".pc list")
+    assert await table.text("v", ".pc list") == none
 
 
 async def test_st_sets_without_spaces_and_folds_aliases(table: Table) -> None:
@@ -44,16 +46,17 @@ async def test_st_sets_without_spaces_and_folds_aliases(table: Table) -> None:
     await table.text("u", ".st DEX+2 體質:7")
     assert await table.text("u", ".st show") == "艾莉絲：敏捷:60 力量:50 靈巧:14 觀察:5 體質:7"
     assert await table.text("u", ".st show 观察") == "艾莉絲：觀察:5"
-    assert "已從 艾莉絲 刪除：力量" in await table.text("u", ".st del 力量")
-    assert "沒有「力量」" in await table.text("u", ".st show 力量")
+    assert await table.text("u", ".st del 力量") == "已從 艾莉絲 刪除：力量"
+    assert await table.text("u", ".st show 力量") == "⚠ 艾莉絲 沒有「力量」這項數值。"
 
 
 async def test_deleting_the_active_character_asks_to_pick_another(table: Table) -> None:
     await table.text("u", ".pc new A")
     await table.text("u", ".pc new B")
     await table.text("u", ".pc del B")
-    assert ".pc switch" in await table.text("u", ".pc")
-    assert ".pc switch" in await table.text("u", ".st 觀察 5")
+    pick = "⚠ 你目前沒有使用中的角色；用 .pc list 查看、.pc switch <名字> 選一個。"
+    assert await table.text("u", ".pc") == pick
+    assert await table.text("u", ".st 觀察 5") == pick
     assert await table.text("u", ".pc list") == "你的角色：\n・A"
 
 
@@ -64,12 +67,13 @@ async def test_st_creates_a_character_named_after_the_user(table: Table) -> None
 
 async def test_st_refuses_garbage_and_changes_nothing(table: Table) -> None:
     await table.text("u", ".st 觀察 3")
-    assert "看不懂" in await table.text("u", ".st 觀察 1e5")
-    assert "看不懂" in await table.text("u", ".st 觀察 5.5")
-    assert "力量:10 靈巧:12" in await table.text("u", ".st str10dex12")
-    assert "看不懂" in await table.text("u", ".st 觀察 4 靈巧")
-    assert "看不懂" in await table.text("u", ".st 觀察 4 ++")
-    assert "沒有「理智」" in await table.text("u", ".st 理智-3")
+    usage = "。用法：.st 名稱 數值 [名稱 數值 …]，例如 .st 觀察 5 靈巧 12"
+    assert await table.text("u", ".st 觀察 1e5") == f"⚠ 看不懂「e5」{usage}"
+    assert await table.text("u", ".st 觀察 5.5") == f"⚠ 看不懂「.5」{usage}"
+    assert await table.text("u", ".st str10dex12") == "u 的數值已更新：力量:10 靈巧:12"
+    assert await table.text("u", ".st 觀察 4 靈巧") == f"⚠ 看不懂「靈巧」{usage}"
+    assert await table.text("u", ".st 觀察 4 ++") == f"⚠ 看不懂「++」{usage}"
+    assert await table.text("u", ".st 理智-3") == "⚠ u 沒有「理智」這項數值。"
     assert await table.text("u", ".st show") == "u：觀察:3 力量:10 靈巧:12"
 
 
@@ -88,12 +92,14 @@ async def test_sheet_survives_a_new_process_on_the_same_database(
 
 
 async def test_system_and_lang(table: Table) -> None:
-    assert "plurk" in await table.text("u", ".system")
-    assert "沒有「nope」" in await table.text("u", ".system nope")
+    assert await table.text("u", ".system") == (
+        "本頻道的規則系統：plurk（噗浪式TRPG）。可用：plurk（噗浪式TRPG）")
+    assert await table.text("u", ".system nope") == (
+        "⚠ 沒有「nope」這個規則系統。可用：plurk（噗浪式TRPG）")
     assert await table.text("u", ".lang en") == "This channel now replies in en."
-    assert "Only a GM" not in await table.text("u", ".lang zh-Hans")
+    assert await table.text("u", ".lang zh-Hans") == "本频道的回复语言改为 zh-Hans。"
     await table.text("gm", ".gm")  # a GM exists from now on: settings are the GM's
-    assert "只有本频道的 GM" in await table.text("u", ".lang en")
+    assert await table.text("u", ".lang en") == "⚠ 只有本频道的 GM 可以这么做。"
     assert await table.text("gm", ".lang zh-tw") == "本頻道的回覆語言改為 zh-Hant。"
 
 
@@ -112,7 +118,6 @@ async def test_non_commands_and_unknown_commands_are_ignored(table: Table) -> No
 
 
 async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> None:
-    from bot import router
     from bot.handlers.help import HELP_MESSAGE_LIMIT
 
     for locale in ("zh-Hant", "en"):
@@ -120,25 +125,38 @@ async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> No
         outs = await table.say("u", ".help all")
         assert all(o.to == "channel" and len(o.text) <= HELP_MESSAGE_LIMIT for o in outs)
         listing = "\n" + "\n".join(o.text for o in outs)
-        for cmd in router.commands():
-            assert f"\n.{cmd.names[0]} — " in listing, (locale, cmd.names[0])
+        for name in EVERY_COMMAND.split():
+            assert f"\n{name} — " in listing, (locale, name)
     await table.say("u", ".lang zh-Hant")
     assert (await table.text("u", ".help st")).startswith(".st\n角色卡數值")
 
 
-async def test_plain_help_names_every_command_in_one_short_message(table: Table) -> None:
-    from bot import router
+EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .gm .battle .turn .enemy .act .pass .bp "
+                 ".push .fate .sc .op .secret .rm .rg .parry .atk .dmg .field .place .move "
+                 ".ap .cp .hp .san .intervene .accept .fatal .campaign .system .lang .help")
 
+
+async def test_plain_help_names_every_command_in_one_short_message(table: Table) -> None:
     short = await table.text("u", ".help")
+    assert short == (f"指令（前綴 . 。 / 皆可）：\n{EVERY_COMMAND}\n"
+                     ".help <指令> 看用法，.help all 看每個指令的一行說明。")
     assert len(short) <= 360  # one Plurk response
-    names = short.splitlines()[1].split()
-    assert sorted(names) == sorted(f".{cmd.names[0]}" for cmd in router.commands())
-    assert names[:3] == [".r", ".rh", ".ra"]
+    await table.say("u", ".lang en")
+    assert await table.text("u", ".help") == (
+        f"Commands (prefix . 。 or /):\n{EVERY_COMMAND}\n"
+        ".help <command> for its usage, .help all for one line on each.")
 
 
 async def test_a_replayed_platform_message_is_answered_once(core: Core) -> None:
     message = Incoming("plurk", "p1", "u", ".pc new A", message_id="r42")
-    assert len(await core.handle(message)) == 1
+    assert [o.text for o in await core.handle(message)] == ["已建立角色「A」並設為使用中。"]
+    assert await core.handle(message) == []
+
+
+async def test_a_replayed_refused_command_is_not_answered_again(core: Core) -> None:
+    """A refused command changes nothing, but its id is still recorded."""
+    message = Incoming("plurk", "p1", "u", ".pc switch 無名", message_id="r43")
+    assert [o.text for o in await core.handle(message)] == ["⚠ 找不到名為「無名」的角色。"]
     assert await core.handle(message) == []
 
 
