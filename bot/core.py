@@ -18,12 +18,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-import bot.handlers  # noqa: F401  (registers the commands)
-from bot import router
+import bot.handlers  # noqa: F401  (registers the common commands)
+from bot import router, systems
 from bot.config import Settings
 from bot.context import Context
 from bot.errors import CommandError
-from bot.i18n import Catalog
+from bot.i18n import Catalog, rule_key
 from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
@@ -39,7 +39,6 @@ from bot.store.models import (
 )
 from rules.dice.source import DiceSource, RandomSource
 from rules.errors import RuleError
-from rules.systems import registry
 from rules.systems.base import GameSystem
 
 log = logging.getLogger(__name__)
@@ -59,6 +58,7 @@ class Core:
         self.settings = settings
         self.engine = engine
         self.sessions = db.sessionmaker(engine)
+        systems.plugins()  # every rule system's commands registered before routing
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else RandomSource(settings.seed)
         self.default_system = settings.default_system
@@ -103,30 +103,24 @@ class Core:
             return []
         locale = self.cached_locale(incoming.platform, incoming.channel)
         if len(body) > MAX_INPUT:
-            return [self._error(incoming, locale, "error.input_too_long",
+            return [self._error(incoming, locale, "core.error.input_too_long",
                                 limit=MAX_INPUT, length=len(body))]
         if any(map(has_lone_surrogate, (body, incoming.display_name, incoming.user,
                                         incoming.channel))):
-            return [self._error(incoming, locale, "error.bad_text")]
+            return [self._error(incoming, locale, "core.error.bad_text")]
         if incoming.platform_dice:
             body = emoticons_to_dice(body)
-        found = router.resolve(body)
-        if found is None:
+        if not router.is_command(body):
             return []
-        cmd, args = found
-        if cmd.hidden and incoming.platform_dice and not incoming.is_private:
-            # the emoticon dice of the post were rolled in public: a hidden roll or
-            # check that used (or even named) them would quote a public value
-            return [self._refusal(incoming, locale, CommandError("error.hidden_platform_dice"),
-                                  private=True)]
-        if cmd.precheck is not None:
+        early = router.unambiguous(body)  # the same command whatever the channel plays
+        if early is not None:
             try:
-                cmd.precheck(args)
+                self._check_before_work(early[0], early[1], incoming)
             except (CommandError, RuleError) as exc:
-                return [self._refusal(incoming, locale, exc, private=cmd.hidden)]
+                return [self._refusal(incoming, locale, exc, private=early[0].hidden)]
             except Exception:
-                log.exception("precheck of a %s command failed", cmd.names[0])
-                return [self._error(incoming, locale, "error.internal")]
+                log.exception("precheck of a %s command failed", early[0].names[0])
+                return [self._error(incoming, locale, "core.error.internal")]
         source = dice if dice is not None else self.dice
         if incoming.platform_dice:
             source = PlatformDiceSource(incoming.platform_dice, source)
@@ -139,16 +133,42 @@ class Core:
                 table = await self.table_key(incoming.platform, incoming.channel)
             lock = self._locks.setdefault((incoming.platform, table), asyncio.Lock())
             async with lock:
-                outs = await self._run(cmd, args, incoming, source, table)
+                outs = await self._run(body, early, incoming, source, table)
             if outs is not None:
                 return outs
 
+    @staticmethod
+    def _check_before_work(cmd: router.Command, args: str, incoming: Incoming) -> None:
+        """Refusals that need no state: a hidden command with public emoticon dice, and
+        the command's own limits (its precheck) — before any die is rolled."""
+        if cmd.hidden and incoming.platform_dice and not incoming.is_private:
+            # the emoticon dice of the post were rolled in public: a hidden roll or
+            # check that used (or even named) them would quote a public value
+            raise CommandError("core.error.hidden_platform_dice")
+        if cmd.precheck is not None:
+            cmd.precheck(args)
+
+    @staticmethod
+    def _command_at(body: str, channel: Channel, incoming: Incoming) -> tuple[
+            router.Command, str]:
+        """The command ``body`` runs at this table, or a refusal naming the systems that
+        have it (`.atk` typed in a channel that plays another system)."""
+        found = router.resolve(body, channel.system)
+        if found is None:
+            owners = router.owners_of(body)
+            name = next(iter(owners.values())).names[0] if owners else body[:20]
+            raise CommandError("core.error.other_system", command=f".{name}",
+                               owners="、".join(owners), system=channel.system)
+        Core._check_before_work(*found, incoming)
+        return found
+
     async def _run(
-        self, cmd: router.Command, args: str, incoming: Incoming, source: DiceSource,
-        table: str,
+        self, body: str, early: tuple[router.Command, str] | None, incoming: Incoming,
+        source: DiceSource, table: str,
     ) -> list[Outgoing] | None:
         """Run the command at ``table``; None (nothing done) when the channel no longer
         plays there."""
+        cmd = early[0] if early is not None else None
         async with self.sessions() as session:
             try:
                 async with session.begin():
@@ -157,6 +177,7 @@ class Core:
                     if not await self._first_time(session, incoming):
                         return []
                     channel = await self.channel_row(session, incoming.platform, table)
+                    cmd, args = early or self._command_at(body, channel, incoming)
                     self._refresh_gm_name(channel, incoming)
                     ctx = Context(self, session, channel, incoming, source, args,
                                   cmd.names[0], channel.locale or self.platform_locale(
@@ -169,17 +190,18 @@ class Core:
                 self.remember_locale(incoming.platform, incoming.channel, channel.locale)
             except (CommandError, RuleError) as exc:
                 refusal = self._refusal(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), exc, private=cmd.hidden)
+                    incoming.platform, incoming.channel), exc,
+                    private=cmd is not None and cmd.hidden)
                 return await self._record_only(incoming, refusal)
             except (StaleDataError, IntegrityError):
                 # another process changed or created the same row first: nothing was
                 # written by this command, which the player may simply repeat
                 return [self._error(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), "error.conflict")]
+                    incoming.platform, incoming.channel), "core.error.conflict")]
             except Exception:
-                log.exception("a %s command failed", cmd.names[0])
+                log.exception("a %s command failed", cmd.names[0] if cmd else body[:20])
                 return [self._error(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), "error.internal")]
+                    incoming.platform, incoming.channel), "core.error.internal")]
         return outs
 
     # --- helpers of handle ---------------------------------------------------------
@@ -260,9 +282,9 @@ class Core:
         """The refusal of a command; ``private`` (a hidden command's) goes to the one who
         asked only — even its wording names what was checked in secret."""
         if isinstance(exc, RuleError):
-            key = f"error.{exc.code}"
+            key = rule_key(exc.code)
             if not self.catalog.has(key, locale):
-                out = self._error(incoming, locale, "error.rule", code=exc.code)
+                out = self._error(incoming, locale, "core.error.rule", code=exc.code)
             else:
                 out = self._error(incoming, locale, key, **exc.params)
         else:
@@ -275,14 +297,14 @@ class Core:
     def _error(self, incoming: Incoming, locale: str, key: str, /, **params: Any) -> Outgoing:
         text = self.catalog.text(locale, key, **params)
         return self._bounded(Outgoing("channel", incoming.channel,
-                                      self.catalog.text(locale, "error.prefix", text=text)))
+                                      self.catalog.text(locale, "core.error.prefix", text=text)))
 
     def _mark_platform_dice(
         self, outs: list[Outgoing], source: PlatformDiceSource, locale: str
     ) -> list[Outgoing]:
         """Tell the readers which values were the player's own emoticon dice (PL-1)."""
         used = ", ".join(f"{d.token or f'(dice{d.faces})'} {d.value}" for d in source.used)
-        note = self.catalog.text(locale, "roll.platform_dice", dice=used)
+        note = self.catalog.text(locale, "core.roll.platform_dice", dice=used)
         return [replace(o, text=f"{o.text}\n{note}") for o in outs]
 
     @staticmethod
@@ -325,7 +347,7 @@ class Core:
             locale = channel.locale or self.platform_locale(platform)
             names = {gm.user: gm.display_name for gm in channel.gms}
         who = names.get(outgoing.user) or outgoing.user
-        text = self.catalog.text(locale, "gm.delivery_failed", user=who)
+        text = self.catalog.text(locale, "core.gm.delivery_failed", user=who)
         return [Outgoing("channel", outgoing.channel, text)]
 
     async def delivered(self, outgoing: Outgoing) -> None:
@@ -392,6 +414,19 @@ class Core:
         names.extend(s.name for s in system.stats if s.name not in names)
         return names
 
+    async def verb_command(self, platform: str, channel: str, verb: str) -> str:
+        """The command an adapter verb (``check``, ``initiative``) runs in ``channel``:
+        its system's own; else another system's, whose use then explains itself."""
+        table = await self.table_key(platform, channel)
+        async with self.sessions() as session:
+            system = await session.scalar(select(Channel.system).where(
+                Channel.platform == platform, Channel.channel_key == table))
+        plugin = systems.get(system or self.default_system)
+        if plugin is not None and verb in plugin.verbs:
+            return plugin.verbs[verb]
+        return next((p.verbs[verb] for p in systems.plugins().values() if verb in p.verbs),
+                    verb)
+
     def system_of(self, channel: Channel | None) -> GameSystem:
-        found = registry.get(channel.system) if channel is not None else None
-        return found or registry.SYSTEMS[self.default_system]
+        found = systems.get(channel.system) if channel is not None else None
+        return (found or systems.plugins()[self.default_system]).game

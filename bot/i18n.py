@@ -1,10 +1,11 @@
 """Message catalogs: every word the bot says, per locale.
 
-Catalogs are TOML files `bot/locales/<locale>/<feature>.toml`, merged per
+Catalogs are TOML files `bot/locales/<locale>/<feature>.toml` (and
+`bot/systems/<id>/locales/<locale>/*.toml` for each rule system), merged per
 locale, with dotted keys and `str.format` templates. Features add their own
 file instead of editing a shared one. An operator may override any message
 from one TOML file whose top-level tables are locales
-(`[zh-Hant] "roll.result" = "…"`). A key missing in a locale falls back to
+(`[zh-Hant] "core.roll.result" = "…"`). A key missing in a locale falls back to
 zh-Hant, then to the key itself, so a missing translation is visible but
 never crashes a command.
 """
@@ -12,7 +13,7 @@ never crashes a command.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +44,44 @@ def canonical_locale(name: str) -> str | None:
     return aliases.get(key)
 
 
-class Catalog:
-    """All locales' messages, loaded once at start."""
+def rule_key(code: str) -> str:
+    """The catalog key of a ``RuleError`` code: ``plurk.push_combat`` →
+    ``plurk.error.push_combat`` (each owner's refusals live in its own namespace)."""
+    owner, _, rest = code.partition(".")
+    return f"{owner}.error.{rest}"
 
-    def __init__(self, override_file: Path | None = None) -> None:
+
+class DuplicateKeyError(ValueError):
+    """A catalog key defined twice: one file would silently overwrite the other."""
+
+
+class Catalog:
+    """All locales' messages, loaded once at start.
+
+    Keys are namespaced by owner — ``core.*``, ``dice.*``, ``platform.<name>.*`` and
+    ``<system>.*`` from each rule system's own folder (``folders``) — and a key that
+    two files define is an error at load, never a silent overwrite.
+    """
+
+    def __init__(self, override_file: Path | None = None,
+                 folders: Iterable[Path] | None = None) -> None:
+        """``folders``: the rule systems' catalog folders; None means every system's."""
         self._messages: dict[str, dict[str, str]] = {}
+        if folders is None:
+            from bot.systems import plugins
+
+            folders = [p.locales for p in plugins().values() if p.locales is not None]
+        roots = [_DIR, *folders]
         for locale in LOCALES:
             merged: dict[str, str] = {}
-            for path in sorted((_DIR / locale).glob("*.toml")):
-                merged.update(_flatten(tomllib.loads(path.read_text("utf-8"))))
+            origin: dict[str, Path] = {}
+            for root in roots:
+                for path in sorted((root / locale).glob("*.toml")):
+                    for key, value in _flatten(tomllib.loads(path.read_text("utf-8"))).items():
+                        if key in merged:
+                            raise DuplicateKeyError(
+                                f"{key!r} is defined in {origin[key]} and in {path}")
+                        merged[key], origin[key] = value, path
             self._messages[locale] = merged
         if override_file is not None:
             data = tomllib.loads(Path(override_file).read_text("utf-8"))

@@ -1,11 +1,18 @@
-"""Command table: names → handlers, and the lookup of a command in a message.
+"""Command tables: names → handlers, and the lookup of a command in a message.
 
-Handlers register themselves with :func:`command`. Lookup takes the longest
-registered name that starts the message, so `.ra觀察`, `.rh1d20` and
-`.st敏捷60` work without a space, as players type them — but a Latin name must
-end the word (`.rabbit` is not `.ra bbit`) unless a die follows (`.rd20`). A
-message whose first word is no command is ignored (several bots often share a
-QQ group, and a reply to every `.` would flood it).
+There is one table of common commands (`.r .rh .st .pc .gm .campaign .system
+.lang .help .set`) and one table per rule system, so the same name may mean
+different things in channels that play different systems (`.atk` of plurk and of
+ap20). A message is resolved in two steps: :func:`is_command` decides from the
+text alone whether it is a command of *any* table (ignored chatter stays cheap),
+and :func:`resolve` picks the handler once the channel — and so its system — is
+known: the system's own table first, then the common one.
+
+Within a table the longest registered name that starts the message wins, so
+`.ra觀察`, `.rh1d20` and `.st敏捷60` work without a space, as players type them —
+but a Latin name must end the word (`.rabbit` is not `.ra bbit`) unless a die
+follows (`.rd20`). A message whose first word is no command is ignored (several
+bots often share a QQ group, and a reply to every `.` would flood it).
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ if TYPE_CHECKING:
 Handler = Callable[["Context"], Awaitable[list["Outgoing"]]]
 Precheck = Callable[[str], None]
 
+CORE = "core"
+"""Owner of the common commands (and the catalog namespace of their texts)."""
+
 
 @dataclass(frozen=True)
 class Command:
@@ -33,6 +43,8 @@ class Command:
     ``hidden`` marks a command whose very subject is secret (`.rh`, `.rah`,
     `.secret`): any refusal of it — even "開鎖 is not on your sheet" — names what
     was checked in secret, so the core sends it privately to the one who asked.
+
+    ``owner`` is ``"core"`` or the id of the rule system whose table holds it.
     """
 
     names: tuple[str, ...]
@@ -40,27 +52,7 @@ class Command:
     help_key: str
     precheck: Precheck | None = None
     hidden: bool = False
-
-
-_COMMANDS: dict[str, Command] = {}
-_BY_LENGTH: list[str] = []
-
-
-def command(*names: str, help_key: str | None = None, precheck: Precheck | None = None,
-            hidden: bool = False):
-    """Register the decorated handler under ``names`` (case-insensitive)."""
-
-    def register(handler: Handler) -> Handler:
-        cmd = Command(tuple(names), handler, help_key or f"help.{names[0]}", precheck, hidden)
-        for name in names:
-            key = name.casefold()
-            if key in _COMMANDS:
-                raise ValueError(f"command name {name!r} registered twice")
-            _COMMANDS[key] = cmd
-        _BY_LENGTH[:] = sorted(_COMMANDS, key=len, reverse=True)
-        return handler
-
-    return register
+    owner: str = CORE
 
 
 _DIE_AFTER_NAME = re.compile(r"d(?:\d|%|f\b)", re.IGNORECASE)
@@ -74,22 +66,132 @@ def _ends_at_a_boundary(name: str, rest: str) -> bool:
     return _DIE_AFTER_NAME.match(rest) is not None
 
 
-def resolve(body: str) -> tuple[Command, str] | None:
-    """The command that starts ``body`` (the text after the prefix) and its arguments."""
+class CommandTable:
+    """The commands of one owner (the core, or one rule system), by name."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self._by_name: dict[str, Command] = {}
+        self._by_length: list[str] = []
+
+    def command(self, *names: str, help_key: str | None = None,
+                precheck: Precheck | None = None, hidden: bool = False):
+        """Register the decorated handler under ``names`` (case-insensitive); its help
+        text is ``<owner>.help.<first name>`` unless ``help_key`` says otherwise."""
+
+        def register(handler: Handler) -> Handler:
+            cmd = Command(tuple(names), handler,
+                          help_key or f"{self.owner}.help.{names[0]}", precheck, hidden,
+                          self.owner)
+            for name in names:
+                key = name.casefold()
+                if key in self._by_name:
+                    raise ValueError(f"command name {name!r} registered twice in {self.owner}")
+                self._by_name[key] = cmd
+            self._by_length[:] = sorted(self._by_name, key=len, reverse=True)
+            _union_changed()
+            return handler
+
+        return register
+
+    def match(self, body: str) -> tuple[Command, str, int] | None:
+        """The command that starts ``body``, its arguments and the length of its name."""
+        folded = body.casefold()
+        for name in self._by_length:
+            if folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):]):
+                return self._by_name[name], body[len(name):].strip(), len(name)
+        return None
+
+    def commands(self) -> list[Command]:
+        """Every command once, in registration order."""
+        seen: dict[int, Command] = {}
+        for cmd in self._by_name.values():
+            seen.setdefault(id(cmd), cmd)
+        return list(seen.values())
+
+    def find(self, name: str) -> Command | None:
+        return self._by_name.get(name.casefold().lstrip("./"))
+
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+
+COMMON = CommandTable(CORE)
+command = COMMON.command
+"""Register a common command (every channel has it, whatever its system)."""
+
+_SYSTEMS: dict[str, CommandTable] = {}
+_UNION = CommandTable("*")
+
+
+def system_table(system_id: str) -> CommandTable:
+    """The command table of ``system_id`` (created and routed on first use)."""
+    found = _SYSTEMS.get(system_id)
+    if found is None:
+        found = CommandTable(system_id)
+        add_table(found)
+    return found
+
+
+def add_table(table: CommandTable) -> None:
+    """Route the commands of ``table`` (a system's) from now on."""
+    _SYSTEMS[table.owner] = table
+    _union_changed()
+
+
+def remove_table(system_id: str) -> None:
+    _SYSTEMS.pop(system_id, None)
+    _union_changed()
+
+
+def _union_changed() -> None:
+    """Names of every table, longest first: :func:`is_command` asks them all at once."""
+    names = {name for table in (COMMON, *_SYSTEMS.values()) for name in table.names()}
+    _UNION._by_length[:] = sorted(names, key=len, reverse=True)
+
+
+def is_command(body: str) -> bool:
+    """Whether ``body`` starts with a command of any table (decided without I/O)."""
     folded = body.casefold()
-    for name in _BY_LENGTH:
-        if folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):]):
-            return _COMMANDS[name], body[len(name):].strip()
-    return None
+    return any(folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):])
+               for name in _UNION._by_length)
 
 
-def commands() -> list[Command]:
-    """Every registered command once, in registration order."""
-    seen: dict[int, Command] = {}
-    for cmd in _COMMANDS.values():
-        seen.setdefault(id(cmd), cmd)
-    return list(seen.values())
+def resolve(body: str, system_id: str) -> tuple[Command, str] | None:
+    """The command ``body`` runs in a channel that plays ``system_id``: the system's
+    own table first (a name of the same length wins over the common one), then the
+    common commands."""
+    own = _SYSTEMS[system_id].match(body) if system_id in _SYSTEMS else None
+    common = COMMON.match(body)
+    best = own if own is not None and (common is None or own[2] >= common[2]) else common
+    return None if best is None else (best[0], best[1])
 
 
-def find(name: str) -> Command | None:
-    return _COMMANDS.get(name.casefold().lstrip("./"))
+def unambiguous(body: str) -> tuple[Command, str] | None:
+    """The command ``body`` runs whatever the channel's system, if that is one command
+    (so its precheck may run before the channel is even read)."""
+    found = {id(r[0]): r for r in (resolve(body, s) for s in (*_SYSTEMS, "")) if r}
+    if len(found) != 1 or any(resolve(body, s) is None for s in _SYSTEMS):
+        return None
+    return next(iter(found.values()))
+
+
+def owners_of(body: str) -> dict[str, Command]:
+    """The systems whose own table has the command ``body`` starts with, and theirs."""
+    found = {system: table.match(body) for system, table in _SYSTEMS.items()}
+    return {system: match[0] for system, match in found.items() if match is not None}
+
+
+def commands(system_id: str) -> list[Command]:
+    """The commands of a channel that plays ``system_id``: common ones, then its own."""
+    own = _SYSTEMS[system_id].commands() if system_id in _SYSTEMS else []
+    shadowed = {name for cmd in own for name in (n.casefold() for n in cmd.names)}
+    common = [c for c in COMMON.commands()
+              if not shadowed & {n.casefold() for n in c.names}]
+    return [*common, *own]
+
+
+def find(name: str, system_id: str) -> Command | None:
+    """The command called ``name`` in a channel that plays ``system_id``."""
+    own = _SYSTEMS[system_id].find(name) if system_id in _SYSTEMS else None
+    return own or COMMON.find(name)

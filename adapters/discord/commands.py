@@ -1,6 +1,8 @@
 """The slash commands. Each one is the text command a player would type, so the
 core stays the only place where commands are parsed: ``/roll 2d6+3 攻擊`` is
-``.r 2d6+3 攻擊``, ``/check 觀察 2 15`` is ``.ra 觀察+2 15``.
+``.r 2d6+3 攻擊``, ``/check 觀察 2 15`` is ``.ra 觀察+2 15``. ``/check`` and ``/init``
+are *verbs*: each channel's rule system says which of its commands they run
+(plurk: ``.ra`` and ``.battle``), asked when the command is used.
 
 ``build_commands`` makes fresh ``app_commands.Command`` objects (one set per
 client); ``known`` filters out commands whose text verb the core does not have
@@ -30,9 +32,11 @@ log = logging.getLogger(__name__)
 
 #: Slash command name → the text verb it stands for.
 VERBS: dict[str, str] = {
-    "roll": "r", "rh": "rh", "check": "ra", "st": "st", "pc": "pc", "gm": "gm",
-    "init": "battle", "system": "system", "lang": "lang", "help": "help",
+    "roll": "r", "rh": "rh", "check": "check", "st": "st", "pc": "pc", "gm": "gm",
+    "init": "initiative", "system": "system", "lang": "lang", "help": "help",
 }
+SYSTEM_VERBS = frozenset({"check", "initiative"})
+"""Verbs each rule system maps to one of its own commands (``SystemPlugin.verbs``)."""
 
 LOCALE_CHOICES = [Choice(name="繁體中文", value="zh-Hant"),
                   Choice(name="简体中文", value="zh-Hans"),
@@ -58,11 +62,17 @@ def text_line(verb: str, *parts: object) -> str:
     return " ".join(["." + verb, *(word for word in words if word)])
 
 
-def check_line(skill: str, modifier: int | None, threshold: int | None) -> str:
+def check_line(verb: str, skill: str, modifier: int | None, threshold: int | None) -> str:
     """``.ra 觀察+2 >=15``: the skill with the situational modifier attached, then the
     threshold (the core applies the system's default when it is missing)."""
     head = skill.strip() + (f"{modifier:+d}" if modifier else "")
-    return text_line("ra", head, None if threshold is None else f">={threshold}")
+    return text_line(verb, head, None if threshold is None else f">={threshold}")
+
+
+async def system_verb(interaction: discord.Interaction, verb: str) -> str:
+    """The command ``verb`` runs in the interaction's channel (its system's own)."""
+    channel = channel_key(interaction.channel_id, interaction.user.id, interaction.guild_id)
+    return await _app(interaction).core.verb_command(PLATFORM, channel, verb)
 
 
 def _app(interaction: discord.Interaction) -> App:
@@ -100,10 +110,10 @@ async def skill_autocomplete(interaction: discord.Interaction,
 
 async def system_autocomplete(interaction: discord.Interaction,
                               current: str) -> list[Choice[str]]:
-    from rules.systems import registry
+    from bot.systems import plugins
 
     wanted = current.strip().casefold()
-    found = [system for system in registry.SYSTEMS.values()
+    found = [system for system in (plugin.game for plugin in plugins().values())
              if wanted in system.id or any(wanted in name.casefold() for name in system.names)]
     return [Choice(name=f"{system.id} — {system.names[0]}"[:100], value=system.id)
             for system in found[:MAX_CHOICES]]
@@ -131,7 +141,8 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
     async def check(interaction: discord.Interaction, skill: str,
                     modifier: app_commands.Range[int, -1000, 1000] | None = None,
                     threshold: app_commands.Range[int, -1000, 100000] | None = None) -> None:
-        await answer(interaction, check_line(skill, modifier, threshold))
+        verb = await system_verb(interaction, "check")
+        await answer(interaction, check_line(verb, skill, modifier, threshold))
 
     @app_commands.command(name="st", description=text("st"))
     @app_commands.describe(values=text("st.values"))
@@ -154,7 +165,7 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
     @app_commands.command(name="init", description=text("init"))
     @app_commands.describe(args=text("init.args"))
     async def init(interaction: discord.Interaction, args: str | None = None) -> None:
-        await answer(interaction, text_line("battle", args))
+        await answer(interaction, text_line(await system_verb(interaction, "initiative"), args))
 
     @app_commands.command(name="system", description=text("system"))
     @app_commands.describe(system=text("system.id"))
@@ -181,5 +192,8 @@ def core_knows(verb: str) -> bool:
     """Whether the core has a text command ``verb`` (its router is loaded with the core)."""
     import bot.handlers  # noqa: F401  (registers the commands)
     from bot import router
+    from bot.systems import plugins
 
-    return router.find(verb) is not None
+    if verb in SYSTEM_VERBS:
+        return any(verb in plugin.verbs for plugin in plugins().values())
+    return router.COMMON.find(verb) is not None

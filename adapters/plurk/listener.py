@@ -348,7 +348,7 @@ class PlurkListener:
             return
         locale = self.core.cached_locale(PLATFORM, channel)
         joined = "、".join(tokens) if locale.startswith("zh") else ", ".join(tokens)
-        text = self.core.catalog.text(locale, "plurk.unreadable_dice", tokens=joined)
+        text = self.core.catalog.text(locale, "platform.plurk.unreadable_dice", tokens=joined)
         await self.outbox.put(Outgoing("channel", channel, text))
 
     # -- catch-up -----------------------------------------------------------------

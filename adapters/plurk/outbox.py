@@ -41,7 +41,7 @@ _PLURK_ID = re.compile(r"[1-9][0-9]{0,18}")
 _CORE_PLURK_USER = re.compile(r"[0-9]+|anon:.+")
 
 #: the notice (catalog key) for a reply Plurk refused for good
-REFUSED_KEY = "plurk.reply_refused"
+REFUSED_KEY = "platform.plurk.reply_refused"
 
 
 def plurk_id_of(value: str | None) -> int | None:

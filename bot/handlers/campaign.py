@@ -49,22 +49,22 @@ async def campaign(ctx: Context) -> list[Outgoing]:
     binding = await ctx.session.get(ChannelBinding, key)
     if verb in ("", "show"):
         if binding is None:
-            return [ctx.reply(ctx.t("campaign.unbound"))]
-        return [ctx.reply(ctx.t("campaign.bound", name=binding.campaign))]
+            return [ctx.reply(ctx.t("core.campaign.unbound"))]
+        return [ctx.reply(ctx.t("core.campaign.bound", name=binding.campaign))]
     if verb == "bind":
         name, code = split_code(rest.strip())
         return [await bind(ctx, name, code, binding)]
     if verb == "invite":
         if binding is None:
-            raise CommandError("error.campaign_not_bound")
+            raise CommandError("core.error.campaign_not_bound")
         return await invite(ctx, binding.campaign)
     if verb == "unbind":
         if binding is None:
-            raise CommandError("error.campaign_not_bound")
+            raise CommandError("core.error.campaign_not_bound")
         require_gm_if_any(ctx)
         await ctx.session.delete(binding)
-        return [ctx.reply(ctx.t("campaign.unbound_done", name=binding.campaign))]
-    raise CommandError("error.campaign_usage")
+        return [ctx.reply(ctx.t("core.campaign.unbound_done", name=binding.campaign))]
+    raise CommandError("core.error.campaign_usage")
 
 
 def split_code(text: str) -> tuple[str, str]:
@@ -80,11 +80,11 @@ async def bind(ctx: Context, name: str, code: str, binding: ChannelBinding | Non
     """Bind this channel to ``name``: a new campaign is created from this table; an
     existing one is joined only by one of its GMs or with one of their codes."""
     if not name or len(name) > MAX_CAMPAIGN_NAME or name.startswith(CAMPAIGN_PREFIX):
-        raise CommandError("error.campaign_name", limit=MAX_CAMPAIGN_NAME)
+        raise CommandError("core.error.campaign_name", limit=MAX_CAMPAIGN_NAME)
     require_gm_if_any(ctx)
     key = campaign_key(name)
     if key == ctx.channel.channel_key:
-        return ctx.reply(ctx.t("campaign.bound", name=name))
+        return ctx.reply(ctx.t("core.campaign.bound", name=name))
     target = await ctx.session.scalar(select(Channel).where(
         Channel.platform == ctx.incoming.platform, Channel.channel_key == key))
     if target is not None:
@@ -102,9 +102,9 @@ async def bind(ctx: Context, name: str, code: str, binding: ChannelBinding | Non
                                        channel_key=ctx.incoming.channel, campaign=name))
     else:
         binding.campaign = name
-    text = ctx.t("campaign.bound_done", name=name)
+    text = ctx.t("core.campaign.bound_done", name=name)
     if moved:
-        text += "\n" + ctx.t("campaign.moved", count=moved)
+        text += "\n" + ctx.t("core.campaign.moved", count=moved)
     return ctx.reply(text)
 
 
@@ -113,16 +113,16 @@ async def consent(ctx: Context, target: Channel, name: str, code: str) -> None:
     speaker is one of them, or gives a code one of them got (used up here)."""
     gms = {gm.user for gm in target.gms}
     if not gms:
-        raise CommandError("error.campaign_closed", name=name)
+        raise CommandError("core.error.campaign_closed", name=name)
     if ctx.user in gms:
         return
     if not code:
-        raise CommandError("error.campaign_invite_needed", name=name)
+        raise CommandError("core.error.campaign_invite_needed", name=name)
     row = await ctx.session.get(ChannelState, (target.id, INVITES_KEY))
     codes = dict((row.data or {}).get("codes", {})) if row is not None else {}
     expiry = codes.pop(code.upper(), None)
     if row is None or expiry is None or datetime.fromisoformat(expiry) < _now():
-        raise CommandError("error.campaign_code")
+        raise CommandError("core.error.campaign_code")
     row.data = {**row.data, "codes": codes}
 
 
@@ -137,11 +137,11 @@ async def invite(ctx: Context, name: str) -> list[Outgoing]:
     code = secrets.token_hex(4).upper()
     codes[code] = (now + timedelta(hours=INVITE_HOURS)).isoformat()
     row.data = {**(row.data or {}), "codes": codes}
-    private = ctx.private(ctx.user, ctx.t("campaign.invite", name=name, code=code,
+    private = ctx.private(ctx.user, ctx.t("core.campaign.invite", name=name, code=code,
                                           hours=INVITE_HOURS))
     if ctx.incoming.is_private:
         return [private]
-    return [ctx.reply(ctx.t("campaign.invite_sent", name=ctx.name)), private]
+    return [ctx.reply(ctx.t("core.campaign.invite_sent", name=ctx.name)), private]
 
 
 def _now() -> datetime:
@@ -159,7 +159,7 @@ async def move_table(ctx: Context, target: Channel) -> int:
     taken = {(c.owner, c.name) for c in theirs}
     clashes = sorted({c.name for c in ours if (c.owner, c.name) in taken})
     if clashes:
-        raise CommandError("error.campaign_clash", names="、".join(clashes))
+        raise CommandError("core.error.campaign_clash", names="、".join(clashes))
     active_owners = {c.owner for c in theirs if c.active}
     for character in ours:
         character.channel_id = target.id

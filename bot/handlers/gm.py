@@ -20,15 +20,15 @@ def user_ref(text: str) -> str:
     """A user named in a command: a raw id, `@id`, a Discord `<@id>` or a QQ at-code."""
     match = _MENTION.match(text.strip())
     if match is None:
-        raise CommandError("error.gm_usage")
+        raise CommandError("core.error.gm_usage")
     return next(group for group in match.groups() if group)
 
 
 def gm_list(ctx: Context) -> str:
     if not ctx.channel.gms:
-        return ctx.t("gm.none")
+        return ctx.t("core.gm.none")
     names = "、".join(gm.display_name or gm.user for gm in ctx.channel.gms)
-    return ctx.t("gm.list", names=names)
+    return ctx.t("core.gm.list", names=names)
 
 
 @command("gm")
@@ -38,9 +38,9 @@ async def gm(ctx: Context) -> list[Outgoing]:
     if verb in ("", "claim"):
         if not ctx.channel.gms:
             ctx.add_gm(ctx.user, ctx.name)
-            return [ctx.reply(ctx.t("gm.claimed", name=ctx.name))]
+            return [ctx.reply(ctx.t("core.gm.claimed", name=ctx.name))]
         if verb == "claim" and not ctx.is_gm:
-            raise CommandError("error.gm_taken")
+            raise CommandError("core.error.gm_taken")
         return [ctx.reply(gm_list(ctx))]
     if verb in ("list", "ls"):
         return [ctx.reply(gm_list(ctx))]
@@ -50,22 +50,22 @@ async def gm(ctx: Context) -> list[Outgoing]:
         if not ctx.core.is_user_id(ctx.incoming.platform, user):
             # a GM receives every secret: `0` would make Plurk post them to all of the
             # bot's friends, and the bot itself or a typo reaches nobody who should read
-            raise CommandError("error.gm_bad_user", user=user)
+            raise CommandError("core.error.gm_bad_user", user=user)
         if user in ctx.gm_users:
-            raise CommandError("error.gm_already", user=user)
+            raise CommandError("core.error.gm_already", user=user)
         ctx.add_gm(user)
-        return [ctx.reply(ctx.t("gm.added", user=user))]
+        return [ctx.reply(ctx.t("core.gm.added", user=user))]
     if verb in ("del", "rm", "remove"):
         require_gm(ctx)
         user = user_ref(rest) if rest.strip() else ctx.user
         for row in ctx.channel.gms:
             if row.user == user:
                 ctx.channel.gms.remove(row)
-                return [ctx.reply(ctx.t("gm.removed", user=row.display_name or user))]
-        raise CommandError("error.gm_not_gm", user=user)
+                return [ctx.reply(ctx.t("core.gm.removed", user=row.display_name or user))]
+        raise CommandError("core.error.gm_not_gm", user=user)
     if verb == "pending":
         return await resend_pending(ctx)
-    raise CommandError("error.gm_usage")
+    raise CommandError("core.error.gm_usage")
 
 
 async def resend_pending(ctx: Context) -> list[Outgoing]:
@@ -75,8 +75,8 @@ async def resend_pending(ctx: Context) -> list[Outgoing]:
         .where(PendingPrivate.channel_id == ctx.channel.id, PendingPrivate.user == ctx.user)
         .order_by(PendingPrivate.id)))
     if not rows:
-        return [ctx.private(ctx.user, ctx.t("gm.pending_none"), secret=False)]
+        return [ctx.private(ctx.user, ctx.t("core.gm.pending_none"), secret=False)]
     await ctx.session.execute(delete(PendingPrivate).where(
         PendingPrivate.id.in_([row.id for row in rows])))
-    notice = ctx.reply(ctx.t("gm.pending_sent", count=len(rows)))
+    notice = ctx.reply(ctx.t("core.gm.pending_sent", count=len(rows)))
     return [notice, *(ctx.private(ctx.user, row.text) for row in rows)]

@@ -1,5 +1,5 @@
 """`.help`: every command name in one short message; `.help all` one line of summary per
-command; `.help <command>` its usage.
+command; `.help <command>` its usage — each for the commands of the channel's system.
 
 The short form comes first because on Plurk every 360 characters is another
 response (and flood control counts them): a player looking for a command name
@@ -8,7 +8,7 @@ should not cost the thread ten posts.
 
 from __future__ import annotations
 
-from bot import router
+from bot import router, systems
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
@@ -18,40 +18,50 @@ from bot.router import command
 @command("help")
 async def help_(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
-    ordered = sorted(router.commands(), key=help_order)
+    ordered = ordered_commands(ctx.channel.system)
     if not wanted:
         names = " ".join(f".{cmd.names[0]}" for cmd in ordered)
-        return [ctx.reply(ctx.t("help.short", names=names))]
+        return [ctx.reply(ctx.t("core.help.short", names=names))]
     if wanted.casefold() in ALL:
-        lines = [ctx.t("help.header")]
+        lines = [ctx.t("core.help.header")]
         for cmd in ordered:
             summary = ctx.t(cmd.help_key).splitlines()[0]
             lines.append(f".{cmd.names[0]} — {summary}")
-        lines.append(ctx.t("help.footer"))
+        lines.append(ctx.t("core.help.footer"))
         return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
-    found = router.find(wanted)
+    found = router.find(wanted, ctx.channel.system)
     if found is None:
-        raise CommandError("error.help_unknown", command=wanted)
+        raise CommandError("core.error.help_unknown", command=wanted)
     names = " / ".join("." + n for n in found.names)
     return [ctx.reply(f"{names}\n{ctx.t(found.help_key)}")]
 
 
 ALL = ("all", "全部")
 
-
-FIRST = ("r", "rh", "ra", "rah", "set", "st", "pc", "gm")
+DICE = ("r", "rh")
+"""What every new player needs first: the dice rolls …"""
+SHEETS = ("set", "st", "pc", "gm")
+"""… then (after the system's own first commands, e.g. plurk's checks) the sheets …"""
 LAST = ("campaign", "system", "lang", "help")
+"""… and the channel settings last."""
 
 
-def help_order(cmd: router.Command) -> int:
-    """Dice, checks and sheets first (what a new player needs), channel settings last; a game
-    system's commands in between, in the order the system registered them."""
-    name = cmd.names[0]
-    if name in FIRST:
-        return FIRST.index(name) - len(FIRST)
-    if name in LAST:
-        return 1000 + LAST.index(name)
-    return 0
+def ordered_commands(system_id: str) -> list[router.Command]:
+    """The channel's commands in the order `.help` lists them; a system's commands
+    other than its ``help_first`` ones in the order the system registered them."""
+    plugin = systems.get(system_id)
+    first = plugin.help_first if plugin is not None else ()
+    order = (*DICE, *first, *SHEETS)
+
+    def rank(cmd: router.Command) -> int:
+        name = cmd.names[0]
+        if name in order:
+            return order.index(name) - len(order)
+        if name in LAST:
+            return 1000 + LAST.index(name)
+        return 0
+
+    return sorted(router.commands(system_id), key=rank)
 
 
 HELP_MESSAGE_LIMIT = 1500

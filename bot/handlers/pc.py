@@ -15,9 +15,9 @@ MAX_CHARACTERS = 20
 def check_name(name: str) -> str:
     name = name.strip()
     if not name:
-        raise CommandError("error.pc_usage")
+        raise CommandError("core.error.pc_usage")
     if len(name) > MAX_NAME:
-        raise CommandError("error.pc_name_too_long", limit=MAX_NAME)
+        raise CommandError("core.error.pc_name_too_long", limit=MAX_NAME)
     return name
 
 
@@ -25,9 +25,9 @@ async def create_character(ctx: Context, name: str) -> Character:
     """A new active character (the previous active one is kept, inactive)."""
     owned = await ctx.characters()
     if any(c.name == name for c in owned):
-        raise CommandError("error.pc_exists", name=name)
+        raise CommandError("core.error.pc_exists", name=name)
     if len(owned) >= MAX_CHARACTERS:
-        raise CommandError("error.pc_too_many", limit=MAX_CHARACTERS)
+        raise CommandError("core.error.pc_too_many", limit=MAX_CHARACTERS)
     for other in owned:
         other.active = False
     character = Character(channel_id=ctx.channel.id, owner=ctx.user, name=name, active=True,
@@ -40,7 +40,7 @@ def find(owned: list[Character], name: str) -> Character:
     for character in owned:
         if character.name == name.strip():
             return character
-    raise CommandError("error.pc_not_found", name=name.strip())
+    raise CommandError("core.error.pc_not_found", name=name.strip())
 
 
 @command("pc")
@@ -52,39 +52,39 @@ async def pc(ctx: Context) -> list[Outgoing]:
         active = next((c for c in owned if c.active), None)
         if active is None:
             if owned:
-                raise CommandError("error.pc_none_active")
-            return [ctx.reply(ctx.t("pc.none"))]
-        return [ctx.reply(ctx.t("pc.active", name=active.name))]
+                raise CommandError("core.error.pc_none_active")
+            return [ctx.reply(ctx.t("core.pc.none"))]
+        return [ctx.reply(ctx.t("core.pc.active", name=active.name))]
     if verb in ("new", "add"):
         character = await create_character(ctx, check_name(rest))
-        return [ctx.reply(ctx.t("pc.created", name=character.name))]
+        return [ctx.reply(ctx.t("core.pc.created", name=character.name))]
     if verb in ("list", "ls"):
         if not owned:
-            return [ctx.reply(ctx.t("pc.none"))]
+            return [ctx.reply(ctx.t("core.pc.none"))]
         lines = [("▶ " if c.active else "・") + c.name for c in owned]
-        return [ctx.reply(ctx.t("pc.list", names="\n".join(lines)))]
+        return [ctx.reply(ctx.t("core.pc.list", names="\n".join(lines)))]
     if verb in ("switch", "use", "tag"):
         target = find(owned, rest)
         for character in owned:
             character.active = character is target
-        return [ctx.reply(ctx.t("pc.switched", name=target.name))]
+        return [ctx.reply(ctx.t("core.pc.switched", name=target.name))]
     if verb in ("rename", "mv"):
         parts = rest.split()
         if len(parts) == 1:
             target = next((c for c in owned if c.active), None)
             if target is None:
-                raise CommandError("error.pc_no_active")
+                raise CommandError("core.error.pc_no_active")
             new = check_name(parts[0])
         elif len(parts) == 2:
             target, new = find(owned, parts[0]), check_name(parts[1])
         else:
-            raise CommandError("error.pc_usage")
+            raise CommandError("core.error.pc_usage")
         if any(c.name == new for c in owned):
-            raise CommandError("error.pc_exists", name=new)
+            raise CommandError("core.error.pc_exists", name=new)
         old, target.name = target.name, new
-        return [ctx.reply(ctx.t("pc.renamed", old=old, new=new))]
+        return [ctx.reply(ctx.t("core.pc.renamed", old=old, new=new))]
     if verb in ("del", "rm", "delete"):
         target = find(owned, rest)
         await ctx.session.delete(target)
-        return [ctx.reply(ctx.t("pc.deleted", name=target.name))]
-    raise CommandError("error.pc_usage")
+        return [ctx.reply(ctx.t("core.pc.deleted", name=target.name))]
+    raise CommandError("core.error.pc_usage")

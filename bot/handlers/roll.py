@@ -28,7 +28,7 @@ def roll_in(ctx: Context) -> dice.RollResult:
 
 
 def describe(ctx: Context, result: dice.RollResult, name: str | None = None) -> str:
-    key = "roll.result_reason" if result.reason else "roll.result"
+    key = "core.roll.result_reason" if result.reason else "core.roll.result"
     return ctx.t(key, name=name or ctx.name, reason=result.reason, detail=result.render())
 
 
@@ -48,12 +48,13 @@ async def hidden_roll(ctx: Context) -> list[Outgoing]:
     get the result privately. Nothing of the result enters the channel message."""
     result = roll_in(ctx)
     data = roll_data(result)
-    own = ctx.private(ctx.user, ctx.t("roll.hidden_result", detail=describe(ctx, result)), data)
+    own = ctx.private(ctx.user, ctx.t("core.roll.hidden_result", detail=describe(ctx, result)),
+                      data)
     if ctx.incoming.is_private:
         return [own]
-    announce = ctx.reply(ctx.t("roll.hidden_announce", name=ctx.name),
+    announce = ctx.reply(ctx.t("core.roll.hidden_announce", name=ctx.name),
                          {"kind": "hidden_roll", "user": ctx.user})
-    gm_text = ctx.t("roll.hidden_result_gm", name=ctx.name, detail=describe(ctx, result))
+    gm_text = ctx.t("core.roll.hidden_result_gm", name=ctx.name, detail=describe(ctx, result))
     return [announce, own, *ctx.to_gms(gm_text, data, exclude=ctx.user)]
 
 
@@ -64,12 +65,12 @@ _DIE = re.compile(r"^d?(\d{1,6})$", re.IGNORECASE)
 async def set_default_die(ctx: Context) -> list[Outgoing]:
     """`.set 100` / `.set d100`: the die `.r` rolls when no expression is given."""
     if not ctx.args:
-        return [ctx.reply(ctx.t("set.show", die=default_die(ctx)))]
+        return [ctx.reply(ctx.t("core.set.show", die=default_die(ctx)))]
     require_gm_if_any(ctx)
     match = _DIE.match(ctx.args.strip())
     if match is None:
-        raise CommandError("error.set_usage")
+        raise CommandError("core.error.set_usage")
     expression = f"d{int(match.group(1))}"
     dice.parse(expression, dice.DEFAULT_LIMITS)  # d0 or too many faces → RuleError
     ctx.channel.default_die = expression
-    return [ctx.reply(ctx.t("set.done", die=expression))]
+    return [ctx.reply(ctx.t("core.set.done", die=expression))]

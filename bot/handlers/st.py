@@ -16,8 +16,8 @@ from bot.handlers.pc import create_character
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.router import command
-from bot.sheet_guards import guarded
 from bot.store.models import Character
+from bot.systems import guarded
 
 MAX_STATS = 200
 MAX_STAT_NAME = 20
@@ -46,19 +46,19 @@ def parse_pairs(text: str) -> list[tuple[str, str, int]]:
             break
         match = _PAIR.match(text, position)
         if match is None:
-            raise CommandError("error.st_syntax", text=text[position:].strip()[:30])
+            raise CommandError("core.error.st_syntax", text=text[position:].strip()[:30])
         name = match["name"].rstrip(":")
         if not name or len(name) > MAX_STAT_NAME:
-            raise CommandError("error.st_name", limit=MAX_STAT_NAME)
+            raise CommandError("core.error.st_name", limit=MAX_STAT_NAME)
         if not looks_like_a_name(name, glued=position > 0 and text[position - 1].isdigit()):
-            raise CommandError("error.st_syntax", text=text[position:].strip()[:30])
+            raise CommandError("core.error.st_syntax", text=text[position:].strip()[:30])
         if match["delta"] is not None:
             sign = -1 if match["op"] == "-" else 1
             pairs.append((name, "add", sign * int(match["delta"])))
         else:
             pairs.append((name, "set", int(match["set"] or match["value"])))
         if abs(pairs[-1][2]) > MAX_VALUE:
-            raise CommandError("error.st_value", limit=MAX_VALUE)
+            raise CommandError("core.error.st_value", limit=MAX_VALUE)
         position = match.end()
     return pairs
 
@@ -69,7 +69,7 @@ async def sheet(ctx: Context, create: bool) -> Character | None:
     character = await ctx.active_character()
     if character is None and create:
         if await ctx.characters():
-            raise CommandError("error.pc_none_active")
+            raise CommandError("core.error.pc_none_active")
         character = await create_character(ctx, ctx.name[:50])
     return character
 
@@ -79,10 +79,10 @@ def show(ctx: Context, character: Character, only: str | None = None) -> Outgoin
     if only is not None:
         name = canonical(only, ctx.system, stats)
         if name not in stats:
-            raise CommandError("error.st_missing", name=only, pc=character.name)
+            raise CommandError("core.error.st_missing", name=only, pc=character.name)
         stats = {name: stats[name]}
-    body = " ".join(f"{name}:{value}" for name, value in stats.items()) or ctx.t("st.empty")
-    return ctx.reply(ctx.t("st.show", pc=character.name, stats=body),
+    body = " ".join(f"{name}:{value}" for name, value in stats.items()) or ctx.t("core.st.empty")
+    return ctx.reply(ctx.t("core.st.show", pc=character.name, stats=body),
                      {"kind": "sheet", "character": character.name, "stats": stats})
 
 
@@ -92,23 +92,23 @@ async def st(ctx: Context) -> list[Outgoing]:
     if verb.casefold() in ("", "show", "list"):
         character = await sheet(ctx, create=False)
         if character is None:
-            raise CommandError("error.pc_no_active")
+            raise CommandError("core.error.pc_no_active")
         return [show(ctx, character, rest.strip() or None)]
     if verb.casefold() in ("del", "rm"):
         character = await sheet(ctx, create=False)
         if character is None:
-            raise CommandError("error.pc_no_active")
+            raise CommandError("core.error.pc_no_active")
         stats = dict(character.stats)
         removed = []
         for spelling in rest.split():
             name = canonical(spelling, ctx.system, stats)
             if stats.pop(name, None) is None:
-                raise CommandError("error.st_missing", name=spelling, pc=character.name)
+                raise CommandError("core.error.st_missing", name=spelling, pc=character.name)
             removed.append(name)
         if not removed:
-            raise CommandError("error.st_usage")
+            raise CommandError("core.error.st_usage")
         character.stats = stats
-        return [ctx.reply(ctx.t("st.deleted", pc=character.name, names="、".join(removed)))]
+        return [ctx.reply(ctx.t("core.st.deleted", pc=character.name, names="、".join(removed)))]
     pairs = parse_pairs(ctx.args)
     character = await sheet(ctx, create=True)
     stats = dict(character.stats)
@@ -119,7 +119,7 @@ async def st(ctx: Context) -> list[Outgoing]:
         old = stats.get(name)
         if how == "add":
             if old is None:
-                raise CommandError("error.st_missing", name=spelling, pc=character.name)
+                raise CommandError("core.error.st_missing", name=spelling, pc=character.name)
             new = old + number
         else:
             new = number
@@ -130,9 +130,9 @@ async def st(ctx: Context) -> list[Outgoing]:
         stats[name] = new
         changes.append(f"{name}:{old}→{new}" if old is not None else f"{name}:{new}")
     if len(stats) > MAX_STATS:
-        raise CommandError("error.st_too_many", limit=MAX_STATS)
+        raise CommandError("core.error.st_too_many", limit=MAX_STATS)
     character.stats = stats
-    lines = [ctx.t("st.set", pc=character.name, changes=" ".join(changes))] if changes else []
+    lines = [ctx.t("core.st.set", pc=character.name, changes=" ".join(changes))] if changes else []
     return [ctx.reply("\n".join(lines + events),
                       {"kind": "sheet", "character": character.name, "stats": stats})]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LOCALES, Catalog
+from bot.i18n import LOCALES, Catalog, rule_key
 from rules.dice import ERROR_CODES
 
 
@@ -12,7 +12,7 @@ from rules.dice import ERROR_CODES
 def test_every_dice_error_has_a_message(locale: str) -> None:
     catalog = Catalog()
     missing = [code for code in ERROR_CODES
-               if catalog.text(locale, f"error.{code}") == f"error.{code}"]
+               if not catalog.has(rule_key(code), locale)]
     assert missing == []
 
 
@@ -25,9 +25,9 @@ def test_locales_define_the_same_keys() -> None:
 
 def test_operator_override_file(tmp_path) -> None:
     override = tmp_path / "messages.toml"
-    override.write_text('[zh-Hant]\n"roll.result" = "骰：{detail}"\n', "utf-8")
-    assert Catalog(override).text("zh-Hant", "roll.result", detail="1d6 = 3") == "骰：1d6 = 3"
-    assert Catalog(override).text("en", "roll.result", name="a", detail="x") == "🎲 a: x"
+    override.write_text('[zh-Hant]\n"core.roll.result" = "骰：{detail}"\n', "utf-8")
+    assert Catalog(override).text("zh-Hant", "core.roll.result", detail="1d6 = 3") == "骰：1d6 = 3"
+    assert Catalog(override).text("en", "core.roll.result", name="a", detail="x") == "🎲 a: x"
 
 
 def test_every_translation_uses_the_same_placeholders() -> None:

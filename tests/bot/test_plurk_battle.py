@@ -29,7 +29,7 @@ from tests.support import Table
 
 START_DICE = [10, 13, 12, 4, 8, 8, 3, 2, 9]
 ORDER = ["Bob", "Ann", "Ghoul", "Thug"]
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "systems" / "plurk" / "locales"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -498,10 +498,10 @@ async def test_every_battle_command_is_in_help_in_every_locale(table: Table) -> 
     listing = "\n".join(o.text for o in await table.say("u", ".help all"))
     for name in names:
         assert f"\n.{name} — " in listing
-        assert router.find(name) is not None
+        assert router.find(name, "plurk") is not None
     for locale in ("zh-Hant", "zh-Hans", "en"):
         for name in names:
-            assert table.core.catalog.has(f"help.{name}", locale)
+            assert table.core.catalog.has(f"plurk.help.{name}", locale)
     await table.text("u", ".lang en")
     assert (await table.text("u", ".help atk")).startswith(
         ".atk / .attack / .攻擊 / .攻击\nAttack and roll damage\n.atk <target>")
@@ -515,7 +515,7 @@ def test_the_three_catalogs_have_the_same_keys() -> None:
                 out |= flatten(value, f"{prefix}{key}.") if isinstance(value, dict) \
                     else {prefix + key}
             return out
-        return flatten(tomllib.loads((LOCALES / locale / "plurk_battle.toml").read_text("utf-8")))
+        return flatten(tomllib.loads((LOCALES / locale / "battle.toml").read_text("utf-8")))
 
     assert keys("zh-Hant") == keys("zh-Hans") == keys("en")
 

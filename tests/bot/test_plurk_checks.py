@@ -15,11 +15,11 @@ from sqlalchemy import select
 
 from bot.context import Context
 from bot.core import Core
-from bot.i18n import LOCALES, Catalog
+from bot.i18n import LOCALES, Catalog, rule_key
 from bot.messages import Incoming, Outgoing, PlatformDie
-from bot.plurk.fatal import fatal_event, on_fatal_resolved
-from bot.plurk.terms import parse_terms
 from bot.store.models import ChannelState
+from bot.systems.plurk.fatal import fatal_event, on_fatal_resolved
+from bot.systems.plurk.terms import parse_terms
 from rules.systems import plurk
 from tests.support import Table
 
@@ -602,10 +602,10 @@ PLURK_CODES = (
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_reachable_plurk_refusal_and_help_is_localised(locale: str) -> None:
     catalog = Catalog()
-    keys = [f"error.plurk.{code}" for code in PLURK_CODES]
-    keys += [f"help.{name}" for name in ("ra", "rah", "push", "fate", "sc", "op", "secret", "rm",
-                                         "rg", "ap", "cp", "hp", "san", "intervene", "accept",
-                                         "fatal")]
+    keys = [f"plurk.error.{code}" for code in PLURK_CODES]
+    keys += [f"plurk.help.{name}" for name in (
+        "ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rg", "ap", "cp", "hp", "san",
+        "intervene", "accept", "fatal")]
     assert [key for key in keys if not catalog.has(key, locale)] == []
 
 
@@ -633,13 +633,18 @@ def test_terms_split_bonuses_thresholds_and_modes() -> None:
         (None, None, 0, 12)]
 
 
-async def test_plurk_commands_refuse_in_another_system(table: Table, monkeypatch) -> None:
-    from rules.systems import registry
+async def test_plurk_commands_refuse_in_another_system(table: Table) -> None:
+    from bot import router, systems
     from rules.systems.base import GameSystem
 
-    monkeypatch.setitem(registry.SYSTEMS, "other", GameSystem("other", ("Other",)))
-    await table.text("u", ".system other")
-    assert "本頻道的規則系統是 other" in (await one(table, "u", ".ra 5", dice=[])).text
+    systems.register(systems.SystemPlugin(GameSystem("other", ("Other",)),
+                                          router.CommandTable("other")))
+    try:
+        await table.text("u", ".system other")
+        assert (await one(table, "u", ".ra 5", dice=[])).text == (
+            "⚠ .ra 是 plurk 規則系統的指令；本頻道玩的是 other（可用 .system 切換）。")
+    finally:
+        systems.unregister("other")
     assert plurk.SYSTEM.id == "plurk"
 
 
@@ -789,15 +794,15 @@ def _template_fields_missing(catalog: Catalog, key: str, given: set[str]) -> lis
 def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
     """Every refusal of the plurk commands (`.hp =abc` named `.{command}` before):
     each call that names an ``error.*`` key — a ``CommandError``, a ``RuleError`` of
-    the rules, or a helper such as ``number(..., "error.plurk.resource_usage")`` —
+    the rules, or a helper such as ``number(..., "plurk.error.resource_usage")`` —
     passes every field its message uses, in every locale."""
     import ast
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    files = [*sorted((root / "bot" / "plurk").glob("*.py")),
-             root / "rules" / "systems" / "plurk.py",
-             *sorted((root / "bot" / "handlers").glob("plurk_*.py"))]
+    files = [*sorted((root / "bot" / "systems" / "plurk").rglob("*.py")),
+             *sorted((root / "rules" / "systems").rglob("plurk*.py")),
+             *sorted((root / "rules" / "systems" / "plurk").rglob("*.py"))]
     catalog = Catalog()
     problems: list[str] = []
     checked = 0
@@ -809,9 +814,9 @@ def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
             values = [*call.args, *(k.value for k in call.keywords)]
             keys = [v.value for v in values
                     if isinstance(v, ast.Constant) and isinstance(v.value, str)
-                    and v.value.startswith("error.")]
+                    and ".error." in v.value]
             if name == "RuleError" and call.args and isinstance(call.args[0], ast.Constant):
-                keys.append(f"error.{call.args[0].value}")
+                keys.append(rule_key(call.args[0].value))
             given = {k.arg for k in call.keywords if k.arg and k.arg != "usage"}
             for key in keys:
                 checked += 1

@@ -30,8 +30,8 @@ _TEXT = st.one_of(
 def test_random_input_never_crashes_the_core(settings: Settings) -> None:
     loop = asyncio.new_event_loop()
     core = loop.run_until_complete(Core.open(settings))
-    internal_error = core.catalog.text("zh-Hant", "error.prefix",
-                                       text=core.catalog.text("zh-Hant", "error.internal"))
+    internal_error = core.catalog.text("zh-Hant", "core.error.prefix",
+                                       text=core.catalog.text("zh-Hant", "core.error.internal"))
 
     # deterministic (derandomize: the same examples every run) so CI is repeatable;
     # `scripts/fuzz.py` runs the same property unseeded and for longer

@@ -1,0 +1,91 @@
+"""Rule systems as plugins: one package per system, found by discovery.
+
+A system's chat side is one package `bot/systems/<id>/` that exports ``PLUGIN``, a
+:class:`SystemPlugin` — the small interface the core, `.help` and the adapters use:
+its rules (``GameSystem``), its command table, the adapter verbs it answers
+(Discord's `/check` → `.ra` in plurk), the commands `.help` shows first, the
+guard that turns some sheet changes into rule events, its typed state documents
+and its catalog folder. Adding a system is adding a package; nothing else lists
+them. See docs/architecture.md, "Adding a rule system".
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.router import CommandTable, add_table, remove_table
+from rules.systems.base import GameSystem
+
+if TYPE_CHECKING:
+    from bot.context import Context
+    from bot.documents import Document
+    from bot.store.models import Character
+
+SheetGuard = Callable[["Context", "Character", str, "int | None", int],
+                      Awaitable["list[str] | None"]]
+"""Called by `.st` before it writes a value: None lets the write happen; a list of
+reply lines means the system took the change over (plurk: a loss to 0 HP is a
+fatal event, PL-12)."""
+
+
+@dataclass(frozen=True)
+class SystemPlugin:
+    game: GameSystem
+    commands: CommandTable
+    verbs: Mapping[str, str] = field(default_factory=dict)
+    """Adapter verbs (``check``, ``initiative``) → the name of this system's command."""
+    help_first: tuple[str, ...] = ()
+    """Commands `.help` lists right after the dice rolls (a new player's first needs)."""
+    sheet_guard: SheetGuard | None = None
+    documents: tuple[type[Document], ...] = ()
+    """Typed state documents (channel and character) the system stores."""
+    locales: Path | None = None
+    """Folder of ``<locale>/*.toml`` catalogs holding this system's ``<id>.*`` keys."""
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+
+@cache
+def plugins() -> dict[str, SystemPlugin]:
+    """Every system package below ``bot.systems``, by id (imported once)."""
+    found: dict[str, SystemPlugin] = {}
+    for module in pkgutil.iter_modules(__path__):
+        if not module.ispkg:
+            continue
+        plugin = importlib.import_module(f"{__name__}.{module.name}").PLUGIN
+        if plugin.id != module.name or plugin.commands.owner != plugin.id:
+            raise ValueError(f"system package {module.name!r} declares {plugin.id!r}")
+        found[plugin.id] = plugin
+    return found
+
+
+def get(system_id: str) -> SystemPlugin | None:
+    return plugins().get(system_id.casefold())
+
+
+def register(plugin: SystemPlugin) -> None:
+    """Add a system that lives outside this package (a test's, an operator's own)."""
+    plugins()[plugin.id] = plugin
+    add_table(plugin.commands)
+
+
+def unregister(system_id: str) -> None:
+    plugins().pop(system_id, None)
+    remove_table(system_id)
+
+
+async def guarded(ctx: Context, character: Character, name: str, old: int | None,
+                  new: int) -> list[str] | None:
+    """Ask the channel's system about a sheet change (see :data:`SheetGuard`)."""
+    plugin = get(ctx.channel.system)
+    if plugin is None or plugin.sheet_guard is None:
+        return None
+    return await plugin.sheet_guard(ctx, character, name, old, new)

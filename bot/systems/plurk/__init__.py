@@ -1,0 +1,34 @@
+"""The `plurk` rule system (噗浪式 TRPG) on the chat side: its plugin.
+
+Its commands in ``commands/`` parse arguments, decide permissions and render;
+every rule is ``rules.systems.plurk``'s. What several commands need around that
+lives here, one concern a module, so that the check, point and battle commands
+behave alike:
+
+- ``system``: the sheet names the system declares (體力, 理智 …) and the guard
+  that a channel plays plurk;
+- ``characters``: which character a command is about, and the numbers on its sheet;
+- ``fatal``: the pending fatal events of PL-12 and how they are settled;
+- ``terms`` / ``check_args``: the words of a check as players type them;
+- ``check_records``: the last check of each player, and what of a hidden one may
+  reach the channel;
+- ``rendering``: checks and refusals as the channel reads them;
+- ``battle_*``: the battle's stored state, its arguments, roster and texts.
+"""
+
+from pathlib import Path
+
+from bot.systems import SystemPlugin
+from bot.systems.plurk import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.plurk.commands.points import fatal_losses_on_the_sheet
+from bot.systems.plurk.table import TABLE
+from rules.systems import plurk as rules
+
+PLUGIN = SystemPlugin(
+    game=rules.SYSTEM,
+    commands=TABLE,
+    verbs={"check": "ra", "initiative": "battle"},
+    help_first=("ra", "rah"),
+    sheet_guard=fatal_losses_on_the_sheet,
+    locales=Path(__file__).with_name("locales"),
+)

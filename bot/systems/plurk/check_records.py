@@ -1,0 +1,136 @@
+"""The last check of each player, and what of a hidden one may reach the channel.
+
+The last check is kept in the channel state ``plurk.checks`` so that a push
+(PL-10) or a fate check (PL-4) can refer to it in a later command — and survives
+a restart. Secret rolls (PL-7) are never stored there: a later push or fate reply
+in the channel would tell the players what the GM rolled. A player's *hidden*
+check is stored (they may push it), and everything about it afterwards — push
+and fate results, the GM's fate call, and every refusal — goes privately to the
+asker / the player and the GMs, while the channel reads one neutral line
+(:func:`about_record`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.store.models import ChannelState
+from bot.systems.plurk.characters import investigator, mention, same_character
+from bot.systems.plurk.rendering import refusal_text
+from rules.errors import RuleError
+from rules.systems import plurk
+
+CHECKS_KEY = "plurk.checks"
+"""Channel state document: ``{"last": {owner: record}}``."""
+
+# --------------------------------------------------------------------------- records
+
+
+async def last_checks(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
+    """The state row and every player's last-check record, by owner."""
+    row = await ctx.state(CHECKS_KEY)
+    return row, dict((row.data or {}).get("last", {}))
+
+
+async def remember(ctx: Context, owner: str, character: str, result: plurk.CheckResult,
+                   *, hidden: bool = False, character_id: int | None = None,
+                   reason: str | None = None) -> None:
+    """Keep a player's last check for a later push or fate check (with the sheet's
+    id, so a renamed character still finds it)."""
+    await store_record(ctx, owner, {
+        "character": character, "character_id": character_id, "check": result.to_dict(),
+        "hidden": hidden, "fate": None, "reason": reason})
+
+
+async def store_record(ctx: Context, owner: str, record: dict[str, Any]) -> None:
+    """Replace ``owner``'s last-check record."""
+    row, last = await last_checks(ctx)
+    row.data = {**(row.data or {}), "last": {**last, owner: record}}
+
+
+async def own_record(ctx: Context) -> dict[str, Any]:
+    """The speaker's last-check record; refuses without one."""
+    _row, last = await last_checks(ctx)
+    record = last.get(ctx.user)
+    if record is None:
+        raise CommandError("plurk.error.no_last_check", who=ctx.name)
+    return record
+
+
+async def record_for(ctx: Context, ref: str) -> tuple[str, dict[str, Any]]:
+    """(owner, last-check record) of the investigator ``ref`` names."""
+    character = await investigator(ctx, ref)
+    _row, last = await last_checks(ctx)
+    record = last.get(character.owner)
+    if record is None or (mention(ref) is None and not same_character(
+            {**record, "owner": character.owner}, character)):
+        raise CommandError("plurk.error.no_last_check", who=character.name)
+    return character.owner, record
+
+
+# --------------------------------------------------------------------------- hidden checks (PL-7)
+
+
+def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
+            *, hidden: bool) -> list[Outgoing]:
+    """Post a result, or — for a hidden check — announce it and send it to its player
+    and every GM privately (PL-7: nothing of the result reaches the channel; a
+    push or fate of a hidden check replaces the announcement with
+    :func:`hidden_followup`, see :func:`about_record`)."""
+    if not hidden:
+        return [ctx.reply(text, data)]
+    own = ctx.private(owner, ctx.t("plurk.hidden.result", text=text), data)
+    if ctx.incoming.is_private:
+        return [own]
+    announce = ctx.reply(ctx.t("plurk.hidden.announce", who=who),
+                         {"kind": "plurk_hidden_check", "user": owner})
+    gm_text = ctx.t("plurk.hidden.result_gm", who=who, text=text)
+    return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
+
+
+def hidden_followup(ctx: Context, owner: str, who: str, action: str) -> Outgoing:
+    """The channel's only line about a push / fate of a hidden check (PL-7): the same
+    words whether it was refused, called or rolled, and whatever came out — so
+    not even "it could be pushed" (the original failed) reaches the channel."""
+    return ctx.reply(ctx.t("plurk.hidden.followup", who=who,
+                           action=ctx.t(f"plurk.hidden.action_{action}")),
+                     {"kind": "plurk_hidden_followup", "user": owner, "character": who,
+                      "action": action})
+
+
+async def about_record(ctx: Context, owner: str, record: dict[str, Any], action: str,
+                       work: Callable[[], Awaitable[list[Outgoing]]]) -> list[Outgoing]:
+    """Run a push / fate step on a last-check record.
+
+    For a hidden record (PL-7) every refusal is itself a clue — "only failed checks
+    can be pushed" says the check succeeded, "the raw die was 12" gives the die —
+    so a refusal goes to the asker privately and the channel gets the neutral
+    :func:`hidden_followup`, exactly as when the step succeeds. Refusals are raised
+    before anything is written, so answering instead of raising changes nothing.
+    """
+    if not record.get("hidden") or ctx.incoming.is_private:
+        return await work()
+    if ctx.user != owner and not ctx.is_gm:
+        # even "the raw die was 12", or a call that goes through where a refusal would
+        # not, tells a third player about the check: they learn only that it was hidden
+        return [ctx.private(ctx.user, refusal_text(ctx, CommandError(
+            "plurk.error.hidden_not_yours", who=record["character"])),
+            {"kind": "plurk_hidden_refusal", "user": owner})]
+    announce = hidden_followup(ctx, owner, record["character"], action)
+    try:
+        outs = await work()
+    except (CommandError, RuleError) as exc:
+        return [announce, ctx.private(ctx.user, refusal_text(ctx, exc),
+                                      {"kind": "plurk_hidden_refusal", "user": owner})]
+    return [announce, *(o for o in outs if o.to != "channel")]
+
+
+def refuse_platform_dice_when_hidden(ctx: Context) -> None:
+    """A Plurk emoticon die is public in the player's own post: a hidden or secret
+    check rolled with one would not be secret, and the core would quote it."""
+    if ctx.incoming.platform_dice:
+        raise CommandError("plurk.error.hidden_platform_dice")

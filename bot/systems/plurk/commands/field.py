@@ -1,0 +1,127 @@
+"""`plurk` field (PL-15): `.field` shows or (GM) resizes the board, `.place` (GM)
+puts a combatant on a cell, `.move` moves the current actor paying BP per cell.
+
+Cells, distances, occupancy and BP are the rules' (``place``, ``move``,
+``set_field``, ``render_board``); this module parses `B3` / `10x10`, decides who
+may move whom and adds a legend so a board of CJK names stays readable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.systems.plurk.battle_args import current_actor, gm_target, is_word
+from bot.systems.plurk.battle_state import (
+    load_battle,
+    load_setup,
+    running_battle,
+    save_battle,
+    save_setup,
+)
+from bot.systems.plurk.battle_text import battle_data, readable, sep, spend_text
+from bot.systems.plurk.table import command
+from rules.systems import plurk
+from rules.systems.plurk import Battle
+
+_SIZE = re.compile(r"^(\d{1,2})\s*[x×*X ]\s*(\d{1,2})$")
+_MARKS = "123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def markers(battle: Battle) -> dict[str, str]:
+    """One ASCII character per placed combatant: its initial when that is a unique
+    ASCII letter or digit, else the next free digit/letter (CJK initials would
+    break the columns in a monospace font)."""
+    placed = [c.name for c in battle.combatants if c.position is not None]
+    chosen: dict[str, str] = {}
+    initials = [name[:1].upper() for name in placed]
+    for name, initial in zip(placed, initials, strict=True):
+        if initial.isascii() and initial.isalnum() and initials.count(initial) == 1:
+            chosen[name] = initial
+    free = (m for m in _MARKS if m not in chosen.values() and m.upper() not in chosen.values())
+    for name in placed:
+        if name not in chosen:
+            chosen[name] = next(free, "?")
+    return chosen
+
+
+def board_text(ctx: Context, battle: Battle) -> str:
+    marks = markers(battle)
+    lines = [ctx.t("plurk.battle.field.header", width=battle.width, height=battle.height)]
+    lines.extend(plurk.render_board(battle, markers=marks))
+    if marks:
+        legend = sep(ctx).join(f"{m}={name}@{battle.get(name).position}"
+                               for name, m in marks.items())
+        lines.append(ctx.t("plurk.battle.field.legend", legend=legend))
+    unplaced = [c.name for c in battle.combatants if c.position is None]
+    if unplaced:
+        lines.append(ctx.t("plurk.battle.field.unplaced", names=sep(ctx).join(unplaced)))
+    return "\n".join(lines)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = _SIZE.match(text.strip())
+    if match is None:
+        raise CommandError("plurk.error.battle.field_usage")
+    return int(match.group(1)), int(match.group(2))
+
+
+@command("field", "場地", "场地", "戰場", "战场")
+@readable
+async def field(ctx: Context) -> list[Outgoing]:
+    """Show the board, or (GM) set its size: for the running battle and the next ones."""
+    if not ctx.args.strip():
+        _, battle = await running_battle(ctx)
+        return [ctx.reply(board_text(ctx, battle), battle_data("field", battle))]
+    require_gm_if_any(ctx)
+    width, height = parse_size(ctx.args)
+    row, battle = await load_battle(ctx)
+    if battle is not None:
+        battle = plurk.set_field(battle, width, height)
+        save_battle(row, battle)
+    else:  # the rules check the size on an empty board
+        plurk.set_field(Battle(()), width, height)
+    setup_row, setup = await load_setup(ctx)
+    setup.width, setup.height = width, height
+    save_setup(setup_row, setup)
+    done = ctx.t("plurk.battle.field.size_set", width=width, height=height)
+    if battle is None:
+        return [ctx.reply(done)]
+    return [ctx.reply(f"{done}\n{board_text(ctx, battle)}", battle_data("field", battle))]
+
+
+@command("place", "放置", "配置")
+@readable
+async def place(ctx: Context) -> list[Outgoing]:
+    """GM: put a combatant on a cell (no BP), or `off` the board."""
+    tokens = ctx.args.split()
+    row, battle, name = await gm_target(ctx, tokens, 2, "plurk.error.battle.place_usage")
+    off = is_word(tokens[1], "off", "none", "移除", "離場")
+    battle = plurk.place(battle, name, None if off else tokens[1])
+    save_battle(row, battle)
+    placed = battle.get(name)
+    key = "plurk.battle.field.removed" if off else "plurk.battle.field.placed"
+    return [ctx.reply(ctx.t(key, name=placed.name, cell=placed.position) + "\n"
+                      + board_text(ctx, battle), battle_data("place", battle))]
+
+
+@command("move", "移動", "移动")
+@readable
+async def move(ctx: Context) -> list[Outgoing]:
+    """PL-15: the current actor moves; Chebyshev cells × move cost in BP."""
+    tokens = ctx.args.split()
+    if len(tokens) != 1:
+        raise CommandError("plurk.error.battle.move_usage")
+    row, battle = await running_battle(ctx)
+    actor = current_actor(ctx, battle)
+    battle, event = plurk.move(battle, tokens[0], actor=actor.name)
+    save_battle(row, battle)
+    text = ctx.t("plurk.battle.field.moved", actor=event.actor, start=event.from_cell,
+                 to=event.to_cell, cells=event.distance)
+    spent = plurk.BpEvent(event.actor, "move", event.cost, event.bp_before, event.bp_after,
+                          event.turn)
+    return [ctx.reply(text + "\n" + spend_text(ctx, battle, spent),
+                      battle_data("move", battle, move=event))]
