@@ -45,8 +45,8 @@ def canonical_locale(name: str) -> str | None:
 
 
 def rule_key(code: str) -> str:
-    """The catalog key of a ``RuleError`` code: ``plurk.push_combat`` →
-    ``plurk.error.push_combat`` (each owner's refusals live in its own namespace)."""
+    """The catalog key of a ``RuleError`` code: ``<owner>.<code>`` →
+    ``<owner>.error.<code>`` (each owner's refusals live in its own namespace)."""
     owner, _, rest = code.partition(".")
     return f"{owner}.error.{rest}"
 

@@ -2,8 +2,8 @@
 
 There is one table of common commands (`.r .rh .st .pc .gm .campaign .system
 .lang .help .set`) and one table per rule system, so the same name may mean
-different things in channels that play different systems (`.atk` of plurk and of
-ap20). A message is resolved in two steps: :func:`is_command` decides from the
+different things in channels that play different systems (each system's own
+`.atk`). A message is resolved in two steps: :func:`is_command` decides from the
 text alone whether it is a command of *any* table (ignored chatter stays cheap),
 and :func:`resolve` picks the handler once the channel — and so its system — is
 known: the system's own table first, then the common one.

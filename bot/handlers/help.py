@@ -41,7 +41,7 @@ ALL = ("all", "全部")
 DICE = ("r", "rh")
 """What every new player needs first: the dice rolls …"""
 SHEETS = ("set", "st", "pc", "gm")
-"""… then (after the system's own first commands, e.g. plurk's checks) the sheets …"""
+"""… then (after the system's own first commands, its checks) the sheets …"""
 LAST = ("campaign", "system", "lang", "help")
 """… and the channel settings last."""
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import same_character, sheet_by_id, sheet_by_name
 from bot.names import fold
 from bot.store.models import ChannelState, Character
-from bot.systems.plurk.characters import same_character, sheet_by_id, sheet_by_name
 from bot.systems.plurk.fatal import pending_fatal
 from bot.systems.plurk.system import CON, DEX, HP, require_plurk
 from rules.systems import plurk

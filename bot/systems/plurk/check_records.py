@@ -17,10 +17,11 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits import hidden as hidden_results
+from bot.kits.references import investigator, mention, same_character
+from bot.kits.refusals import refusal_text
 from bot.messages import Outgoing
 from bot.store.models import ChannelState
-from bot.systems.plurk.characters import investigator, mention, same_character
-from bot.systems.plurk.rendering import refusal_text
 from rules.errors import RuleError
 from rules.systems import plurk
 
@@ -77,19 +78,12 @@ async def record_for(ctx: Context, ref: str) -> tuple[str, dict[str, Any]]:
 
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
             *, hidden: bool) -> list[Outgoing]:
-    """Post a result, or — for a hidden check — announce it and send it to its player
-    and every GM privately (PL-7: nothing of the result reaches the channel; a
-    push or fate of a hidden check replaces the announcement with
-    :func:`hidden_followup`, see :func:`about_record`)."""
-    if not hidden:
-        return [ctx.reply(text, data)]
-    own = ctx.private(owner, ctx.t("plurk.hidden.result", text=text), data)
-    if ctx.incoming.is_private:
-        return [own]
-    announce = ctx.reply(ctx.t("plurk.hidden.announce", who=who),
-                         {"kind": "plurk_hidden_check", "user": owner})
-    gm_text = ctx.t("plurk.hidden.result_gm", who=who, text=text)
-    return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
+    """Post a check's result, or — for a hidden check — hand it to the hidden-result
+    kit (PL-7: nothing of the result reaches the channel; a push or fate of a hidden
+    check replaces the announcement with :func:`hidden_followup`, see
+    :func:`about_record`)."""
+    return hidden_results.deliver(ctx, owner, who, text, data, hidden=hidden,
+                                  kind="plurk_hidden_check")
 
 
 def hidden_followup(ctx: Context, owner: str, who: str, action: str) -> Outgoing:

@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import sheet_by_id, sheet_by_name
 from bot.store.models import ChannelState, Character
-from bot.systems.plurk.characters import resource_value, set_resource, sheet_by_id, sheet_by_name
+from bot.systems.plurk.characters import resource_value, set_resource
 from bot.systems.plurk.system import CP, FATAL_RESOURCES, resource_name
 from rules.errors import RuleError
 from rules.systems import plurk
@@ -153,7 +154,7 @@ async def _owned_character(ctx: Context, owner: str, name: str,
     if character is None:
         character = await sheet_by_name(ctx, owner, name)
     if character is None:
-        raise CommandError("plurk.error.no_character", who=name)
+        raise CommandError("core.error.no_character", who=name)
     return character
 
 

@@ -12,19 +12,18 @@ from dataclasses import asdict
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.messages import Outgoing
-from bot.permissions import require_gm
-from bot.store.models import Character
-from bot.systems.plurk.characters import (
+from bot.kits.references import (
     active_sheet,
     find_character,
     investigator,
     mention,
     require_owner_or_gm,
-    resource_value,
-    stat_modifier,
     target_or_self,
 )
+from bot.messages import Outgoing
+from bot.permissions import require_gm
+from bot.store.models import Character
+from bot.systems.plurk.characters import resource_value, stat_modifier
 from bot.systems.plurk.check_args import check_args, roll_for
 from bot.systems.plurk.check_records import refuse_platform_dice_when_hidden, remember
 from bot.systems.plurk.fatal import lose

@@ -16,19 +16,18 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.messages import Outgoing
-from bot.permissions import require_gm_if_any
-from bot.store.models import ChannelState, Character
-from bot.systems.plurk.characters import (
+from bot.kits.references import (
     active_sheet,
     investigator,
     mention,
     require_owner_or_gm,
-    resource_value,
     same_character,
-    set_resource,
     target_or_self,
 )
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.store.models import ChannelState, Character
+from bot.systems.plurk.characters import resource_value, set_resource
 from bot.systems.plurk.fatal import (
     Outcome,
     fatal_event,
@@ -162,7 +161,7 @@ def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str) 
         if exc.code == "plurk.ap_insufficient":
             params["action"] = action_label(ctx, params["action"])
         elif exc.code == "plurk.ap_unknown_action":
-            params["known"] = ctx.t("plurk.list_sep").join(
+            params["known"] = ctx.t("core.references.list_sep").join(
                 action_label(ctx, key) for key in pool.costs)
         else:
             raise

@@ -1,0 +1,129 @@
+"""Which character a command is about: a player's ``@mention`` (their active
+character) or a character's name, in either script — for every rule system.
+
+A record kept across commands (a last check, a fatal event, a combatant) names
+its character by ``Character.id``, so that a `.pc rename` in between does not
+lose it; :func:`same_character` and :func:`sheet_by_id` follow such links.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.names import fold
+from bot.store.models import Character
+
+# --------------------------------------------------------------------------- who
+
+_MENTION = re.compile(r"^(?:<@!?(\d+)>|\[CQ:at,qq=(\d+)\]|@(\S+))$")
+
+
+def mention(token: str) -> str | None:
+    """The user id of a ``@user`` / Discord ``<@id>`` / QQ at-code token, else None."""
+    match = _MENTION.match(token.strip())
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group)
+
+
+async def active_sheet(ctx: Context, owner: str | None = None) -> Character:
+    """The active character of ``owner`` (default: the speaker); refuses without one."""
+    character = await ctx.active_character(owner)
+    if character is None:
+        if owner is None or owner == ctx.user:
+            raise CommandError("core.error.pc_no_active")
+        raise CommandError("core.error.no_character", who=owner)
+    return character
+
+
+async def find_character(ctx: Context, ref: str) -> Character | None:
+    """The character ``ref`` names, or None: ``@user`` (their active character) or a
+    character name of any owner.
+
+    The name as written wins over a traditional/simplified or case fold (艾莉絲 and
+    艾莉丝 are two characters when both exist); among several characters of that
+    spelling the active ones win; a still ambiguous name is refused with the
+    candidates rather than guessed."""
+    user = mention(ref)
+    if user is not None:
+        return await ctx.active_character(user)
+    name = ref.strip()
+    everyone = list(await ctx.session.scalars(
+        select(Character).where(Character.channel_id == ctx.channel.id).order_by(Character.id)))
+    for matcher in (lambda c: c.name == name, lambda c: fold(c.name) == fold(name)):
+        found = [c for c in everyone if matcher(c)]
+        if len(found) > 1:
+            active = [c for c in found if c.active]
+            if len(active) == 1:
+                return active[0]
+            candidates = ctx.t("core.references.list_sep").join(
+                ctx.t("core.references.candidate", name=c.name, owner=c.owner)
+                for c in active or found)
+            raise CommandError("core.error.ambiguous_character", name=name,
+                               candidates=candidates)
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+async def investigator(ctx: Context, ref: str) -> Character:
+    """Like :func:`find_character` but refuses an unknown reference."""
+    found = await find_character(ctx, ref)
+    if found is None:
+        raise CommandError("core.error.no_character", who=ref.strip())
+    return found
+
+
+async def target_or_self(ctx: Context, ref: str | None) -> Character:
+    """The named investigator (GM, or the owner naming their own), else the speaker's.
+
+    A player may name only their own characters; the GM anyone's. A channel
+    without GMs is run by everyone (docs/decisions.md), so there anyone may.
+    """
+    if not ref:
+        return await active_sheet(ctx)
+    character = await investigator(ctx, ref)
+    require_owner_or_gm(ctx, character.owner)
+    return character
+
+
+def require_owner_or_gm(ctx: Context, owner: str) -> None:
+    """Only the investigator's player or a GM speaks for an investigator."""
+    if owner != ctx.user and ctx.gm_users and not ctx.is_gm:
+        raise CommandError("core.error.not_yours")
+
+
+# --------------------------------------------------------------------------- stored references
+
+
+def same_character(record: Mapping[str, Any], character: Character) -> bool:
+    """Whether a stored record (last check, fatal event) is about ``character``:
+    by its id when the record has one (a renamed sheet stays the same character),
+    else — records written before ids were kept — by owner and name."""
+    if record.get("character_id") is not None:
+        return bool(record["character_id"] == character.id)
+    return bool(record.get("owner", character.owner) == character.owner
+                and record.get("character") == character.name)
+
+
+async def sheet_by_id(ctx: Context, character_id: int, owner: str) -> Character | None:
+    """The sheet a record linked by id, if it still is ``owner``'s in this channel."""
+    character = await ctx.session.get(Character, character_id)
+    if character is None or character.channel_id != ctx.channel.id \
+            or character.owner != owner:
+        return None
+    return character
+
+
+async def sheet_by_name(ctx: Context, owner: str, name: str) -> Character | None:
+    """``owner``'s character called ``name`` in this channel (active or not): how
+    records written before ids were kept find their sheet."""
+    return await ctx.session.scalar(select(Character).where(
+        Character.channel_id == ctx.channel.id, Character.owner == owner,
+        Character.name == name))
