@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.documents import Document
 from bot.messages import Incoming, Outgoing
-from bot.store.models import Channel, ChannelGM, ChannelState, Character
+from bot.store.models import Channel, ChannelGM, ChannelState, Character, CharacterState
 from rules.dice.source import DiceSource
 from rules.systems.base import GameSystem
 
@@ -90,16 +91,30 @@ class Context:
             )
         )
 
-    async def state(self, key: str) -> ChannelState:
-        """The channel's JSON state document ``key``, created empty on first use.
+    async def document(self, doc: type[Document],
+                       character: Character | None = None) -> ChannelState | CharacterState:
+        """The table's (or ``character``'s) document ``doc``, created empty on first use
+        and upgraded to the schema this code writes.
 
         Assign a new dict to ``.data`` to change it (JSON columns do not track
         in-place mutation); the version counter detects concurrent writers.
         """
-        row = await self.session.get(ChannelState, (self.channel.id, key))
-        if row is None:
-            row = ChannelState(channel_id=self.channel.id, key=key, data={})
-            self.session.add(row)
+        row: ChannelState | CharacterState | None
+        if doc.per_character:
+            assert character is not None, doc.key
+            row = await self.session.get(CharacterState, (character.id, doc.key))
+            if row is None:
+                row = CharacterState(character_id=character.id, key=doc.key, data={},
+                                     schema=doc.schema)
+                self.session.add(row)
+        else:
+            row = await self.session.get(ChannelState, (self.channel.id, doc.key))
+            if row is None:
+                row = ChannelState(channel_id=self.channel.id, key=doc.key, data={},
+                                   schema=doc.schema)
+                self.session.add(row)
+        if row.schema != doc.schema:
+            row.data, row.schema = doc.current(dict(row.data or {}), row.schema), doc.schema
         return row
 
     def add_gm(self, user: str, display_name: str = "") -> None:

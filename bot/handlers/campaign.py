@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from bot.context import Context
+from bot.documents import Document
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.permissions import require_gm, require_gm_if_any
@@ -37,8 +38,12 @@ from bot.store.models import (
 MAX_CAMPAIGN_NAME = 50
 _CODE = re.compile(r"^[0-9A-Fa-f]{8}$")
 INVITE_HOURS = 24
-INVITES_KEY = "campaign.invites"
-"""State document of a campaign's table: ``{"codes": {code: expiry ISO time}}``."""
+
+
+class CampaignInvites(Document):
+    """A campaign table's one-time join codes: ``{"codes": {code: expiry ISO time}}``."""
+
+    key = "core.campaign_invites"
 
 
 @command("campaign", "戰役", "战役")
@@ -118,7 +123,7 @@ async def consent(ctx: Context, target: Channel, name: str, code: str) -> None:
         return
     if not code:
         raise CommandError("core.error.campaign_invite_needed", name=name)
-    row = await ctx.session.get(ChannelState, (target.id, INVITES_KEY))
+    row = await ctx.session.get(ChannelState, (target.id, CampaignInvites.key))
     codes = dict((row.data or {}).get("codes", {})) if row is not None else {}
     expiry = codes.pop(code.upper(), None)
     if row is None or expiry is None or datetime.fromisoformat(expiry) < _now():
@@ -130,7 +135,7 @@ async def invite(ctx: Context, name: str) -> list[Outgoing]:
     """A one-time code for another channel to join this campaign, sent to the GM only
     (a code posted in the channel could be copied by anyone reading it)."""
     require_gm(ctx)
-    row = await ctx.state(INVITES_KEY)
+    row = await ctx.document(CampaignInvites)
     now = _now()
     codes = {code: expiry for code, expiry in (row.data or {}).get("codes", {}).items()
              if datetime.fromisoformat(expiry) >= now}  # expired ones are dropped

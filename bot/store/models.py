@@ -73,11 +73,30 @@ class Character(Base):
 
 
 class ChannelState(Base):
+    """A table's typed document (``bot.documents``): ``schema`` is the shape of
+    ``data``, ``version`` the write counter that detects a concurrent writer."""
+
     __tablename__ = "channel_state"
 
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    schema: Mapped[int] = mapped_column(Integer, default=1)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class CharacterState(Base):
+    """A character's typed document (an inventory, a hand): it belongs to the sheet, so
+    it moves wherever the sheet moves (`.campaign bind`)."""
+
+    __tablename__ = "character_state"
+
+    character_id: Mapped[int] = mapped_column(ForeignKey("characters.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    schema: Mapped[int] = mapped_column(Integer, default=1)
     version: Mapped[int] = mapped_column(Integer, default=0)
 
     __mapper_args__ = {"version_id_col": version}

@@ -61,9 +61,9 @@ def plugins() -> dict[str, SystemPlugin]:
         if not module.ispkg:
             continue
         plugin = importlib.import_module(f"{__name__}.{module.name}").PLUGIN
-        if plugin.id != module.name or plugin.commands.owner != plugin.id:
+        if plugin.id != module.name:
             raise ValueError(f"system package {module.name!r} declares {plugin.id!r}")
-        found[plugin.id] = plugin
+        found[check(plugin).id] = plugin
     return found
 
 
@@ -71,9 +71,20 @@ def get(system_id: str) -> SystemPlugin | None:
     return plugins().get(system_id.casefold())
 
 
+def check(plugin: SystemPlugin) -> SystemPlugin:
+    """Refuse a plugin whose parts name another owner: its command table, or a
+    document key outside its ``<id>.`` namespace."""
+    if plugin.commands.owner != plugin.id:
+        raise ValueError(f"{plugin.id}: its command table belongs to {plugin.commands.owner}")
+    for doc in plugin.documents:
+        if doc.owner() != plugin.id:
+            raise ValueError(f"{plugin.id}: document key {doc.key!r} is not {plugin.id}.*")
+    return plugin
+
+
 def register(plugin: SystemPlugin) -> None:
     """Add a system that lives outside this package (a test's, an operator's own)."""
-    plugins()[plugin.id] = plugin
+    plugins()[check(plugin).id] = plugin
     add_table(plugin.commands)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from bot.systems import SystemPlugin
 from bot.systems.plurk import commands as _commands  # noqa: F401  (registers them)
 from bot.systems.plurk.commands.points import fatal_losses_on_the_sheet
+from bot.systems.plurk.documents import DOCUMENTS
 from bot.systems.plurk.table import TABLE
 from rules.systems import plurk as rules
 
@@ -30,5 +31,6 @@ PLUGIN = SystemPlugin(
     verbs={"check": "ra", "initiative": "battle"},
     help_first=("ra", "rah"),
     sheet_guard=fatal_losses_on_the_sheet,
+    documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),
 )

@@ -1,9 +1,9 @@
 """The stored battle: its preparation, the battle itself, and the sheets behind it.
 
-State: the `Battle` itself in ``ctx.state("plurk.battle")`` (``Battle.to_dict()``
+State: the `Battle` itself in ``ctx.document(BattleDoc)`` (``Battle.to_dict()``
 plus ``serial`` and ``sheets``, ``{}`` when no battle runs) and the preparation
 that outlives a battle (who joined, defined enemies, GM costs and field size) in
-``ctx.state("plurk.battle.setup")``. Both are versioned rows written in the
+``ctx.document(BattleSetup)``. Both are versioned rows written in the
 command's one transaction, so a restart continues the battle and a concurrent
 writer in another process fails instead of overwriting.
 
@@ -22,13 +22,12 @@ from bot.errors import CommandError
 from bot.kits.references import same_character, sheet_by_id, sheet_by_name
 from bot.names import fold
 from bot.store.models import ChannelState, Character
+from bot.systems.plurk.documents import BattleDoc, BattleSetup
 from bot.systems.plurk.fatal import pending_fatal
 from bot.systems.plurk.system import CON, DEX, HP, require_plurk
 from rules.systems import plurk
 from rules.systems.plurk import Battle, Combatant, Entrant
 
-STATE_KEY = "plurk.battle"
-SETUP_KEY = "plurk.battle.setup"
 ARMOR_SPELLINGS = ("護甲", "armor", "防具")
 
 
@@ -71,7 +70,7 @@ class Setup:
 
 async def load_setup(ctx: Context) -> tuple[ChannelState, Setup]:
     require_plurk(ctx)
-    row = await ctx.state(SETUP_KEY)
+    row = await ctx.document(BattleSetup)
     return row, Setup.from_dict(row.data or {})
 
 
@@ -85,7 +84,7 @@ def save_setup(row: ChannelState, setup: Setup) -> None:
 async def load_battle(ctx: Context) -> tuple[ChannelState, Battle | None]:
     """The channel's battle as stored (None when none runs); see :func:`running_battle`."""
     require_plurk(ctx)
-    row = await ctx.state(STATE_KEY)
+    row = await ctx.document(BattleDoc)
     data = row.data or {}
     if not data.get("combatants") or data.get("ended"):
         return row, None

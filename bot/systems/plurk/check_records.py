@@ -22,18 +22,16 @@ from bot.kits.references import investigator, mention, same_character
 from bot.kits.refusals import refusal_text
 from bot.messages import Outgoing
 from bot.store.models import ChannelState
+from bot.systems.plurk.documents import LastChecks
 from rules.errors import RuleError
 from rules.systems import plurk
-
-CHECKS_KEY = "plurk.checks"
-"""Channel state document: ``{"last": {owner: record}}``."""
 
 # --------------------------------------------------------------------------- records
 
 
 async def last_checks(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
     """The state row and every player's last-check record, by owner."""
-    row = await ctx.state(CHECKS_KEY)
+    row = await ctx.document(LastChecks)
     return row, dict((row.data or {}).get("last", {}))
 
 

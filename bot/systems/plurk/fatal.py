@@ -21,12 +21,10 @@ from bot.errors import CommandError
 from bot.kits.references import sheet_by_id, sheet_by_name
 from bot.store.models import ChannelState, Character
 from bot.systems.plurk.characters import resource_value, set_resource
+from bot.systems.plurk.documents import FatalEvents
 from bot.systems.plurk.system import CP, FATAL_RESOURCES, resource_name
 from rules.errors import RuleError
 from rules.systems import plurk
-
-FATAL_KEY = "plurk.fatal"
-"""Channel state document of pending fatal events and the intervention cost."""
 
 Outcome = Literal["accepted", "intervened"]
 
@@ -51,7 +49,7 @@ def on_fatal_resolved(source: str) -> Callable[[FatalHook], FatalHook]:
 
 
 async def _fatal_doc(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
-    row = await ctx.state(FATAL_KEY)
+    row = await ctx.document(FatalEvents)
     data = dict(row.data or {})
     data.setdefault("events", [])
     data.setdefault("next", 1)
@@ -111,7 +109,7 @@ async def fatal_event(
     otherwise it is looked up by owner and name. The record keeps the id, so a
     ``.pc rename`` while the event is pending does not orphan it.
 
-    The record (an item of ``ctx.state("plurk.fatal").data["events"]``)::
+    The record (an item of ``ctx.document(FatalEvents).data["events"]``)::
 
         {"id": 3, "owner": "u1", "character": "艾莉絲", "character_id": 4,
          "resource": "體力", "loss": 7, "before": 5, "after": 0, "source": "battle",

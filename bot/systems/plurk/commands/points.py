@@ -28,6 +28,7 @@ from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.store.models import ChannelState, Character
 from bot.systems.plurk.characters import resource_value, set_resource
+from bot.systems.plurk.documents import ActionPoints
 from bot.systems.plurk.fatal import (
     Outcome,
     fatal_event,
@@ -43,7 +44,6 @@ from bot.systems.plurk.table import command
 from rules.errors import RuleError
 from rules.systems import plurk
 
-AP_KEY = "plurk.ap"
 GRANT_WORDS = frozenset({"grant", "give", "add", "給", "给", "加"})
 SET_WORDS = frozenset({"set", "設", "设", "設定", "设定"})
 COST_WORDS = frozenset({"cost", "costs", "費用", "费用", "消耗"})
@@ -81,7 +81,7 @@ def bounded(value: int, *, result: bool = False) -> int:
 
 
 async def load_pool(ctx: Context) -> tuple[ChannelState, plurk.ApPool]:
-    row = await ctx.state(AP_KEY)
+    row = await ctx.document(ActionPoints)
     return row, plurk.ApPool.from_dict(row.data or {})
 
 
