@@ -9,7 +9,7 @@ make bare URLs clickable, and a roll reason is a player's text.
 
 Incoming ``at`` segments become the core's mention form ``<@qq>`` (the form
 Discord messages carry natively, parsed by ``bot.handlers.gm.user_ref`` and
-``bot.plurk.characters.mention``), so ``.hp -5 @Bob`` names Bob.
+``bot.kits.references.mention``), so ``.hp -5 @Bob`` names Bob.
 """
 
 from __future__ import annotations

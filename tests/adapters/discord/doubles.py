@@ -10,9 +10,25 @@ discord.py has two HTTP paths, and both are replaced at their ``request`` method
   use the interaction token) — a subclass installed in discord.py's
   ``async_context`` while a command runs.
 
-``DiscordApi`` records every request and answers like Discord: message
-payloads, DM channels, and ``403 / 50007 Cannot send messages to this user``
-for users whose DMs are closed.
+``DiscordApi`` records every request and answers like Discord. Where each answer
+comes from (docs = Discord's developer documentation; "assumed" = chosen, not
+documented):
+
+- payloads: Message, Channel (DM = type 1), Interaction Callback Response
+  (``interaction`` + ``resource``) and the application command objects, as the
+  API reference describes them (docs; only the fields discord.py reads);
+- errors are raised as discord.py raises them for Discord's error JSON
+  ``{"message": …, "code": …}`` (docs, "JSON Error Codes"): ``403 / 50007
+  Cannot send messages to this user`` for a DM to a user whose DMs are closed,
+  ``403 / 50013 Missing Permissions`` for a channel the bot may not post in,
+  ``404 / 10008 Unknown Message`` for editing or deleting an interaction's
+  original response that does not exist (never sent, or already deleted), and
+  ``400 / 40060 Interaction has already been acknowledged.`` for a second
+  callback to one interaction (docs);
+- a deferred callback (type 5) makes the "thinking…" placeholder the original
+  response, which the first edit replaces (docs, "Receiving and Responding");
+- any request this double does not know fails the test (assumed: stricter
+  than Discord, which would answer 404 / 0).
 """
 
 from __future__ import annotations
@@ -102,6 +118,8 @@ class DiscordApi:
     locked_channels: set[int] = field(default_factory=set)  # the bot may not post there
     requests: list[Request] = field(default_factory=list)
     dm_channels: dict[int, int] = field(default_factory=dict)  # channel id → user id
+    acknowledged: set[int] = field(default_factory=set)  # interaction ids answered
+    originals: set[str] = field(default_factory=set)  # tokens with an original response
     _ids: Any = field(default_factory=lambda: itertools.count(900000000000000000))
 
     # --- the two HTTP entry points of discord.py ----------------------------------
@@ -144,15 +162,27 @@ class DiscordApi:
                                              "message": "Cannot send messages to this user"})
                 return message_payload(next(self._ids), int(channel), body.get("content", ""),
                                        bot)
-            case "POST", ["interactions", interaction_id, _token, "callback"]:
+            case "POST", ["interactions", interaction_id, token, "callback"]:
+                if int(interaction_id) in self.acknowledged:
+                    self.requests[-1].refused = True
+                    raise discord.HTTPException(
+                        FakeResponse(400, "Bad Request"),
+                        {"code": 40060,
+                         "message": "Interaction has already been acknowledged."})
+                self.acknowledged.add(int(interaction_id))
+                if body["type"] in (4, 5):
+                    self.originals.add(token)
                 return self._callback(int(interaction_id), body, bot)
             case "POST", ["webhooks", _app, _token]:
                 return message_payload(next(self._ids), CHANNEL_ID, body.get("content", ""),
                                        bot, body.get("flags", 0))
-            case "PATCH", ["webhooks", _app, _token, "messages", "@original"]:
+            case "PATCH", ["webhooks", _app, token, "messages", "@original"]:
+                self._original(token)
                 return message_payload(next(self._ids), CHANNEL_ID, body.get("content", ""),
                                        bot)
-            case "DELETE", ["webhooks", _app, _token, "messages", "@original"]:
+            case "DELETE", ["webhooks", _app, token, "messages", "@original"]:
+                self._original(token)
+                self.originals.discard(token)
                 return None
             case "PUT", ["applications", _app, "commands"] | \
                     ["applications", _app, "guilds", _, "commands"]:
@@ -161,6 +191,13 @@ class DiscordApi:
                          "version": "1", "guild_id": guild, "default_member_permissions": None}
                         for command in body]
         raise AssertionError(f"unexpected Discord request {route.method} {path}")
+
+    def _original(self, token: str) -> None:
+        """Editing or deleting ``@original`` needs one (Discord: 404 Unknown Message)."""
+        if token not in self.originals:
+            self.requests[-1].refused = True
+            raise discord.NotFound(FakeResponse(404, "Not Found"),
+                                   {"code": 10008, "message": "Unknown Message"})
 
     def _callback(self, interaction_id: int, body: dict[str, Any],
                   bot: dict[str, Any]) -> dict[str, Any]:
@@ -262,9 +299,11 @@ def command_payload(name: str, user_id: int, user_name: str, *, kind: int = 2,
         opt_type = 4 if isinstance(value, int) else 3
         opts.append({"name": option, "type": opt_type, "value": value,
                      **({"focused": True} if focused else {})})
+    interaction_id = next(_interaction_ids)
     payload: dict[str, Any] = {
-        "id": str(next(_interaction_ids)), "application_id": str(APP_ID), "type": kind,
-        "token": "fake-interaction-token", "version": 1, "locale": client_locale,
+        "id": str(interaction_id), "application_id": str(APP_ID), "type": kind,
+        "token": f"fake-interaction-token-{interaction_id}", "version": 1,
+        "locale": client_locale,
         "data": {"id": "1", "name": name, "type": 1, "options": opts},
         "app_permissions": "0", "attachment_size_limit": 8388608, "entitlements": [],
         "authorizing_integration_owners": {},

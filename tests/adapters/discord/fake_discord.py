@@ -2,6 +2,20 @@
 sync the commands, connect to the gateway, receive an INTERACTION_CREATE, answer
 it over REST, and stop. Tests point discord.py at it by patching ``Route.BASE``
 and ``DiscordWebSocket.DEFAULT_GATEWAY``.
+
+Where its behaviour comes from (docs = Discord's developer documentation;
+"assumed" = chosen, not documented):
+
+- gateway: Hello (op 10) with ``heartbeat_interval``, Identify (op 2) answered
+  by a READY dispatch, Heartbeat (op 1) by Heartbeat ACK (op 11), dispatches as
+  op 0 with ``t`` and a rising ``s`` (docs, "Gateway");
+- REST: a request without ``Authorization: Bot <token>`` is HTTP 401
+  ``{"message": "401: Unauthorized", "code": 0}`` and an unknown route HTTP 404
+  ``{"message": "404: Not Found", "code": 0}`` (docs, "HTTP Response Codes" and
+  the JSON error shape); interaction callbacks and webhooks carry their token in
+  the URL and need no bot token (docs, "Receiving and Responding");
+- payloads (User, Application, Channel, Message, the Interaction Callback
+  Response) carry the fields discord.py reads (docs); ids are made up (assumed).
 """
 
 from __future__ import annotations

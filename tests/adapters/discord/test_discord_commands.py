@@ -5,6 +5,7 @@ otherwise)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from discord import Locale, app_commands
 from adapters.discord.commands import VERBS, build_commands, check_line, core_knows, text_line
 from adapters.discord.convert import split_message, utf16_len
 from adapters.discord.i18n import STRINGS, CommandTranslator
+from bot.config import Settings
+from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from tests.adapters.discord.doubles import (
     APP_ID,
@@ -25,24 +28,25 @@ from tests.adapters.discord.doubles import (
 
 
 class RecordingCore:
-    def __init__(self) -> None:
+    """The real Core (SQLite), recording the command line each slash command became."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
         self.lines: list[str] = []
 
     async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]:
         self.lines.append(incoming.text)
-        return [Outgoing("channel", incoming.channel, "ok")]
+        return await self.core.handle(incoming, dice)
 
-    async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:
-        return []
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.core, name)
 
-    async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
-        return []
 
-    async def delivered(self, outgoing: Outgoing) -> None:
-        pass
-
-    async def undelivered(self, platform: str) -> list[Outgoing]:
-        return []
+@pytest.fixture
+async def core(settings: Settings) -> AsyncIterator[RecordingCore]:
+    opened = await Core.open(settings)
+    yield RecordingCore(opened)
+    await opened.close()
 
 
 @pytest.mark.parametrize(("command", "options", "line"), [
@@ -63,15 +67,15 @@ class RecordingCore:
     ("help", {"topic": "r"}, ".help r"),
 ])
 async def test_each_slash_command_is_its_text_command(
-        command: str, options: dict[str, Any], line: str) -> None:
-    api, core = DiscordApi(), RecordingCore()
+        core: RecordingCore, command: str, options: dict[str, Any], line: str) -> None:
+    api = DiscordApi()
     client = make_client(core, api)
     await invoke(client, api, command_payload(command, 501, "Alice", **options))
     assert core.lines == [line]
 
 
-async def test_gm_add_names_the_user_as_a_mention_the_core_understands() -> None:
-    api, core = DiscordApi(), RecordingCore()
+async def test_gm_add_names_the_user_as_a_mention_the_core_understands(core: RecordingCore) -> None:
+    api = DiscordApi()
     client = make_client(core, api)
     payload = command_payload("gm", 501, "Alice", action="add")
     payload["data"]["options"].append({"name": "user", "type": 6, "value": "777"})
@@ -84,7 +88,7 @@ async def test_gm_add_names_the_user_as_a_mention_the_core_understands() -> None
 
 def test_text_lines_never_carry_line_breaks() -> None:
     assert text_line("r", "d20", "a\nb") == ".r d20 a b"
-    assert check_line(" 觀察 ", 0, None) == ".ra 觀察"
+    assert check_line("ra", " 觀察 ", 0, None) == ".ra 觀察"
 
 
 def test_commands_the_core_lacks_are_not_offered() -> None:
@@ -94,8 +98,8 @@ def test_commands_the_core_lacks_are_not_offered() -> None:
     assert {command.name for command in build_commands(lambda verb: verb == "r")} == {"roll"}
 
 
-async def test_descriptions_are_localised_for_zh_tw_and_zh_cn() -> None:
-    client = make_client(RecordingCore(), DiscordApi())
+async def test_descriptions_are_localised_for_zh_tw_and_zh_cn(core: RecordingCore) -> None:
+    client = make_client(core, DiscordApi())
     translator = CommandTranslator()
     for command in client.tree.get_commands():
         assert isinstance(command, app_commands.Command)
@@ -119,9 +123,9 @@ async def test_translator_leaves_english_and_other_languages_to_the_default() ->
     assert await translator.translate(unkeyed, Locale.chinese, context) is None
 
 
-async def test_development_sync_goes_to_one_server() -> None:
+async def test_development_sync_goes_to_one_server(core: RecordingCore) -> None:
     api = DiscordApi()
-    client = make_client(RecordingCore(), api, dev_guild_id=GUILD_ID)
+    client = make_client(core, api, dev_guild_id=GUILD_ID)
     await client.setup_hook()
     [sync] = api.requests
     assert (sync.method, sync.path) == ("PUT",
@@ -130,24 +134,24 @@ async def test_development_sync_goes_to_one_server() -> None:
     assert roll["description_localizations"]["zh-TW"] == "公開擲骰"
 
 
-async def test_production_sync_is_global_and_can_be_turned_off() -> None:
+async def test_production_sync_is_global_and_can_be_turned_off(core: RecordingCore) -> None:
     api = DiscordApi()
-    await make_client(RecordingCore(), api).setup_hook()
+    await make_client(core, api).setup_hook()
     assert [(r.method, r.path) for r in api.requests] == [
         ("PUT", f"/applications/{APP_ID}/commands")]
     quiet = DiscordApi()
-    await make_client(RecordingCore(), quiet, sync_commands=False).setup_hook()
+    await make_client(core, quiet, sync_commands=False).setup_hook()
     assert quiet.requests == []
 
 
 async def test_item14_discord_sync_is_logged_at_warning(
-        caplog: pytest.LogCaptureFixture) -> None:
+        core: RecordingCore, caplog: pytest.LogCaptureFixture) -> None:
     """The operator sees the sync at the default log level (WARNING)."""
     caplog.set_level(logging.WARNING)
-    client = make_client(RecordingCore(), DiscordApi())
+    client = make_client(core, DiscordApi())
     await client.setup_hook()
     count = len(client.tree.get_commands())
-    dev = make_client(RecordingCore(), DiscordApi(), dev_guild_id=GUILD_ID)
+    dev = make_client(core, DiscordApi(), dev_guild_id=GUILD_ID)
     await dev.setup_hook()
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
         ("WARNING", f"Discord: {count} slash commands synced globally"),

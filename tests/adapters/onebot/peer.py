@@ -7,6 +7,23 @@ like a real implementation — including the failed ``send_private_msg`` a QQ
 account gets for a user who is not its friend, and the group list / group
 member look-ups (failed for a non-member, as NapCat answers) that the friend
 request check uses.
+
+Where its behaviour comes from ("assumed" = chosen, not documented):
+
+- the reverse WebSocket handshake (``X-Self-ID``, ``Authorization: Bearer``),
+  events as JSON with ``post_type``, and actions answered with the caller's
+  ``echo`` (OneBot v11, "communication/ws-reverse" and "api");
+- an answer is ``{"status", "retcode", "data", "message", "wording", "echo"}``
+  with ``wording`` equal to ``message`` (NapCat's ``OB11Response``); a success
+  is ``status: "ok", retcode: 0``; an action that fails while being carried out
+  (a private message to a non-friend, an unknown group member) is ``status:
+  "failed", retcode: 1200, data: null`` — the code NapCat's
+  ``OneBotAction.websocketHandle`` gives every such error over WebSocket (older
+  NapCat used 200); the error texts are assumed;
+- an action the peer does not implement is ``status: "failed", retcode: 1404``
+  (OneBot v11: 1404 = the API does not exist, for WebSocket);
+- message events use the array message format (NapCat's ``messagePostFormat:
+  "array"``), an @ as ``{"type": "at", "data": {"qq": "<number>", "name"}}``.
 """
 
 from __future__ import annotations
@@ -110,7 +127,20 @@ def message_text(params: dict[str, Any]) -> str:
 
 
 def ok(data: Any) -> dict[str, Any]:
-    return {"status": "ok", "retcode": 0, "data": data}
+    """A successful action, as NapCat answers it."""
+    return {"status": "ok", "retcode": 0, "data": data, "message": "", "wording": ""}
+
+
+#: NapCat's retcode for an action that failed while being carried out (WebSocket)
+ACTION_ERROR = 1200
+#: OneBot v11's retcode for an action that does not exist (WebSocket)
+NO_SUCH_ACTION = 1404
+
+
+def failed(message: str, retcode: int = ACTION_ERROR) -> dict[str, Any]:
+    """A failed action, as NapCat answers it (``wording`` repeats ``message``)."""
+    return {"status": "failed", "retcode": retcode, "data": None, "message": message,
+            "wording": message}
 
 
 class OneBotPeer:
@@ -193,8 +223,7 @@ class OneBotPeer:
         if action == "send_private_msg" and self.friends is not None \
                 and params.get("user_id") not in self.friends \
                 and params.get("group_id") not in self.temp_groups:
-            return {"status": "failed", "retcode": 200, "data": None,
-                    "message": "user is not a friend", "wording": "不是好友"}
+            return failed("user is not a friend")
         if action == "get_group_list":
             return ok([{"group_id": group, "group_name": f"group {group}",
                         "member_count": len(members), "max_member_count": 500}
@@ -202,13 +231,14 @@ class OneBotPeer:
         if action == "get_group_member_info":
             group, user = params.get("group_id"), params.get("user_id")
             if user not in self.groups.get(group, set()):
-                return {"status": "failed", "retcode": 200, "data": None,
-                        "message": "member not found", "wording": "群成员不存在"}
+                return failed("member not found")
             return ok({"group_id": group, "user_id": user, "nickname": str(user),
                        "card": "", "role": "member"})
         if action == "set_friend_add_request":
             return ok(None)
-        return ok({"message_id": next(self._message_ids)})
+        if action in ("send_group_msg", "send_private_msg", "send_msg"):
+            return ok({"message_id": next(self._message_ids)})
+        return failed(f"不支持的 Api {action}", NO_SUCH_ACTION)
 
     async def post(self, event: dict[str, Any]) -> None:
         assert self._ws is not None

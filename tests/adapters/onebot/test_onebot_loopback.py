@@ -268,3 +268,25 @@ async def test_item3_the_bot_itself_cannot_be_made_gm(running_bot: RunningBot) -
                 f"⚠ “{ref}”不是有效的用户；请用 @ 提及对方，或输入对方的用户 ID。"]  # QQ: 简
         added = await peer.say(group_event(GROUP, ALICE, f".gm add {BOB}"))
         assert sent_to_group(added) == [f"{BOB} 已加入本频道的 GM。"]
+
+
+async def test_at_sender_goes_on_the_first_piece_of_a_split_reply_only(tmp_path: Path) -> None:
+    """With ``at_sender`` a reply longer than ``max_message_length`` arrives as several
+    send_group_msg actions; only the first starts with an ``at`` segment for the sender."""
+    settings = onebot_settings(tmp_path, at_sender=True, max_message_length=100)
+    running = await start_bot(settings, dice=ScriptedSource([17]))
+    reason = "a" * 150
+    try:
+        async with OneBotPeer(running.url, token=TOKEN) as peer:
+            actions = await peer.say(group_event(GROUP, ALICE, f".r 1d20 {reason}",
+                                                 nickname="Alice"), expect=2)
+    finally:
+        await stop_bot(running)
+    reply = f"🎲 Alice「{reason}」：1d20 = [17] = 17"  # roll.result_reason, zh-Hans
+    assert [a["action"] for a in actions] == ["send_group_msg", "send_group_msg"]
+    assert [a["params"]["group_id"] for a in actions] == [GROUP, GROUP]
+    assert [a["params"]["message"] for a in actions] == [
+        [{"type": "at", "data": {"qq": str(ALICE)}},
+         {"type": "text", "data": {"text": " " + reply[:100]}}],
+        [{"type": "text", "data": {"text": reply[100:]}}],
+    ]

@@ -109,6 +109,21 @@ async def test_item3_outbox_keeps_a_secret_for_recipient_zero_and_posts_nothing_
     assert len(notices) == 2 and all("17" not in t and "18" not in t for t in notices)
 
 
+async def test_outbox_never_posts_a_secret_marked_for_the_thread(
+    fake: FakePlurk, client: PlurkClient, core: Core
+) -> None:
+    """A secret Outgoing addressed to the thread (a core bug) is refused by the outbox:
+    Plurk never receives it, and the next reply of the thread still goes out."""
+    pid = fake.add_plurk(7, "thread")
+    secret = Outgoing("channel", str(pid), "GM secret: the butler did it", secret=True)
+    public = Outgoing("channel", str(pid), "Alice rolled in secret")
+    await run_outbox(core, sender_for(client), secret, public)
+    assert fake.calls.count("Responses/responseAdd") == 1
+    assert [(p.endpoint, p.plurk_id, p.content) for p in fake.posts] == [
+        ("responseAdd", pid, "Alice rolled in secret")]
+    assert "Timeline/plurkAdd" not in fake.calls
+
+
 @pytest.mark.parametrize("user", ["", "abc", "-3", "１２", " 12", None])
 async def test_item3_outbox_drops_a_nonsense_recipient_with_an_error(
     fake: FakePlurk,

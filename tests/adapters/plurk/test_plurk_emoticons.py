@@ -147,3 +147,18 @@ def test_the_unconfirmed_points_are_small_functions() -> None:
         "(dice)",
         "(coin)",
     )
+
+
+@pytest.mark.parametrize("gap", [" ", "\n", "<br>", " <br/>\n"])
+def test_whitespace_between_the_images_of_a_digit_run_keeps_the_run(gap: str) -> None:
+    """Plurk's rendered HTML may put spaces or line breaks between the images of a
+    run; only visible text ends a run (``parse_content``), so the run still reads
+    as its three digits."""
+    content = (
+        img("(dice10-123)", rndnum="1") + gap + img("", rndnum="2") + "\n" + img("", rndnum="3")
+    )
+    rolls = parse_content(content)
+    assert rolls.others == (EmoticonResult("digits", "(dice10-123)", "123"),)
+    assert rolls.unreadable == ()
+    assert rolls.dice == ()
+    assert rolls.text == "(dice10-123)" + gap.replace("<br>", "\n").replace("<br/>", "\n") + "\n"
