@@ -24,10 +24,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rules.dice import nodes
-from rules.dice.results import DEFAULT_MAX_LENGTH
 
 if TYPE_CHECKING:
-    from rules.dice.results import Die, RollResult, TermResult
+    from rules.dice.results import RollResult
+    from rules.dice.terms import Die, TermResult
+
+DEFAULT_MAX_LENGTH = 1000
+"""Default ceiling of ``RollResult.render()``; the adapters split longer messages anyway."""
 
 _FUDGE = {-1: "-", 0: "0", 1: "+"}
 

@@ -1,13 +1,13 @@
-"""What a roll produced: every die with its history, per term, per command.
+"""What a roll produced: the result of one command, per term.
 
 ``RollResult.dice`` is the flat list of every face drawn, in drawing order
 (rerolled-away faces and explosion dice included; Fudge faces as -1/0/+1), so
 that a scripted test can compare it with the script it fed in. Per-die detail
-(kept/dropped, exploded, rerolled, success) lives in ``terms[i].dice``.
+(kept/dropped, exploded, rerolled, success) lives in ``terms[i].dice``
+(``rules.dice.terms``).
 
-Terms whose dice are one face each (no reroll, no explosion) keep only the raw
-faces and build their ``Die`` objects on first access: most rolls are never
-inspected die by die, and allocating objects nobody reads is most of the cost.
+Imports point one way — results → render → nodes → rolling → terms — so no
+module of the engine needs another half-loaded.
 """
 
 from __future__ import annotations
@@ -15,100 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rules.dice.render import DEFAULT_MAX_LENGTH, render_result
+from rules.dice.terms import Die, TermResult
+
 if TYPE_CHECKING:
-    from rules.dice.nodes import DiceTerm, Node
+    from rules.dice.nodes import Node
 
-DEFAULT_MAX_LENGTH = 1000
-"""Default ceiling of ``RollResult.render()``; the adapters split longer messages anyway."""
-
-
-@dataclass(slots=True)
-class Die:
-    """One die as shown to players."""
-
-    value: int
-    """What the die counts for (a compounded die: the sum of its parts)."""
-    kept: bool = True
-    """False when dropped by keep/drop (``kh``/``kl``/``dh``/``dl``)."""
-    exploded: bool = False
-    """``!``: this die met the explode condition and added the next die.
-    ``!!``: this die compounded (it has several ``parts``)."""
-    extra: bool = False
-    """Added by the explosion of the die before it."""
-    rerolled: tuple[int, ...] = ()
-    """Faces replaced by ``r``/``ro``, in order; ``value`` is the last face."""
-    parts: tuple[int, ...] = ()
-    """``!!`` only: the faces added together into ``value`` (empty otherwise)."""
-    success: bool | None = None
-    """Success counting: whether this kept die succeeded (None: not counted)."""
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "kept": self.kept,
-            "exploded": self.exploded,
-            "extra": self.extra,
-            "rerolled": list(self.rerolled),
-            "parts": list(self.parts),
-            "success": self.success,
-        }
-
-
-class TermResult:
-    """The outcome of one dice term (``4d6kh3``) inside an expression."""
-
-    __slots__ = ("_dice", "dropped", "rolled", "term", "value")
-
-    def __init__(
-        self,
-        term: DiceTerm,
-        rolled: list[int],
-        value: int,
-        dropped: tuple[int, ...] = (),
-        dice: list[Die] | None = None,
-    ) -> None:
-        self.term = term
-        self.rolled = rolled  # every face drawn for this term, in order
-        self.value = value
-        self.dropped = dropped  # indices into rolled (only when dice is built lazily)
-        self._dice = dice
-
-    @property
-    def notation(self) -> str:
-        return self.term.text
-
-    @property
-    def faces(self) -> int | str:
-        """Faces of the die: an int, or ``"F"`` for Fudge dice."""
-        return "F" if self.term.fudge else self.term.faces
-
-    @property
-    def dice(self) -> list[Die]:
-        """The dice of this term, in rolling order."""
-        if self._dice is None:
-            dropped = set(self.dropped)
-            success = self.term.success
-            if success is None:
-                self._dice = [Die(v, kept=i not in dropped) for i, v in enumerate(self.rolled)]
-            else:
-                test = success.test
-                self._dice = [
-                    Die(v, kept=False) if i in dropped else Die(v, success=test(v))
-                    for i, v in enumerate(self.rolled)
-                ]
-        return self._dice
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "notation": self.term.text,
-            "count": self.term.count,
-            "faces": self.faces,
-            "value": self.value,
-            "dice": [die.to_data() for die in self.dice],
-        }
-
-    def __repr__(self) -> str:
-        return f"TermResult({self.term.text!r}, value={self.value}, rolled={self.rolled})"
+__all__ = ["Die", "RollResult", "TermResult"]
 
 
 @dataclass(slots=True)
@@ -168,8 +81,3 @@ class RollResult:
             "dice": self.dice,
             "terms": [term.to_data() for term in self.terms],
         }
-
-
-# At the bottom: render imports nodes, which imports rolling, which imports this
-# module — by now everything they need from here is defined.
-from rules.dice.render import render_result  # noqa: E402

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rules.dice.results import Die, TermResult
+from rules.dice.terms import Die, TermResult
 from rules.errors import RuleError
 
 if TYPE_CHECKING:
