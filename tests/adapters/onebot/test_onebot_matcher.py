@@ -205,20 +205,26 @@ async def test_hidden_roll_group_gets_announcement_privates_get_result(
                             {"user_id": BOB, "message": text(ALICE_SECRET_FOR_GM)}, OK)
 
 
+def alice_rolls_secretly_and_bob_is_no_friend(ctx: Any, bot: Bot) -> None:
+    """Bob claims GM; Alice's `.rh 1d20` is announced, sent to her, and QQ refuses the
+    GM's copy: Bob is not the bot's friend."""
+    claim_gm(ctx, bot)
+    ctx.receive_event(bot, event(group_event(GROUP, ALICE, ".rh 1d20", nickname="Alice")))
+    ctx.should_call_api("send_group_msg",
+                        {"group_id": GROUP, "message": text(ALICE_ROLLED_IN_SECRET)}, OK)
+    ctx.should_call_api("send_private_msg",
+                        {"user_id": ALICE, "message": text(ALICE_SECRET)}, OK)
+    ctx.should_call_api("send_private_msg",
+                        {"user_id": BOB, "message": text(ALICE_SECRET_FOR_GM)},
+                        exception=ActionFailed(**NOT_A_FRIEND))
+
+
 async def test_non_friend_gets_a_temp_session_try_then_a_group_notice(
         app: App, matcher: Any, install: Install) -> None:
     await install(17)
     async with app.test_matcher(matcher) as ctx:
         bot = ctx.create_bot(base=Bot, self_id=str(SELF_ID))
-        claim_gm(ctx, bot)
-        ctx.receive_event(bot, event(group_event(GROUP, ALICE, ".rh 1d20", nickname="Alice")))
-        ctx.should_call_api("send_group_msg",
-                            {"group_id": GROUP, "message": text(ALICE_ROLLED_IN_SECRET)}, OK)
-        ctx.should_call_api("send_private_msg",
-                            {"user_id": ALICE, "message": text(ALICE_SECRET)}, OK)
-        ctx.should_call_api("send_private_msg",
-                            {"user_id": BOB, "message": text(ALICE_SECRET_FOR_GM)},
-                            exception=ActionFailed(**NOT_A_FRIEND))
+        alice_rolls_secretly_and_bob_is_no_friend(ctx, bot)
         ctx.should_call_api("send_private_msg",
                             {"user_id": BOB, "group_id": GROUP,
                              "message": text(ALICE_SECRET_FOR_GM)},
@@ -238,15 +244,7 @@ async def test_temp_session_delivery_needs_no_notice(app: App, matcher: Any,
     await install(17)
     async with app.test_matcher(matcher) as ctx:
         bot = ctx.create_bot(base=Bot, self_id=str(SELF_ID))
-        claim_gm(ctx, bot)
-        ctx.receive_event(bot, event(group_event(GROUP, ALICE, ".rh 1d20", nickname="Alice")))
-        ctx.should_call_api("send_group_msg",
-                            {"group_id": GROUP, "message": text(ALICE_ROLLED_IN_SECRET)}, OK)
-        ctx.should_call_api("send_private_msg",
-                            {"user_id": ALICE, "message": text(ALICE_SECRET)}, OK)
-        ctx.should_call_api("send_private_msg",
-                            {"user_id": BOB, "message": text(ALICE_SECRET_FOR_GM)},
-                            exception=ActionFailed(**NOT_A_FRIEND))
+        alice_rolls_secretly_and_bob_is_no_friend(ctx, bot)
         ctx.should_call_api("send_private_msg",
                             {"user_id": BOB, "group_id": GROUP,
                              "message": text(ALICE_SECRET_FOR_GM)}, OK)
@@ -257,15 +255,7 @@ async def test_without_temp_sessions_the_first_failure_is_reported(
     await install(17, temp_session=False)
     async with app.test_matcher(matcher) as ctx:
         bot = ctx.create_bot(base=Bot, self_id=str(SELF_ID))
-        claim_gm(ctx, bot)
-        ctx.receive_event(bot, event(group_event(GROUP, ALICE, ".rh 1d20", nickname="Alice")))
-        ctx.should_call_api("send_group_msg",
-                            {"group_id": GROUP, "message": text(ALICE_ROLLED_IN_SECRET)}, OK)
-        ctx.should_call_api("send_private_msg",
-                            {"user_id": ALICE, "message": text(ALICE_SECRET)}, OK)
-        ctx.should_call_api("send_private_msg",
-                            {"user_id": BOB, "message": text(ALICE_SECRET_FOR_GM)},
-                            exception=ActionFailed(**NOT_A_FRIEND))
+        alice_rolls_secretly_and_bob_is_no_friend(ctx, bot)
         ctx.should_call_api("send_group_msg",
                             {"group_id": GROUP, "message": text(cannot_reach("Bob"))}, OK)
 
