@@ -1,0 +1,201 @@
+"""Run mutmut 3 on one area of the code and print the score (see docs/testing.md).
+
+Usage (normally through ``scripts/mutation.sh``)::
+
+    python scripts/mutation.py [rules|core|adapters|all] [--max-children N]
+                               [--fresh | --survivors] [--score-only] [MUTANT_GLOB ...]
+
+mutmut reads its settings from ``pyproject.toml`` in the current directory and
+writes its copy of the tree to ``./mutants``. To give each area its own settings
+(what to mutate, which tests to run) and its own result cache, every area runs
+in ``mutants/area-<area>/``: symlinks to the project's folders plus a copy of
+``pyproject.toml`` whose ``[tool.mutmut]`` section is the project's one with the
+area's paths. mutmut keeps its results there, so a second run only tests the
+functions that changed; ``--fresh`` starts over. mutmut does not test a mutant
+again because a test changed: after adding tests, ``--survivors`` re-tests the
+last run's survivors (new tests are picked up), or ``--fresh`` re-tests all.
+
+Score: killed / total, where "killed" includes timeouts (mutmut's own rule) and
+"total" is every mutant of the area that was checked (mutants with no covering
+test count as not killed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
+
+# What each area mutates and which tests mutmut may run for it. mutmut then runs,
+# for each mutant, only the tests that executed the mutated function.
+AREAS: dict[str, dict[str, list[str]]] = {
+    "rules": {
+        "source_paths": ["rules"],
+        "only_mutate": [],
+        "pytest_add_cli_args_test_selection": ["tests/rules"],
+    },
+    "core": {
+        "source_paths": ["bot"],
+        "only_mutate": ["bot/core.py", "bot/router.py", "bot/store/*"],
+        "pytest_add_cli_args_test_selection": ["tests/bot"],
+    },
+    "adapters": {
+        "source_paths": ["adapters"],
+        "only_mutate": [
+            "adapters/*/convert.py",
+            "adapters/delivery.py",
+            "adapters/discord/delivery.py",
+            "adapters/onebot/delivery.py",
+            "adapters/plurk/emoticons.py",
+            "adapters/plurk/outbox.py",
+        ],
+        "pytest_add_cli_args_test_selection": ["tests/adapters"],
+    },
+}
+
+# Linked into every area folder (the tests import across layers).
+LINKED = ("rules", "bot", "adapters", "migrations", "tests", "docs")
+
+KILLED = {"killed", "timeout"}
+
+
+def area_dir(area: str) -> Path:
+    return ROOT / "mutants" / f"area-{area}"
+
+
+def toml_value(value: object) -> str:
+    # Strings, numbers, booleans and lists of strings: JSON spells them as TOML does.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def area_pyproject(area: str) -> str:
+    """The project's pyproject.toml with the area's [tool.mutmut] section."""
+    text = (ROOT / "pyproject.toml").read_text("utf-8")
+    base = dict(tomllib.loads(text).get("tool", {}).get("mutmut", {}))
+    base.update(AREAS[area])
+    # Drop the project's [tool.mutmut] section (up to the next table header).
+    text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", text)
+    section = "\n".join(f"{key} = {toml_value(value)}" for key, value in base.items())
+    return f"{text.rstrip()}\n\n[tool.mutmut]\n{section}\n"
+
+
+def prepare(area: str, fresh: bool) -> Path:
+    work = area_dir(area)
+    if fresh and work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    for name in LINKED:
+        link = work / name
+        if not link.is_symlink():
+            link.symlink_to(Path("..") / ".." / name, target_is_directory=True)
+    config = area_pyproject(area)
+    target = work / "pyproject.toml"
+    if not target.exists() or target.read_text("utf-8") != config:
+        target.write_text(config, "utf-8")
+    return work
+
+
+def run_mutmut(work: Path, max_children: int, names: list[str]) -> int:
+    cmd = [str(MUTMUT), "run", "--max-children", str(max_children), *names]
+    shown = cmd if len(names) < 5 else [*cmd[:4], f"<{len(names)} mutants>"]
+    print("$", " ".join(shown), f"(in {work.relative_to(ROOT)})", flush=True)
+    return subprocess.call(cmd, cwd=work)
+
+
+def results(work: Path) -> dict[str, str]:
+    """mutant name → status, from `mutmut results --all true`."""
+    out = subprocess.run(
+        [str(MUTMUT), "results", "--all", "true"],
+        cwd=work,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    statuses = {}
+    for line in out.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and "__mutmut_" in name:
+            statuses[name] = status
+    return statuses
+
+
+def module_of(mutant: str) -> str:
+    return mutant.rsplit(".", 1)[0]
+
+
+def score(area: str) -> tuple[int, int]:
+    work = area_dir(area)
+    if not (work / "mutants").exists():
+        print(f"{area}: not run yet")
+        return 0, 0
+    statuses = results(work)
+    checked = {k: v for k, v in statuses.items() if v not in {"not checked", "skipped"}}
+    per_module: dict[str, collections.Counter[str]] = collections.defaultdict(
+        collections.Counter
+    )
+    for name, status in checked.items():
+        per_module[module_of(name)][status] += 1
+    print(f"\n== {area} ==")
+    for module, counts in sorted(per_module.items()):
+        killed = sum(counts[s] for s in KILLED)
+        total = sum(counts.values())
+        print(f"  {module:32} {killed:5} / {total:<5} {100 * killed / total:5.1f}%")
+    killed = sum(1 for v in checked.values() if v in KILLED)
+    total = len(checked)
+    by_status = collections.Counter(checked.values())
+    unchecked = len(statuses) - len(checked)
+    survivors = sorted(k for k, v in checked.items() if v not in KILLED)
+    (work / "survivors.txt").write_text(
+        "".join(f"{k}: {checked[k]}\n" for k in survivors), "utf-8"
+    )
+    pct = 100 * killed / total if total else 0.0
+    print(f"  {'statuses':32} {dict(sorted(by_status.items()))}")
+    if unchecked:
+        print(f"  {'not checked yet':32} {unchecked}")
+    print(f"  SCORE {area}: {killed} / {total} killed ({pct:.1f}%)")
+    print(f"  survivors: {(work / 'survivors.txt').relative_to(ROOT)}"
+          f" (`cd {work.relative_to(ROOT)} && ../../.venv/bin/mutmut show NAME`)")
+    return killed, total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("area", nargs="?", default="rules", choices=[*AREAS, "all"])
+    parser.add_argument("names", nargs="*", help="only these mutants (mutmut globs)")
+    parser.add_argument("--max-children", type=int, default=2)
+    parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    parser.add_argument("--score-only", action="store_true", help="print the last score")
+    parser.add_argument("--survivors", action="store_true",
+                        help="test the last run's survivors again (after adding tests)")
+    args = parser.parse_args()
+    if not MUTMUT.exists():
+        sys.exit(f"{MUTMUT} missing: run scripts/mutation.sh (it installs the extra)")
+    areas = list(AREAS) if args.area == "all" else [args.area]
+    os.chdir(ROOT)
+    status = 0
+    for area in areas:
+        work = prepare(area, args.fresh)
+        names = list(args.names)
+        if args.survivors and (work / "mutants").exists():
+            names += [k for k, v in results(work).items() if v not in KILLED]
+        if not args.score_only:
+            status |= run_mutmut(work, args.max_children, names)
+    for area in areas:
+        score(area)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
