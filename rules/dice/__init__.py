@@ -7,6 +7,7 @@ Pure: no I/O, no asyncio, no chat text. Refusals are
 
 from rules.dice.codes import ERROR_CODES
 from rules.dice.engine import evaluate, roll, roll_pool, split_expression
+from rules.dice.flat import FlatRoll, FlatTerm, parse_flat, roll_flat
 from rules.dice.limits import DEFAULT_LIMITS, Limits
 from rules.dice.parser import Parsed, parse
 from rules.dice.results import Die, RollResult, TermResult
@@ -17,6 +18,8 @@ __all__ = [
     "ERROR_CODES",
     "DiceSource",
     "Die",
+    "FlatRoll",
+    "FlatTerm",
     "Limits",
     "Parsed",
     "RandomSource",
@@ -25,7 +28,9 @@ __all__ = [
     "TermResult",
     "evaluate",
     "parse",
+    "parse_flat",
     "roll",
+    "roll_flat",
     "roll_pool",
     "split_expression",
 ]

@@ -1,1 +1,2 @@
-"""One module per game system; ``registry`` lists them."""
+"""One package per game system (``rules.systems.<id>``, exporting ``SYSTEM``);
+``registry`` discovers them. ``base`` is the small interface they implement."""

@@ -309,7 +309,8 @@ def test_refusals_leave_state_untouched() -> None:
 
 
 def test_every_error_code_is_documented() -> None:
-    source = (ROOT / "rules" / "systems" / "plurk.py").read_text(encoding="utf-8")
+    package = ROOT / "rules" / "systems" / "plurk"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(package.glob("*.py")))
     docs = (ROOT / "docs" / "systems" / "plurk.md").read_text(encoding="utf-8")
     codes = set(re.findall(r'"(plurk\.[a-z_]+)"', source))
     assert codes, "no codes found"
@@ -339,3 +340,20 @@ def test_pl5_san_loss_over_the_dice_limit_names_the_limit() -> None:
     with pytest.raises(RuleError) as bad:
         P.parse_san_loss("1/1x6")
     assert bad.value.code == "plurk.bad_san_loss"
+
+
+# ------------------------------------------------ what plurk relies on: rules.dice, rules.kits
+
+
+def test_the_package_exports_what_the_old_module_did() -> None:
+    assert len(P.__all__) == len(set(P.__all__)) == 118
+    assert all(hasattr(P, name) for name in P.__all__)
+    from rules.dice import FlatTerm
+
+    assert P.DiceTerm is FlatTerm
+
+
+def test_registry_discovers_every_system_package() -> None:
+    from rules.systems import registry
+
+    assert registry.discover() == registry.SYSTEMS == {"plurk": P.SYSTEM}

@@ -1,15 +1,21 @@
-"""Data-driven tests of the `plurk` rules: every case in tests/rules/data/plurk/*.toml.
+"""The BCDice-style case runner for every rule system: tests/rules/data/<system>/*.toml.
 
-Each case names its rule id (``rule = "PL-17"``), an operation (``op``), the
-scripted dice (``dice``, used in order; any die beyond them fails the test, and
-every scripted die must be used) and the expected numbers (``expect``: a subset
-of the result, nested tables compared as subsets, lists element by element) or
-a refusal (``error`` = code, optional ``error_params``). TOML has no null, so
-the string ``"null"`` in an expectation means None.
+One folder per system (its id), one file per rule id or area. Each ``[[case]]``
+names its rule id (``rule = "PL-17"``), a ``name``, an operation (``op``: a
+function of the system, or a scenario), the scripted dice (``dice``, used in
+order; any die beyond them fails the test, and every scripted die must be used),
+its ``input``, and the expected numbers (``expect``: a subset of the result,
+nested tables compared as subsets, lists element by element) or a refusal
+(``error`` = code, optional ``error_params``). TOML has no null, so the string
+``"null"`` in an expectation means None.
 
-Scenario ops (``ap``, ``battle``) run ``[[case.steps]]`` in order on one state;
-a step has ``do``, ``args``, its own ``dice``, and ``expect`` (the step's event),
-``state`` (a snapshot of the state after the step) or ``error``.
+Scenario ops (plurk: ``ap``, ``battle``) run ``[[case.steps]]`` in order on one
+state; a step has ``do``, ``args``, its own ``dice``, and ``expect`` (the step's
+event), ``state`` (a snapshot of the state after the step) or ``error``.
+
+A system plugs in with one ``Cases`` entry in ``SYSTEMS`` below: its simple ops
+(``(source, input) -> result``), its scenario runner and the rule ids that must
+each have at least one case. Test ids read ``<rule>-<system>/<file>-<case name>``.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import json
 import re
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +35,11 @@ from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.systems import plurk as P
 
-DATA = Path(__file__).parent / "data" / "plurk"
+DATA = Path(__file__).parent / "data"
 NULL = "null"
+
+Op = Callable[[ScriptedSource, dict[str, Any]], Any]
+Scenario = Callable[[dict[str, Any], ScriptedSource], None]
 
 
 class _NoMoreDice:
@@ -41,21 +51,6 @@ class _NoMoreDice:
 
 def _source(dice: list[int] | None = None) -> ScriptedSource:
     return ScriptedSource(dice or [], fallback=_NoMoreDice())
-
-
-def load_cases() -> list[tuple[str, dict[str, Any]]]:
-    """(file stem, case) for every case of every table, in file order."""
-    cases = []
-    for path in sorted(DATA.glob("*.toml")):
-        with path.open("rb") as handle:
-            for case in tomllib.load(handle).get("case", []):
-                cases.append((path.stem, case))
-    return cases
-
-
-def _case_id(stem: str, case: dict[str, Any]) -> str:
-    slug = re.sub(r"[^0-9A-Za-z]+", "-", case["name"]).strip("-").lower()
-    return f"{case['rule']}-{stem}-{slug}"
 
 
 def _plain(value: Any) -> Any:
@@ -90,6 +85,8 @@ def _expect_error(spec: dict[str, Any], run: Callable[[], Any]) -> None:
     if "error_params" in spec:
         assert_match(spec["error_params"], _plain(caught.value.params), "error_params")
 
+
+# =========================================================================== plurk
 
 # --------------------------------------------------------------------------- simple ops
 
@@ -317,8 +314,7 @@ class _BattleRun:
         return event
 
 
-def run_scenario(case: dict[str, Any]) -> None:
-    src = _source()
+def run_plurk_scenario(case: dict[str, Any], src: ScriptedSource) -> None:
     if case["op"] == "ap":
         pool = P.ApPool.from_dict(case.get("input", {}).get("pool", {}))
         for n, step in enumerate(case["steps"]):
@@ -351,7 +347,7 @@ def run_scenario(case: dict[str, Any]) -> None:
             assert src.remaining == 0, f"step {n}: {src.remaining} scripted dice unused"
 
 
-OPS: dict[str, Callable[[ScriptedSource, dict[str, Any]], Any]] = {
+PLURK_OPS: dict[str, Op] = {
     "check": op_check,
     "push": op_push,
     "fate": op_fate,
@@ -372,31 +368,88 @@ OPS: dict[str, Callable[[ScriptedSource, dict[str, Any]], Any]] = {
     "stat": op_stat,
 }
 
+
+# =========================================================================== the runner
+
+
+@dataclass(frozen=True)
+class Cases:
+    """How the runner drives one system's case tables."""
+
+    ops: dict[str, Op]
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+    rules: frozenset[str] = frozenset()  # rule ids that must each have a case
+
+
+SYSTEMS: dict[str, Cases] = {
+    "plurk": Cases(
+        ops=PLURK_OPS,
+        scenarios={"ap": run_plurk_scenario, "battle": run_plurk_scenario},
+        rules=frozenset(f"PL-{n}" for n in range(1, 19)),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    system: str
+    file: str  # the table's stem
+    spec: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        slug = re.sub(r"[^0-9A-Za-z]+", "-", self.spec["name"]).strip("-").lower()
+        return f"{self.spec['rule']}-{self.system}/{self.file}-{slug}"
+
+
+def load_cases() -> list[Case]:
+    """Every case of every table of every system, in folder and file order."""
+    cases = []
+    for folder in sorted(p for p in DATA.iterdir() if p.is_dir()):
+        for path in sorted(folder.glob("*.toml")):
+            with path.open("rb") as handle:
+                for spec in tomllib.load(handle).get("case", []):
+                    cases.append(Case(folder.name, path.stem, spec))
+    return cases
+
+
 CASES = load_cases()
 
 
-@pytest.mark.parametrize(
-    "case", [pytest.param(case, id=_case_id(stem, case)) for stem, case in CASES]
-)
-def test_case(case: dict[str, Any]) -> None:
-    if case["op"] in ("ap", "battle"):
-        run_scenario(case)
+@pytest.mark.parametrize("case", [pytest.param(case, id=case.id) for case in CASES])
+def test_case(case: Case) -> None:
+    system = SYSTEMS[case.system]
+    spec = case.spec
+    if spec["op"] in system.scenarios:
+        system.scenarios[spec["op"]](spec, _source())
         return
-    src = _source(case.get("dice"))
-    inputs = case.get("input", {})
-    run = OPS[case["op"]]
-    if "error" in case:
-        _expect_error(case, lambda: run(src, inputs))
+    src = _source(spec.get("dice"))
+    inputs = spec.get("input", {})
+    run = system.ops[spec["op"]]
+    if "error" in spec:
+        _expect_error(spec, lambda: run(src, inputs))
     else:
-        assert_match(case["expect"], run(src, inputs), "result")
+        assert_match(spec["expect"], run(src, inputs), "result")
     assert src.remaining == 0, f"{src.remaining} scripted dice unused"
 
 
-def test_every_rule_has_a_case() -> None:
-    covered = {case["rule"] for _, case in CASES}
-    assert {f"PL-{n}" for n in range(1, 19)} <= covered
+def test_every_case_folder_is_a_known_system() -> None:
+    assert {p.name for p in DATA.iterdir() if p.is_dir()} <= set(SYSTEMS)
 
 
-def test_case_names_are_unique() -> None:
-    ids = [_case_id(stem, case) for stem, case in CASES]
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_every_rule_has_a_case(system: str) -> None:
+    covered = {case.spec["rule"] for case in CASES if case.system == system}
+    assert SYSTEMS[system].rules <= covered
+
+
+def test_every_case_names_a_known_op() -> None:
+    unknown = [case.id for case in CASES
+               if case.spec["op"] not in SYSTEMS[case.system].ops
+               and case.spec["op"] not in SYSTEMS[case.system].scenarios]
+    assert unknown == []
+
+
+def test_case_ids_are_unique() -> None:
+    ids = [case.id for case in CASES]
     assert len(ids) == len(set(ids))

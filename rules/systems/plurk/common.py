@@ -1,0 +1,48 @@
+"""Helpers shared by the plurk modules (not part of the public API)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from rules.dice.source import DiceSource
+from rules.errors import RuleError
+from rules.kits.costs import CostTable
+
+MAX_REROLLS = 100
+
+_B = TypeVar("_B")
+
+
+def _plain(value: Any) -> Any:
+    """Tuples to lists, recursively, so ``to_dict`` output is plain JSON."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _non_negative(value: int, name: str) -> None:
+    if value < 0:
+        raise RuleError("plurk.negative_amount", name=name, amount=value)
+
+
+def _roll(source: DiceSource, faces: int) -> int:
+    return int(source.roll(faces))
+
+
+def _replace_combatant(battle: _B, index: int, **changes: Any) -> _B:
+    """The battle with one combatant changed (any dataclass with ``combatants``)."""
+    combatants = list(battle.combatants)  # type: ignore[attr-defined]
+    combatants[index] = replace(combatants[index], **changes)
+    return replace(battle, combatants=tuple(combatants))  # type: ignore[type-var]
+
+
+def _resolve_action(table: CostTable, name: str, costs: Mapping[str, int], code: str) -> str:
+    """The cost key an action name means; refused with ``code`` (``action``, ``known``)."""
+    key = table.resolve(name, costs)
+    if key is None:
+        raise RuleError(code, action=name, known=", ".join(sorted(costs)))
+    return key
