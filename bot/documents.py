@@ -3,7 +3,7 @@
 Every document is stored as versioned JSON in one generic table — ``channel_state``
 for a table's documents (an AP pool, a battle), ``character_state`` for a
 character's (an inventory, a hand of cards) — so a new system needs no migration.
-A document class declares its ``key`` (starting with its owner's id: ``plurk.ap``),
+A document class declares its ``key`` (starting with its owner's id: ``<system>.ap``),
 its ``schema`` number and how to ``upgrade`` data stored by an older schema; reading
 a document upgrades it once and stores it back. Character documents hang off the
 character row, so `.campaign bind` moves them with the sheets.

@@ -3,7 +3,7 @@
 A system's chat side is one package `bot/systems/<id>/` that exports ``PLUGIN``, a
 :class:`SystemPlugin` — the small interface the core, `.help` and the adapters use:
 its rules (``GameSystem``), its command table, the adapter verbs it answers
-(Discord's `/check` → `.ra` in plurk), the commands `.help` shows first, the
+(Discord's `/check` → the system's own check command), the commands `.help` shows first, the
 guard that turns some sheet changes into rule events, its typed state documents
 and its catalog folder. Adding a system is adding a package; nothing else lists
 them. See docs/architecture.md, "Adding a rule system".
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 SheetGuard = Callable[["Context", "Character", str, "int | None", int],
                       Awaitable["list[str] | None"]]
 """Called by `.st` before it writes a value: None lets the write happen; a list of
-reply lines means the system took the change over (plurk: a loss to 0 HP is a
-fatal event, PL-12)."""
+reply lines means the system took the change over (a loss that the system's
+rules make an event of its own)."""
 
 
 @dataclass(frozen=True)
