@@ -15,7 +15,7 @@ from bot.messages import Outgoing
 from bot.router import command
 
 
-@command("help")
+@command("help", "幫助", "帮助", "說明", "说明")
 async def help_(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
     ordered = ordered_commands(ctx.channel.system)
@@ -40,7 +40,7 @@ ALL = ("all", "全部")
 
 DICE = ("r", "rh")
 """What every new player needs first: the dice rolls …"""
-SHEETS = ("set", "st", "pc", "gm")
+SHEETS = ("set", "st", "pc", "nn", "gm")
 """… then (after the system's own first commands, its checks) the sheets …"""
 LAST = ("campaign", "system", "lang", "help")
 """… and the channel settings last."""

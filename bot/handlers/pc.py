@@ -43,7 +43,7 @@ def find(owned: list[Character], name: str) -> Character:
     raise CommandError("core.error.pc_not_found", name=name.strip())
 
 
-@command("pc")
+@command("pc", "角色")
 async def pc(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.partition(" ")
     verb = verb.casefold()

@@ -6,6 +6,7 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.handlers.nn import acting_name
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
@@ -27,34 +28,35 @@ def roll_in(ctx: Context) -> dice.RollResult:
     return dice.roll(ctx.args, ctx.dice, default=default_die(ctx))
 
 
-def describe(ctx: Context, result: dice.RollResult, name: str | None = None) -> str:
+def describe(ctx: Context, result: dice.RollResult, name: str) -> str:
     key = "core.roll.result_reason" if result.reason else "core.roll.result"
-    return ctx.t(key, name=name or ctx.name, reason=result.reason, detail=result.render())
+    return ctx.t(key, name=name, reason=result.reason, detail=result.render())
 
 
 def roll_data(result: dice.RollResult) -> dict:
     return {"kind": "roll", **result.to_data()}
 
 
-@command("r", "roll", precheck=precheck_roll)
+@command("r", "roll", "骰", "擲骰", "掷骰", precheck=precheck_roll)
 async def public_roll(ctx: Context) -> list[Outgoing]:
     result = roll_in(ctx)
-    return [ctx.reply(describe(ctx, result), roll_data(result))]
+    return [ctx.reply(describe(ctx, result, await acting_name(ctx)), roll_data(result))]
 
 
-@command("rh", precheck=precheck_roll, hidden=True)
+@command("rh", "暗骰", precheck=precheck_roll, hidden=True)
 async def hidden_roll(ctx: Context) -> list[Outgoing]:
     """PL-7: the channel learns that a hidden roll happened; the roller and every GM
     get the result privately. Nothing of the result enters the channel message."""
     result = roll_in(ctx)
     data = roll_data(result)
-    own = ctx.private(ctx.user, ctx.t("core.roll.hidden_result", detail=describe(ctx, result)),
-                      data)
+    name = await acting_name(ctx)
+    detail = describe(ctx, result, name)
+    own = ctx.private(ctx.user, ctx.t("core.roll.hidden_result", detail=detail), data)
     if ctx.incoming.is_private:
         return [own]
-    announce = ctx.reply(ctx.t("core.roll.hidden_announce", name=ctx.name),
+    announce = ctx.reply(ctx.t("core.roll.hidden_announce", name=name),
                          {"kind": "hidden_roll", "user": ctx.user})
-    gm_text = ctx.t("core.roll.hidden_result_gm", name=ctx.name, detail=describe(ctx, result))
+    gm_text = ctx.t("core.roll.hidden_result_gm", name=name, detail=detail)
     return [announce, own, *ctx.to_gms(gm_text, data, exclude=ctx.user)]
 
 

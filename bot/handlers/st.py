@@ -13,6 +13,7 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.handlers.pc import create_character
+from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.router import command
@@ -74,6 +75,26 @@ async def sheet(ctx: Context, create: bool) -> Character | None:
     return character
 
 
+GROUPS = ("attribute", "skill", "resource", "other")
+"""The order `.st show` lists a sheet in: what the system declares as attributes,
+skills and resources, then everything else."""
+
+
+def grouped(ctx: Context, stats: dict[str, int]) -> str:
+    """``屬性 力量:2 靈巧:3｜技能 觀察:5``: one line, grouped by the system's kinds;
+    a sheet of one kind only needs no labels."""
+    groups: dict[str, list[str]] = {}
+    for name, value in stats.items():
+        declared = ctx.system.stat(name)
+        groups.setdefault(declared.kind if declared else "other", []).append(
+            f"{name}:{value}")
+    if len(groups) <= 1:
+        return " ".join(next(iter(groups.values()), [])) or ctx.t("core.st.empty")
+    return ctx.t("core.st.group_sep").join(
+        ctx.t(f"core.st.group_{kind}", stats=" ".join(groups[kind]))
+        for kind in GROUPS if kind in groups)
+
+
 def show(ctx: Context, character: Character, only: str | None = None) -> Outgoing:
     stats = dict(character.stats)
     if only is not None:
@@ -81,19 +102,32 @@ def show(ctx: Context, character: Character, only: str | None = None) -> Outgoin
         if name not in stats:
             raise CommandError("core.error.st_missing", name=only, pc=character.name)
         stats = {name: stats[name]}
-    body = " ".join(f"{name}:{value}" for name, value in stats.items()) or ctx.t("core.st.empty")
-    return ctx.reply(ctx.t("core.st.show", pc=character.name, stats=body),
+    return ctx.reply(ctx.t("core.st.show", pc=character.name, stats=grouped(ctx, stats)),
                      {"kind": "sheet", "character": character.name, "stats": stats})
 
 
-@command("st")
+async def whose(ctx: Context, rest: str) -> tuple[Character | None, str]:
+    """`.st show @bob [觀察]`: bob's active sheet (for the GM or bob; in a channel without
+    GMs, for anyone) and what is left; otherwise the speaker's."""
+    first, _, more = rest.strip().partition(" ")
+    owner = mention(first)
+    if owner is None:
+        return await sheet(ctx, create=False), rest.strip()
+    require_owner_or_gm(ctx, owner)
+    character = await ctx.active_character(owner)
+    if character is None:
+        raise CommandError("core.error.no_character", who=first)
+    return character, more.strip()
+
+
+@command("st", "數值", "数值", "屬性", "属性")
 async def st(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.partition(" ")
     if verb.casefold() in ("", "show", "list"):
-        character = await sheet(ctx, create=False)
+        character, only = await whose(ctx, rest)
         if character is None:
             raise CommandError("core.error.pc_no_active")
-        return [show(ctx, character, rest.strip() or None)]
+        return [show(ctx, character, only or None)]
     if verb.casefold() in ("del", "rm"):
         character = await sheet(ctx, create=False)
         if character is None:

@@ -11,7 +11,7 @@ from bot.permissions import require_gm_if_any
 from bot.router import command
 
 
-@command("system", "sys")
+@command("system", "sys", "系統", "系统")
 async def system(ctx: Context) -> list[Outgoing]:
     available = "、".join(f"{p.id}（{p.game.names[0]}）" for p in systems.plugins().values())
     wanted = ctx.args.strip()
@@ -27,7 +27,7 @@ async def system(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(ctx.t("core.system.set", id=chosen.id, name=chosen.names[0]))]
 
 
-@command("lang", "language")
+@command("lang", "language", "語言", "语言")
 async def lang(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
     if not wanted:

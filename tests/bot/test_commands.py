@@ -44,7 +44,8 @@ async def test_st_sets_without_spaces_and_folds_aliases(table: Table) -> None:
     await table.text("u", ".st 敏捷60力量50")
     await table.text("u", ".st 灵巧 12 观察=5")
     await table.text("u", ".st DEX+2 體質:7")
-    assert await table.text("u", ".st show") == "艾莉絲：敏捷:60 力量:50 靈巧:14 觀察:5 體質:7"
+    assert await table.text("u", ".st show") == (
+        "艾莉絲：屬性 力量:50 靈巧:14 體質:7｜技能 觀察:5｜其他 敏捷:60")
     assert await table.text("u", ".st show 观察") == "艾莉絲：觀察:5"
     assert await table.text("u", ".st del 力量") == "已從 艾莉絲 刪除：力量"
     assert await table.text("u", ".st show 力量") == "⚠ 艾莉絲 沒有「力量」這項數值。"
@@ -74,7 +75,7 @@ async def test_st_refuses_garbage_and_changes_nothing(table: Table) -> None:
     assert await table.text("u", ".st 觀察 4 靈巧") == f"⚠ 看不懂「靈巧」{usage}"
     assert await table.text("u", ".st 觀察 4 ++") == f"⚠ 看不懂「++」{usage}"
     assert await table.text("u", ".st 理智-3") == "⚠ u 沒有「理智」這項數值。"
-    assert await table.text("u", ".st show") == "u：觀察:3 力量:10 靈巧:12"
+    assert await table.text("u", ".st show") == "u：屬性 力量:10 靈巧:12｜技能 觀察:3"
 
 
 async def test_sheet_survives_a_new_process_on_the_same_database(
@@ -86,7 +87,7 @@ async def test_sheet_survives_a_new_process_on_the_same_database(
     await first.close()
     second = await Core.open(settings)
     try:
-        assert await Table(second).text("u", ".st show") == "u：觀察:5 靈巧:12"
+        assert await Table(second).text("u", ".st show") == "u：屬性 靈巧:12｜技能 觀察:5"
     finally:
         await second.close()
 
@@ -128,10 +129,10 @@ async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> No
         for name in EVERY_COMMAND.split():
             assert f"\n{name} — " in listing, (locale, name)
     await table.say("u", ".lang zh-Hant")
-    assert (await table.text("u", ".help st")).startswith(".st\n角色卡數值")
+    assert (await table.text("u", ".help st")).startswith(".st / .數值 / .数值 / .屬性 / .属性\n角色卡數值")
 
 
-EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .gm .battle .turn .enemy .act .pass .bp "
+EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .nn .gm .battle .turn .enemy .act .pass .bp "
                  ".push .fate .sc .op .secret .rm .rg .parry .atk .dmg .field .place .move "
                  ".ap .cp .hp .san .intervene .accept .fatal .campaign .system .lang .help")
 

@@ -77,7 +77,7 @@ async def test_item7_different_stats_on_one_sheet_do_not_overwrite_each_other(
         dexterity = sum(t.startswith("alice 的數值已更新：敏捷:") for t in texts)
         assert strength + dexterity + texts.count(CONFLICT) == len(texts), set(texts)
         assert await Table(second).text("alice", ".st show") == (
-            f"alice：力量:{strength} 敏捷:{dexterity}")
+            f"alice：屬性 力量:{strength}｜其他 敏捷:{dexterity}")
     finally:
         await first.close()
         await second.close()

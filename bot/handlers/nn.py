@@ -1,0 +1,57 @@
+"""`.nn`: the name the bot calls a player by when they have no character sheet.
+
+Replies name the character who acts (`艾莉絲`), not the account (`alice`); a player
+without a sheet — the GM, a guest rolling a die — is named by their nickname
+(`.nn 守密人`, as SealDice and Dice! users set it), else by their display name.
+"""
+
+from __future__ import annotations
+
+from bot.context import Context
+from bot.documents import Document
+from bot.errors import CommandError
+from bot.handlers.pc import check_name
+from bot.messages import Outgoing
+from bot.router import command
+
+CLEAR = ("del", "clear", "rm", "刪除", "删除")
+
+
+class Nicknames(Document):
+    """``{"names": {user: nickname}}`` of one table."""
+
+    key = "core.nicknames"
+
+
+async def nickname(ctx: Context, user: str | None = None) -> str | None:
+    row = await ctx.document(Nicknames)
+    return (row.data or {}).get("names", {}).get(user or ctx.user)
+
+
+async def acting_name(ctx: Context) -> str:
+    """Who acts in a reply: the speaker's active character, else their nickname, else
+    their display name."""
+    character = await ctx.active_character()
+    if character is not None:
+        return character.name
+    return await nickname(ctx) or ctx.name
+
+
+@command("nn", "暱稱", "昵称")
+async def nn(ctx: Context) -> list[Outgoing]:
+    wanted = ctx.args.strip()
+    row = await ctx.document(Nicknames)
+    names = dict((row.data or {}).get("names", {}))
+    if not wanted:
+        current = names.get(ctx.user)
+        if current is None:
+            return [ctx.reply(ctx.t("core.nn.none", name=ctx.name))]
+        return [ctx.reply(ctx.t("core.nn.show", name=current))]
+    if wanted.casefold() in CLEAR:
+        if names.pop(ctx.user, None) is None:
+            raise CommandError("core.error.nn_none")
+        row.data = {**(row.data or {}), "names": names}
+        return [ctx.reply(ctx.t("core.nn.cleared", name=ctx.name))]
+    names[ctx.user] = check_name(wanted)
+    row.data = {**(row.data or {}), "names": names}
+    return [ctx.reply(ctx.t("core.nn.set", name=names[ctx.user]))]
