@@ -245,22 +245,26 @@ async def test_pl15_field_place_and_move_by_chebyshev_distance(table: Table) -> 
     assert board.splitlines()[1:] == [
         "場地 10×10（A1 在左上，一格 1.5 公尺）",
         "   A B C D E F G H I J",
-        " 1 B A . . . . . . . .",
+        " 1 b a . . . . . . . .",
         " 2 . . . . . . . . . .",
         " 3 . . . . . . . . . .",
-        " 4 . . . G . . . . . .",
+        " 4 . . . g . . . . . .",
         " 5 . . . . . . . . . .",
         " 6 . . . . . . . . . .",
         " 7 . . . . . . . . . .",
         " 8 . . . . . . . . . .",
         " 9 . . . . . . . . . .",
         "10 . . . . . . . . . .",
-        "圖例：B=Bob@A1、A=Ann@B1、G=Ghoul@D4",
+        "圖例：b=Bob@A1、a=Ann@B1、g=Ghoul@D4",
         "未在場上：Thug",
     ]
     # A1 → C3 is 2 cells diagonally (Chebyshev), 1 BP each
-    assert await table.text("p2", ".move C3") == \
-        "Bob 從 A1 移動到 C3（2 格）。\nBob：移動 花費 2 BP（4 → 2）"
+    assert await table.text("p2", ".move C3") == "\n".join([
+        "Bob 從 A1 移動到 C3（2 格）。",
+        "   A B C D E F G H I J",
+        " 1 . a . . . . . . . .",
+        " 3 . . b . . . . . . .",
+        "Bob：移動 花費 2 BP（4 → 2）"])
     before = await stored(table.core)
     assert await table.text("p2", ".move K1") == "⚠ K1 在場地外（場地 10×10）。"
     assert await table.text("p2", ".move D4") == "⚠ D4 已經有 Ghoul。"
@@ -271,7 +275,8 @@ async def test_pl15_field_place_and_move_by_chebyshev_distance(table: Table) -> 
     assert await stored(table.core) == before
     # the last 2 BP: moving 2 cells ends Bob's turn
     assert await table.text("p2", ".移動 E5") == "\n".join([
-        "Bob 從 C3 移動到 E5（2 格）。", "Bob：移動 花費 2 BP（2 → 0）",
+        "Bob 從 C3 移動到 E5（2 格）。", "   A B C D E F G H I J",
+        " 3 . . . . . . . . . .", " 5 . . . . b . . . . .", "Bob：移動 花費 2 BP（2 → 0）",
         "Bob 的 BP 用完了。", "▶ 第 0 輪，輪到 Ann（BP 5/5）"])
     assert by_name(await state(table))["Bob"]["position"] == "E5"
 
@@ -282,8 +287,8 @@ async def test_pl15_cjk_names_get_ascii_markers(table: Table) -> None:
     await table.text("gm", ".enemy add 食人魔 靈巧=1 hp=30 at=C3")
     await table.say("gm", ".battle start", dice=[5, 5])
     board = (await table.text("p1", ".場地")).splitlines()
-    assert board[2:5] == [" 1 . . . . . . . .", " 2 . 1 . . . . . .", " 3 . . 2 . . . . ."]
-    assert board[-1] == "圖例：1=食屍鬼@B2、2=食人魔@C3"
+    assert board[2:5] == [" 1 . . . . . . . .", " 2 . a . . . . . .", " 3 . . b . . . . ."]
+    assert board[-1] == "圖例：a=食屍鬼@B2、b=食人魔@C3"
 
 
 # --------------------------------------------------------------------------- PL-16
@@ -308,14 +313,15 @@ async def test_pl16_parry_absorbs_until_the_weapon_breaks(table: Table) -> None:
 
 async def test_pl16_parry_only_against_the_named_enemy(table: Table) -> None:
     await started(table)
-    await table.text("p2", ".parry Ghoul 5")  # Bob parries Ghoul, BP 4 → 3
-    out = (await table.say("gm", ".dmg Bob 6 from=Thug kind=鈍器"))[0]
+    await table.text("p2", ".parry Thug 5")  # Bob parries Thug, BP 4 → 3
+    out = (await table.say("gm", ".dmg Bob 6 from=Ghoul kind=鈍器"))[0]
     assert out.data["hit"]["parried"] is False and out.data["hit"]["taken"] == 6
-    out = (await table.say("gm", ".dmg Bob 3 from=Ghoul kind=徒手"))[0]
+    out = (await table.say("gm", ".dmg Bob 3 from=Thug kind=徒手"))[0]
     assert out.text.splitlines()[1] == \
         "招架吸收 3（武器耐久 5 → 2）；Bob 受到 0 點傷害，體力 4 → 4"
-    out = (await table.say("gm", ".dmg Bob 3 from=Ghoul kind=徒手 noparry"))[0]
+    out = (await table.say("gm", ".dmg Bob 3 from=Thug kind=徒手 noparry"))[0]
     assert out.data["hit"]["parried"] is False and out.data["hit"]["hp_after"] == 1
+    assert out.text.splitlines()[1] == "GM 裁定 Bob 的招架失敗；Bob 受到 3 點傷害，體力 4 → 1"
     assert "不能對自己招架" in await table.text("p2", ".parry Bob")
 
 
@@ -373,6 +379,8 @@ async def test_pl18_impale_rolls_the_dice_twice_through_armor(table: Table) -> N
     assert out.text == "\n".join([
         "⚔ Bob 攻擊 Ghoul：傷害 1d8+1（貫穿，骰子擲兩次）= [5, 3]+1 = 9",
         "護甲 2 − 穿透 1 → 減傷 1；Ghoul 受到 8 點傷害，體力 15 → 7",
+        "🗡 貫穿：Bob 的武器留在 Ghoul 體內；取回前不能用它攻擊或招架"
+        "（檢定成功後 GM 用 .battle retrieve Bob）。",
         "Bob：攻擊 花費 2 BP（4 → 2）",
     ])
     assert out.data["roll"]["rolls"] == [5, 3] and out.data["hit"]["taken"] == 8
@@ -453,8 +461,9 @@ async def test_gm_adds_removes_and_ends(table: Table) -> None:
     assert await table.text("gm", ".battle end") == (
         "⚔ 戰鬥結束（共到第 0 輪）。"
         "Wolf 體力 8、Ann 體力 12、Ghoul 體力 15、Thug 體力 9、Rat 體力 2")
+    # issue 12 item 13: the enemy definitions stay for the next fight
     assert await table.text("p1", ".battle") == \
-        "目前沒有進行中的戰鬥。已參戰：（無）；敵人：（無）。"
+        "目前沒有進行中的戰鬥。已參戰：（無）；敵人：Ghoul、Thug、Wolf、Rat。"
     assert "沒有進行中的戰鬥" in await table.text("p1", ".pass")
 
 
@@ -480,7 +489,8 @@ async def test_a_restarted_bot_continues_the_battle(settings: Settings) -> None:
     try:
         table = Table(second)
         assert await table.text("p2", ".move B1") == \
-            "Bob 從 A1 移動到 B1（1 格）。\nBob：移動 花費 1 BP（2 → 1）"
+            "Bob 從 A1 移動到 B1（1 格）。\n   A B C D E F G H\n 1 . b . . . . . .\n" \
+            "Bob：移動 花費 1 BP（2 → 1）"
         assert await table.text("p2", ".pass") == "Bob 結束回合。\n▶ 第 0 輪，輪到 Ann（BP 5/5）"
         battle = await state(table)
         assert battle["round"] == 0 and current(battle) == "Ann"
@@ -658,3 +668,231 @@ async def test_pl12_battles_and_fatal_events_stored_without_sheet_ids_still_work
     assert (await table.text("p1", ".intervene")).endswith(
         "常世干預：Ann 在戰鬥中的體力恢復為 12。")
     assert await sheet_hp(table.core, "Ann") == 12
+
+
+# --------------------------------------------------------------------------- issue 12
+
+
+async def test_item1_parry_reads_durability_from_the_sheet(table: Table) -> None:
+    """PL-16: `.parry Thug` takes the weapon durability from the sheet (武器耐久), the
+    parry absorbs with it and the sheet keeps what is left; a weapon entry
+    (`短刀耐久`) is named by its weapon."""
+    await table.text("p1", ".pc new Ann")
+    await table.text("p1", ".st 武器耐久 4")
+    await started(table)
+    await table.text("p2", ".pass")
+    assert await table.text("p1", ".parry Thug") == "\n".join([
+        "🛡 Ann 宣告對 Thug 招架（武器耐久 4，取自角色卡「武器耐久」）。",
+        "Ann：招架 花費 1 BP（5 → 4）"])
+    await table.text("p1", ".pass")
+    await table.text("gm", ".pass")  # Ghoul
+    out = (await table.say("gm", ".atk Ann 1d6+1", dice=[2]))[0]  # Thug: 3
+    assert out.text.splitlines()[1] == \
+        "招架吸收 3（武器耐久 4 → 1）；Ann 受到 0 點傷害，體力 12 → 12"
+    assert (await stored(table.core))["sheets"]["Ann"]["武器耐久"] == 1
+    # a weapon entry, picked by name
+    await table.text("p2", ".st 短刀耐久 3 棍耐久 2")
+    await table.text("gm", ".pass")  # Thug → round 1, Bob
+    assert (await table.text("p2", ".parry Thug 短刀")).splitlines()[0] == \
+        "🛡 Bob 宣告對 Thug 招架（武器耐久 3，取自角色卡「短刀耐久」）。"
+
+
+async def test_item1_a_parry_that_cannot_apply_is_refused_and_costs_nothing(
+        table: Table) -> None:
+    """PL-16: no weapon durability, a monster's own attacks, a parry after an attack
+    (and an attack after a parry) in the same round: refused, nothing spent."""
+    await started(table)
+    before = await stored(table.core)
+    assert await table.text("p2", ".parry Thug") == (
+        "⚠ Bob 沒有可招架的武器耐久：在角色卡設定（.st 武器耐久 4），"
+        "或直接寫出（.parry 敵人 4）。")
+    assert await table.text("p2", ".parry Ghoul 4") == (
+        "⚠ Ghoul 是怪物：它自己的攻擊無法招架（用人類近身攻擊技能的敵人請定義為 human）。")
+    assert await table.text("p2", ".parry Thug 0") == "⚠ Bob 的武器已經損壞（耐久 0），不能招架。"
+    assert await table.text("p2", ".parry Thug 短刀") == (
+        "⚠ Bob 的角色卡上沒有「短刀」的耐久（例如 .st 短刀耐久 4）。")
+    assert await stored(table.core) == before
+    # attack or parry, one per round (seed: 攻擊及招架中擇一)
+    await table.text("p2", ".act 攻擊")
+    before = await stored(table.core)
+    assert await table.text("p2", ".parry Thug 3") == \
+        "⚠ Bob 這一輪已經攻擊過：同一輪只能在攻擊與招架中擇一，不能再招架。"
+    assert await table.text("p2", ".act 招架") == \
+        "⚠ Bob 這一輪已經攻擊過：同一輪只能在攻擊與招架中擇一，不能再招架。"
+    assert await stored(table.core) == before
+    await table.text("p2", ".pass")
+    await table.text("p1", ".parry Thug 4")
+    before = await stored(table.core)
+    assert await table.text("p1", ".atk Thug 1d6", dice=[]) == \
+        "⚠ Ann 這一輪已宣告對 Thug 招架：同一輪只能在攻擊與招架中擇一。"
+    assert await stored(table.core) == before
+
+
+async def test_item3_a_missed_hit_check_deals_no_damage(table: Table) -> None:
+    """An attack resolves its hit check first: rolled by `.atk` (`武器`) or the
+    `.ra 武器` just made (linked, used once). A miss spends the attack BP and
+    rolls no damage die."""
+    await table.text("p2", ".pc new Bob")
+    await table.text("p2", ".st 武器 3")
+    await started(table)
+    assert await table.text("p2", ".atk Thug 1d6 武器", dice=[5]) == "\n".join([
+        "⚔ Bob 攻擊 Thug：命中檢定 武器 d20=5+3 = 8，閾值 11，未命中，不擲傷害",
+        "Bob：攻擊 花費 2 BP（4 → 2）"])
+    assert by_name(await state(table))["Thug"]["hp"] == 9
+    # the check just made: a failed .ra 武器 is the miss of the next .atk
+    await table.say("p2", ".ra 武器", dice=[4])
+    out = (await table.say("p2", ".atk Thug 1d6", dice=[]))[0]
+    assert out.text.splitlines()[0] == (
+        "⚔ Bob 攻擊 Thug：命中檢定（沿用剛才的 武器 檢定）d20=4+3 = 7，閾值 11，未命中，不擲傷害")
+    assert out.data["hit"] is None and out.data["check"]["success"] is False
+    assert by_name(await state(table))["Thug"]["hp"] == 9
+    # a hit rolls damage; the used check is not linked again
+    await table.text("p2", ".pass")
+    await table.text("p1", ".pass")
+    await table.text("gm", ".pass")
+    await table.text("gm", ".pass")
+    out = (await table.say("p2", ".atk Thug 1d6 武器+1 >=12", dice=[9, 4]))[0]
+    assert out.text.splitlines()[:3] == [
+        "⚔ Bob 攻擊 Thug：命中檢定 武器 d20=9+4 = 13，閾值 12，命中",
+        "傷害 1d6 = [4] = 4",
+        "Thug 受到 4 點傷害，體力 9 → 5"]
+
+
+async def test_item3_melee_beyond_reach_is_refused(table: Table) -> None:
+    """Melee reaches the adjacent cells on the field (PL-15): C4 → H8 is refused
+    before any die; a ranged kind or a GM-given reach goes through."""
+    await started(table)
+    await table.text("gm", ".place Bob C4")
+    await table.text("gm", ".place Thug H8")
+    before = await stored(table.core)
+    assert await table.text("p2", ".atk Thug 1d6", dice=[]) == (
+        "⚠ Thug 在 H8，離 Bob（C4）5 格：近戰只搆得到 1 格。"
+        "先 .move 靠近，或用遠程攻擊（kind=弓、槍、投擲鈍器、投擲利器）。")
+    assert await table.text("p2", ".atk Thug 1d6 kind=利器 reach=2", dice=[]) == (
+        "⚠ Thug 在 H8，離 Bob（C4）5 格：近戰只搆得到 2 格。"
+        "先 .move 靠近，或用遠程攻擊（kind=弓、槍、投擲鈍器、投擲利器）。")
+    assert await stored(table.core) == before
+    out = (await table.say("p2", ".atk Thug 1d6 kind=弓", dice=[3]))[0]
+    assert out.data["hit"]["taken"] == 3
+
+
+async def test_item3_impale_is_checked_against_the_hit_and_the_weapon_stays(
+        table: Table) -> None:
+    """PL-18: only a critical hit impales (the dice rolled twice); declaring impale on
+    an ordinary hit is refused; the impaling weapon stays in the target until the
+    GM rules it retrieved — meanwhile no edged attack and no parry with it."""
+    await table.text("p2", ".pc new Bob")
+    await table.text("p2", ".st 武器 3")
+    await started(table)
+    before = await stored(table.core)
+    assert await table.text("p2", ".atk Ghoul 1d8 武器 impale", dice=[12]) == \
+        "⚠ 只有命中檢定滿骰（d20=20）才會貫穿；這次是 d20=12。"
+    assert await stored(table.core) == before
+    out = (await table.say("p2", ".atk Ghoul 1d8 武器 kind=利器", dice=[20, 5, 3]))[0]
+    assert out.text.splitlines()[:4] == [
+        "⚔ Bob 攻擊 Ghoul：命中檢定 武器 d20=20+3 = 23，閾值 11，命中（滿骰）",
+        "傷害 1d8（貫穿，骰子擲兩次）= [5, 3] = 8",
+        "護甲 2 − 穿透 0 → 減傷 2；Ghoul 受到 6 點傷害，體力 15 → 9",
+        "🗡 貫穿：Bob 的武器留在 Ghoul 體內；取回前不能用它攻擊或招架"
+        "（檢定成功後 GM 用 .battle retrieve Bob）。"]
+    assert by_name(await state(table))["Bob"]["stuck_in"] == "Ghoul"
+    assert "｜武器卡在 Ghoul" in await table.text("gm", ".battle")
+    before = await stored(table.core)
+    assert await table.text("p2", ".atk Ghoul 1d8 kind=利器", dice=[]) == \
+        "⚠ Bob 的武器還卡在 Ghoul 體內，要先取回。"
+    assert await stored(table.core) == before
+    assert await table.text("gm", ".battle retrieve Bob") == "Bob 從 Ghoul 身上取回了武器。"
+    assert by_name(await state(table))["Bob"]["stuck_in"] is None
+
+
+async def test_item4_surprise_round_from_a_secret_perception_check(table: Table) -> None:
+    """PL-14: `.battle start sneak=enemy` — the enemies' 潛行 against each
+    investigator's 觀察 (secret: the rolls go to the GM only); won, the enemies act
+    first. Dice: per watcher 潛行 d20 then 觀察 d20, then initiative."""
+    await table.text("p1", ".pc new Ann")
+    await table.text("p1", ".st 觀察 4")
+    await prepare(table)
+    outs = await table.say("gm", ".battle start sneak=enemy",
+                           dice=[15, 5, 12, 3, 10, 13, 12, 4, 2, 9])
+    channel = [o for o in outs if o.to == "channel"]
+    secret = [o for o in outs if o.to == "private"]
+    assert channel[0].text.splitlines()[:2] == [
+        "🤫 敵方突襲成功！", "⚔ 戰鬥開始！先攻（靈巧檢定，高者先）："]
+    assert "潛行" not in channel[0].text and channel[0].data["surprise"] is None
+    assert [c["name"] for c in channel[0].data["battle"]["combatants"]] == [
+        "Ghoul", "Thug", "Bob", "Ann"]
+    assert [(o.user, o.text) for o in secret] == [("gm", "\n".join([
+        "🤫 先制檢定（暗骰，敵方潛行）：",
+        "Ghoul 潛行 d20=15+0 = 15 對 Ann 觀察 d20=5+4 = 9：沒察覺",
+        "Ghoul 潛行 d20=12+0 = 12 對 Bob 觀察 d20=3+0 = 3：沒察覺"]))]
+
+
+async def test_item4_a_noticed_surprise_gives_the_usual_order(table: Table) -> None:
+    """PL-14: one watcher who notices (a draw counts as noticed) spoils the surprise."""
+    await prepare(table)
+    outs = await table.say("gm", ".battle start sneak=enemy", dice=[15, 5, 7, 7, *START_DICE])
+    assert outs[0].text.splitlines()[0] == "🤫 敵方的突襲被察覺了：照常依先攻行動。"
+    assert [c["name"] for c in outs[0].data["battle"]["combatants"]] == ORDER
+    assert outs[1].text.splitlines()[2] == "Ghoul 潛行 d20=7+0 = 7 對 Bob 觀察 d20=7+0 = 7：察覺了"
+
+
+async def test_item6_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
+    """PL-13: BP max = 靈巧 ÷ 2 (小數捨去, toward zero) + 3: 靈巧 −3 → −1 + 3 = 2."""
+    await table.text("gm", ".gm")
+    assert await table.text("gm", ".enemy add Rat 靈巧=-3 hp=2") == \
+        "已定義敵人：・Rat（敵方）靈巧 -3 體質 0 體力 2 護甲 0 BP 2，非人形"
+    await table.text("gm", ".enemy add Bat 靈巧=-7 hp=2")  # −3.5 → −3: BP 0
+    await table.text("gm", ".enemy add Cat 靈巧=-1 hp=2")  # −0.5 → 0: BP 3
+    out = (await table.say("gm", ".battle start", dice=[10, 3, 5]))[0]
+    assert {c["name"]: c["bp_max"] for c in out.data["battle"]["combatants"]} == {
+        "Rat": 2, "Bat": 0, "Cat": 3}
+
+
+async def test_item8_markers_stay_when_someone_is_placed_and_move_shows_the_line(
+        table: Table) -> None:
+    """PL-15: a marker is given once and kept — placing Goblin (same initial as
+    Ghoul) changes nobody's — and is a lowercase letter or symbol, never a column
+    letter or a row digit; `.move` shows the board lines that changed."""
+    await started(table)
+    await table.text("gm", ".place Ghoul D4")
+    await table.say("gm", ".enemy add Goblin 靈巧=0 hp=3", dice=[1])
+    board = await table.text("gm", ".place Goblin E4")
+    assert board.splitlines()[6] == " 4 . . . g c . . ."
+    assert board.splitlines()[-2] == "圖例：g=Ghoul@D4、c=Goblin@E4"
+    await table.text("gm", ".place Bob A1")
+    board = await table.text("gm", ".field")
+    assert board.splitlines()[-2] == "圖例：b=Bob@A1、g=Ghoul@D4、c=Goblin@E4"
+    assert await table.text("p2", ".move B2") == "\n".join([
+        "Bob 從 A1 移動到 B2（1 格）。", "   A B C D E F G H",
+        " 1 . . . . . . . .", " 2 . b . . . . . .", "Bob：移動 花費 1 BP（4 → 3）"])
+
+
+async def test_item11_swapped_attack_arguments_are_recognised(table: Table) -> None:
+    """`.atk 1d6 Thug` is `.atk Thug 1d6`."""
+    await started(table)
+    assert (await table.text("p2", ".atk 1d6 Thug", dice=[4])).splitlines()[:2] == [
+        "⚔ Bob 攻擊 Thug：傷害 1d6 = [4] = 4", "Thug 受到 4 點傷害，體力 9 → 5"]
+
+
+async def test_item13_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None:
+    """`.enemy add 狂信者` twice defines 狂信者 and 狂信者2 (the first is never
+    replaced); during a battle a third one enters as 狂信者3; `.battle end` keeps the
+    definitions for the next fight, `.battle end clear` forgets them."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".enemy add 狂信者 靈巧=1 hp=6")
+    assert await table.text("gm", ".enemy add 狂信者 靈巧=2 hp=8") == (
+        "已經有「狂信者」了：這個新增為 狂信者2。\n"
+        "已定義敵人：・狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
+    assert [e.split("（")[0] for e in (await table.text("gm", ".enemy")).splitlines()[1:]] == [
+        "・狂信者", "・狂信者2"]
+    await table.say("gm", ".battle start", dice=[10, 3])
+    assert await table.text("gm", ".battle add 狂信者", dice=[5]) == (
+        "加入戰鬥：2. 狂信者3 6（d20=5 靈巧+1）\n▶ 第 0 輪，輪到 狂信者（BP 3/3）")
+    await table.text("gm", ".battle end")
+    assert await table.text("gm", ".battle") == \
+        "目前沒有進行中的戰鬥。已參戰：（無）；敵人：狂信者、狂信者2、狂信者3。"
+    await table.say("gm", ".battle start", dice=[10, 3, 5])
+    assert await table.text("gm", ".battle end clear") == \
+        "⚔ 戰鬥結束（共到第 0 輪）。狂信者 體力 6、狂信者3 體力 6、狂信者2 體力 8"
+    assert await table.text("gm", ".battle") == \
+        "目前沒有進行中的戰鬥。已參戰：（無）；敵人：（無）。"

@@ -39,6 +39,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "bp_max": ("bp", "bpmax", "BP上限"),
     "weapon_durability": ("durability", "dur", "耐久", "耐久度"),
     "position": ("at", "pos", "位置"),
+    "perception": ("觀察", "观察", "盲覺", "盲觉", "perception"),
+    "stealth": ("潛行", "潜行", "stealth"),
 }
 _FLAGS: dict[str, tuple[str, Any]] = {
     **{fold(w): ("human_like", True) for w in ("human", "人形", "人類", "humanlike")},
@@ -97,14 +99,33 @@ def enemy_entrant(values: dict[str, Any]) -> Entrant:
     return Entrant(**{k: v for k, v in values.items() if k in allowed})
 
 
-def remember_enemy(setup: Setup, values: dict[str, Any]) -> None:
-    """Keep a definition for the next battle; one of the same name is replaced."""
-    existing = setup.enemy(values["name"])
-    if existing is not None:
-        setup.enemies.remove(existing)
-    elif len(setup.enemies) >= MAX_ENEMIES:
+def free_name(name: str, taken: list[str]) -> str:
+    """``name`` if nobody (folded: 狂信者 = 狂信者) is called so, else ``name2``,
+    ``name3`` … — the first number free (issue 12 item 13)."""
+    used = {fold(t) for t in taken}
+    if fold(name) not in used:
+        return name
+    number = 2
+    while fold(f"{name}{number}") in used:
+        number += 1
+    return f"{name}{number}"
+
+
+def remember_enemy(setup: Setup, values: dict[str, Any],
+                   battle: Battle | None = None) -> str | None:
+    """Keep a definition for the next battle. A name already defined (or fighting)
+    is numbered — a second 狂信者 is 狂信者2 — never replacing the first; returns
+    the name asked for when it was numbered, else None."""
+    if len(setup.enemies) >= MAX_ENEMIES:
         raise CommandError("plurk.error.battle.too_many_enemies", limit=MAX_ENEMIES)
+    asked = values["name"]
+    taken = [e["name"] for e in setup.enemies]
+    taken += [c.name for c in battle.combatants] if battle is not None else []
+    values["name"] = free_name(asked, taken)
+    if len(values["name"]) > MAX_NAME:
+        raise CommandError("plurk.error.battle.enemy_usage")
     setup.enemies.append(values)
+    return asked if values["name"] != asked else None
 
 
 def enemy_line(ctx: Context, e: dict[str, Any]) -> str:
@@ -124,7 +145,7 @@ def enemy_line(ctx: Context, e: dict[str, Any]) -> str:
 
 
 def enter(ctx: Context, row: ChannelState, battle: Battle, entrant: Entrant,
-          character: Character | None = None) -> list[Outgoing]:
+          character: Character | None = None, *, note: str | None = None) -> list[Outgoing]:
     """Bring a newcomer into the running battle with its own initiative roll (PL-14),
     linking an investigator to its sheet, and say where it stands in the order."""
     if character is not None:
@@ -134,6 +155,8 @@ def enter(ctx: Context, row: ChannelState, battle: Battle, entrant: Entrant,
     newcomer = battle.get(entrant.name)
     text = ctx.t("plurk.battle.added", line=initiative_line(
         ctx, battle.index_of(newcomer.name), newcomer))
+    if note:
+        text = f"{note}\n{text}"
     return [ctx.reply(f"{text}\n{turn_line(ctx, battle)}", battle_data("add", battle))]
 
 

@@ -29,6 +29,14 @@ from rules.systems import plurk
 from rules.systems.plurk import Battle, Combatant, Entrant
 
 ARMOR_SPELLINGS = ("護甲", "armor", "防具")
+DURABILITY_SPELLINGS = ("武器耐久", "耐久", "耐久度", "durability", "weapon_durability")
+"""A sheet's declared weapon durability (PL-16); a weapon entry is ``短刀耐久`` or
+``耐久:短刀``."""
+PERCEPTION = ("觀察", "盲覺")
+STEALTH = "潛行"
+MARKS = "abcdefghijklmnopqrstuvwxyz@#$%&*+=?!~^"
+"""Board markers (PL-15): lowercase letters, then symbols — never a column letter
+(uppercase) nor a row number."""
 
 
 # --------------------------------------------------------------------------- setup
@@ -100,12 +108,15 @@ async def running_battle(ctx: Context) -> tuple[ChannelState, Battle]:
 
 
 def save_battle(row: ChannelState, battle: Battle | None, *, serial: int | None = None,
-                sheets: dict[str, int] | None = None) -> None:
+                sheets: dict[str, int] | None = None,
+                weapons: dict[str, str] | None = None) -> None:
     """Store the battle (``{}`` once over). ``serial`` numbers battles in the channel
     so that a fatal event resolved later touches only the battle it happened in
     (and starts a new battle: its sheet links start empty). ``sheets`` links
     investigators (by combatant name) to their ``Character.id``: a `.pc rename`
-    during the battle does not cut a combatant from its sheet."""
+    during the battle does not cut a combatant from its sheet. ``weapons`` names
+    the sheet entry an investigator's parrying weapon durability was read from.
+    Every combatant gets a board marker once (``marks``) and keeps it."""
     if battle is None or battle.ended:
         row.data = {}
         return
@@ -114,8 +125,41 @@ def save_battle(row: ChannelState, battle: Battle | None, *, serial: int | None 
     names = {c.name for c in battle.combatants}
     links = {} if serial is not None else dict(old.get("sheets") or {})
     links.update(sheets or {})
+    arms = {} if serial is not None else dict(old.get("weapons") or {})
+    arms.update(weapons or {})
+    marks = {} if serial is not None else dict(old.get("marks") or {})
     row.data = {**battle.to_dict(), "serial": keep,
-                "sheets": {k: v for k, v in links.items() if k in names}}
+                "sheets": {k: v for k, v in links.items() if k in names},
+                "weapons": {k: v for k, v in arms.items() if k in names},
+                "marks": assign_marks(marks, [c.name for c in battle.combatants])}
+
+
+def assign_marks(marks: dict[str, str], names: list[str]) -> dict[str, str]:
+    """PL-15 board markers, given once and kept for the battle (a placement or a
+    newcomer never changes anyone's marker): the lowercased ASCII initial when it
+    is free, else the next free letter, then symbols. A removed combatant's marker
+    is not reused in the same battle."""
+    marks = dict(marks)
+    new = [n for n in names if n not in marks]
+    for name in new:
+        initial = name[:1].lower()
+        if initial.isascii() and initial.isalpha() and initial not in marks.values() \
+                and not any(o[:1].lower() == initial for o in new if o != name):
+            marks[name] = initial
+    for name in new:
+        if name not in marks:
+            marks[name] = next((m for m in MARKS if m not in marks.values()), "?")
+    return marks
+
+
+def board_marks(row: ChannelState) -> dict[str, str]:
+    """Combatant name → board marker of the running battle."""
+    return {str(k): str(v) for k, v in ((row.data or {}).get("marks") or {}).items()}
+
+
+def weapon_keys(row: ChannelState) -> dict[str, str]:
+    """Combatant name → the sheet entry its weapon durability lives in."""
+    return {str(k): str(v) for k, v in ((row.data or {}).get("weapons") or {}).items()}
 
 
 def sheet_links(row: ChannelState) -> dict[str, int]:
@@ -193,9 +237,36 @@ async def write_sheet_hp(ctx: Context, row: ChannelState, combatant: Combatant,
     character.stats = stats
 
 
+def sheet_durability(stats: dict[str, Any], weapon: str | None = None
+                     ) -> tuple[str, int] | None:
+    """PL-16: (entry, value) of a weapon's durability on a sheet. With ``weapon``
+    (``短刀``): ``短刀耐久`` / ``耐久:短刀``. Without: the declared ``武器耐久`` /
+    ``耐久``, else the one weapon entry there is (several: None, name one)."""
+    def number(key: str) -> tuple[str, int] | None:
+        value = stats.get(key)
+        return (key, value) if isinstance(value, int) else None
+
+    folded = {fold(k): k for k in stats}
+    if weapon is not None:
+        w = fold(weapon)
+        for wanted in (w + fold("耐久"), fold("耐久:") + w, fold("耐久：") + w):
+            if wanted in folded:
+                return number(folded[wanted])
+        return None
+    for spelling in DURABILITY_SPELLINGS:
+        if fold(spelling) in folded:
+            return number(folded[fold(spelling)])
+    entries = [k for k in stats if fold(k).endswith(fold("耐久")) or fold(k).startswith(
+        (fold("耐久:"), fold("耐久：")))]
+    return number(entries[0]) if len(entries) == 1 else None
+
+
 def entrant_from_sheet(owner: str, character: Character) -> Entrant:
     """An investigator entering a battle with the numbers on its sheet."""
     stats = character.stats
+    durability = sheet_durability(stats)
+    perception = [v for s in PERCEPTION
+                  if (v := sheet_value(stats, *stat_spellings(s))) is not None]
     return Entrant(
         name=character.name,
         kind="investigator",
@@ -204,4 +275,21 @@ def entrant_from_sheet(owner: str, character: Character) -> Entrant:
         owner=owner,
         hp=sheet_value(stats, *stat_spellings(HP)),
         armor=sheet_value(stats, *ARMOR_SPELLINGS) or 0,
+        weapon_durability=durability[1] if durability is not None else None,
+        perception=max(perception, default=0),
+        stealth=sheet_value(stats, *stat_spellings(STEALTH)) or 0,
     )
+
+
+async def write_sheet_durability(ctx: Context, row: ChannelState, combatant: Combatant,
+                                 durability: int | None) -> None:
+    """A parry used the weapon (PL-16): the sheet's durability entry follows."""
+    character = await sheet_for(ctx, row, combatant)
+    if character is None or durability is None:
+        return
+    key = weapon_keys(row).get(combatant.name)
+    found = (key, 0) if key is not None and key in character.stats else \
+        sheet_durability(character.stats)
+    if found is None:
+        return
+    character.stats = {**character.stats, found[0]: durability}

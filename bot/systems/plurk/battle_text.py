@@ -65,6 +65,8 @@ def status_tags(ctx: Context, c: Combatant) -> str:
     if c.parry_against is not None:
         tags.append(ctx.t("plurk.battle.tag.parry", enemy=c.parry_against,
                           durability=hp_text(ctx, c.weapon_durability)))
+    if c.stuck_in is not None:
+        tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
     if c.unconscious:
         tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
     elif c.hp is not None and c.hp <= 0:

@@ -51,8 +51,10 @@ COMBATANT_KINDS: tuple[str, ...] = ("investigator", "ally", "enemy")
 
 
 def bp_max_for(dex: int) -> int:
-    """PL-13: BP max = floor(靈巧 / 2) + 3 (never below 0)."""
-    return max(0, dex // 2 + 3)
+    """PL-13: BP max = 靈巧 ÷ 2 with the fraction dropped (小數捨去: toward zero, so
+    靈巧 −3 gives −1, not −2) + 3, never below 0."""
+    half = abs(dex) // 2
+    return max(0, (half if dex >= 0 else -half) + 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,8 @@ class Entrant:
     position: str | None = None
     weapon_durability: int | None = None
     initiative_bonus: int = 0
+    perception: int = 0
+    stealth: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +86,9 @@ class Combatant:
     """One fighter in the turn state. ``position`` is a cell name or None (off board).
 
     ``unconscious`` counts the own turns still lost to a knock-out;
-    ``parry_against`` names the enemy a parry was declared against.
+    ``parry_against`` names the enemy a parry was declared against; ``attacked``
+    is set by an attack during the own turn (PL-16: attack or parry, one per
+    round); ``stuck_in`` names the target an impaling weapon stayed in (PL-18).
     """
 
     name: str
@@ -101,6 +107,8 @@ class Combatant:
     unconscious: int = 0
     initiative: int = 0
     initiative_rolls: tuple[int, ...] = ()
+    attacked: bool = False
+    stuck_in: str | None = None
 
     @property
     def side(self) -> str:
@@ -373,8 +381,9 @@ def _refill(combatant: Combatant) -> Combatant:
 
 
 def _start(combatant: Combatant) -> Combatant:
-    """Turn start hook (PL-13/16): BP refill; a parry declaration ends."""
-    return replace(combatant, bp=combatant.bp_max, parry_against=None)
+    """Turn start hook (PL-13/16): BP refill; a parry declaration ends; a new round
+    of its own: it may attack or parry again."""
+    return replace(combatant, bp=combatant.bp_max, parry_against=None, attacked=False)
 
 
 def _passed_over(combatant: Combatant) -> turns.Skip[Combatant] | None:
@@ -417,15 +426,28 @@ def skip_turn(battle: Battle) -> tuple[Battle, TurnEvent]:
     return _advance(battle, "skip")
 
 
+def attack_or_parry(combatant: Combatant, action: str) -> None:
+    """PL-16 (seed: 同一回合內只能於攻擊及招架中擇一): in one round — one own turn to
+    the next — a combatant attacks or parries, not both. Refuses an attack after
+    a parry declaration and a parry after an attack."""
+    if action == "attack" and combatant.parry_against is not None:
+        raise RuleError("plurk.attack_after_parry", name=combatant.name,
+                        enemy=combatant.parry_against)
+    if action == "parry" and combatant.attacked:
+        raise RuleError("plurk.parry_after_attack", name=combatant.name)
+
+
 def _spend(battle: Battle, index: int, action: str, cost: int) -> tuple[Battle, BpEvent]:
     combatant = battle.combatants[index]
+    attack_or_parry(combatant, action)
     if cost > combatant.bp:
         raise RuleError(
             "plurk.bp_insufficient", actor=combatant.name, action=action, cost=cost, bp=combatant.bp
         )
     after = combatant.bp - cost
     combatants = list(battle.combatants)
-    combatants[index] = replace(combatant, bp=after)
+    combatants[index] = replace(combatant, bp=after,
+                                attacked=combatant.attacked or action == "attack")
     battle = replace(battle, combatants=tuple(combatants))
     turn = None
     if after == 0:
@@ -478,6 +500,7 @@ _UPDATABLE = {
     "weapon_durability",
     "unconscious",
     "kind",
+    "stuck_in",
 }
 _NON_NEGATIVE = {"bp_max", "bp", "armor", "weapon_durability", "unconscious"}
 

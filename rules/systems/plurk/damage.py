@@ -1,5 +1,22 @@
 """Damage (PL-16, 17, 18): attack kinds, armor and penetration, impale, parry
-absorption, knock-out (with and without a battle) and the HP a hit takes."""
+absorption, knock-out (with and without a battle) and the HP a hit takes.
+
+Decisions where RULES.md and the seed are silent (see docs/systems/plurk-battle.md):
+
+- Reach (PL-15/16): a melee attack (unarmed, blunt, edged, grapple, martial — and an
+  attack of unknown kind) reaches the adjacent cells (Chebyshev 1) unless the GM
+  gives a longer reach; ranged kinds (bow, gun, thrown) have no reach limit here.
+  Only checked when both stand on the board.
+- Impale (PL-18) is decided by the hit check: an impaling kind impales on a crit
+  hit (raw 20, the seed's 有機會擊穿 read as 滿骰's bonus); declaring ``impale`` with
+  a hit check that is no crit is refused. Without any hit check (the GM's ruling)
+  the declaration stands.
+- A weapon (edged ``武器``) or a thrown edged item that impaled stays in the target
+  (``Combatant.stuck_in``): until it is retrieved its owner cannot parry with it
+  nor attack with an edged weapon.
+- A parry needs a weapon with durability > 0, and cannot be declared after an
+  attack in the same round (seed: 攻擊及招架中擇一).
+"""
 
 from __future__ import annotations
 
@@ -15,10 +32,12 @@ from rules.systems.plurk.battle import (
     _actor_index,
     _require_active,
     _spend,
+    attack_or_parry,
 )
 from rules.systems.plurk.checks import CheckResult, check
 from rules.systems.plurk.common import _non_negative, _replace_combatant
 from rules.systems.plurk.dice import DiceRoll, roll_dice
+from rules.systems.plurk.field import distance
 from rules.systems.plurk.losses import is_fatal
 from rules.systems.plurk.vocabulary import resolve_stat
 
@@ -42,6 +61,12 @@ IMPALE_KINDS = frozenset({"edged", "bow", "gun", "thrown_edged"})
 PARRYABLE_KINDS = frozenset(
     {"unarmed", "blunt", "edged", "grapple", "martial", "thrown_blunt", "thrown_edged"}
 )
+MELEE_KINDS = frozenset({"unarmed", "blunt", "edged", "grapple", "martial"})
+LODGING_KINDS = frozenset({"edged", "thrown_edged"})
+"""Kinds whose weapon stays in the target after an impale (〈武器〉, 〈投擲〉)."""
+WEAPON_KINDS = frozenset({"edged", "blunt"})
+"""Kinds that need the own weapon in hand (a stuck weapon cannot be used)."""
+MELEE_REACH = 1
 DAMAGE_TYPES: dict[str, str] = alias_table(
     {
         "physical": ("物理",),
@@ -211,6 +236,25 @@ class DamageResult:
     hp_before: int
     hp_after: int
     fatal: bool
+    parry_blocked: str | None = None
+    """Why a parry declared against this attacker did not apply: "ruled" (the GM's
+    noparry), "unconscious", "armorless" (mental / conceptual), "no_weapon"
+    (durability 0 or none), "unparryable" (ranged, or a monster's own attack)."""
+
+
+def _parry_blocked(parry: bool, victim: Any, dtype: str, kind: str | None,
+                   attacker_human_like: bool) -> str | None:
+    if not parry:
+        return "ruled"
+    if victim.unconscious:
+        return "unconscious"
+    if dtype in ARMORLESS_TYPES:
+        return "armorless"
+    if not victim.weapon_durability:
+        return "no_weapon"
+    if not can_parry(kind, attacker_human_like):
+        return "unparryable"
+    return None
 
 
 def apply_damage(
@@ -241,16 +285,13 @@ def apply_damage(
     source_c = battle.get(attacker) if attacker is not None else None
     attacker_name = source_c.name if source_c is not None else attacker
     durability = victim.weapon_durability
-    parried = (
-        parry
-        and source_c is not None
-        and victim.parry_against == source_c.name
-        and victim.unconscious == 0
-        and dtype not in ARMORLESS_TYPES
-        and durability is not None
-        and durability > 0
-        and can_parry(kind, source_c.human_like)
+    declared = source_c is not None and victim.parry_against == source_c.name
+    blocked = (
+        _parry_blocked(parry, victim, dtype, kind, source_c.human_like)
+        if declared and source_c is not None
+        else None
     )
+    parried = declared and blocked is None
     absorbed = min(raw, durability) if parried and durability is not None else 0
     after_durability = durability - absorbed if parried and durability is not None else durability
     broken = parried and after_durability == 0
@@ -275,6 +316,7 @@ def apply_damage(
         hp_before=victim.hp,
         hp_after=hp_after,
         fatal=is_fatal(victim.hp, taken),
+        parry_blocked=blocked,
     )
     battle = _replace_combatant(battle, index, hp=hp_after, weapon_durability=after_durability)
     return battle, result
@@ -348,21 +390,110 @@ def declare_parry(
     *,
     actor: str | None = None,
     durability: int | None = None,
+    allow_monster: bool = True,
 ) -> tuple[Battle, BpEvent]:
     """PL-16: at the end of its action the current actor declares a parry against one
     named enemy (costs the parry BP). ``durability`` sets the parrying weapon's
-    remaining durability; otherwise the combatant's recorded one is used."""
+    remaining durability; otherwise the combatant's recorded one is used.
+
+    Refused (nothing spent) without a weapon (no durability, or 0: broken), with the
+    weapon stuck in a target, after an attack this round, and — ``allow_monster=False``,
+    as the bot asks — against a monster, whose own attacks cannot be parried
+    (seed: 除非怪異使用人類也能用的近身攻擊技能)."""
     index = _actor_index(battle, actor)
     me = battle.combatants[index]
     other = battle.get(enemy)
     if other.name == me.name:
         raise RuleError("plurk.parry_self", name=me.name)
+    if not allow_monster and not other.human_like:
+        raise RuleError("plurk.parry_monster", name=me.name, enemy=other.name)
+    attack_or_parry(me, "parry")
+    if me.stuck_in is not None:
+        raise RuleError("plurk.weapon_stuck", name=me.name, target=me.stuck_in)
+    if durability is not None:
+        _non_negative(durability, "durability")
+    remaining = durability if durability is not None else me.weapon_durability
+    if remaining is None:
+        raise RuleError("plurk.parry_no_weapon", name=me.name)
+    if remaining == 0:
+        raise RuleError("plurk.parry_weapon_broken", name=me.name)
     key, cost = battle.bp_cost("parry")
     if cost > me.bp:
         raise RuleError("plurk.bp_insufficient", actor=me.name, action=key, cost=cost, bp=me.bp)
-    changes: dict[str, Any] = {"parry_against": other.name}
-    if durability is not None:
-        _non_negative(durability, "durability")
-        changes["weapon_durability"] = durability
+    changes: dict[str, Any] = {"parry_against": other.name, "weapon_durability": remaining}
     battle = _replace_combatant(battle, index, **changes)
     return _spend(battle, index, key, cost)
+
+
+# ------------------------------------------------------------------ attacks: reach, impale, weapons
+
+
+def is_melee(kind: str | None) -> bool:
+    """An attack that must reach its target: melee kinds, and an attack of unknown kind."""
+    _check_attack_kind(kind)
+    return kind is None or kind in MELEE_KINDS
+
+
+def check_reach(
+    battle: Battle, attacker: str, target: str, kind: str | None, *, reach: int = MELEE_REACH
+) -> int | None:
+    """PL-15/16: a melee attack reaches ``reach`` cells (Chebyshev; adjacent by default).
+
+    Returns the distance (None when either is off the board: the GM places them);
+    refuses ``plurk.out_of_reach`` beyond reach. Ranged kinds are not limited.
+    """
+    _non_negative(reach, "reach")
+    a, b = battle.get(attacker), battle.get(target)
+    if a.position is None or b.position is None:
+        return None
+    cells = distance(a.position, b.position)
+    if is_melee(kind) and cells > reach:
+        raise RuleError("plurk.out_of_reach", attacker=a.name, target=b.name, start=a.position,
+                        to=b.position, cells=cells, reach=reach)
+    return cells
+
+
+def check_weapon_free(battle: Battle, attacker: str, kind: str | None) -> None:
+    """PL-18: a weapon left in a target cannot attack until it is retrieved."""
+    me = battle.get(attacker)
+    if me.stuck_in is not None and kind in WEAPON_KINDS:
+        raise RuleError("plurk.weapon_stuck", name=me.name, target=me.stuck_in)
+
+
+def impale_on_hit(hit: CheckResult | None, kind: str | None, declared: bool) -> bool:
+    """PL-18 against the hit check: does this attack impale?
+
+    No hit check (the GM's ruling): as declared. A missed hit never impales. A hit
+    impales when it is a crit (raw 20) with an impaling kind; declaring ``impale``
+    on a hit that is no crit is refused (``plurk.impale_needs_crit``), as is
+    declaring it with a kind that cannot impale (``plurk.impale_not_allowed``).
+    """
+    _check_attack_kind(kind)
+    if declared and kind not in IMPALE_KINDS:
+        raise RuleError("plurk.impale_not_allowed", kind=kind)
+    if hit is None:
+        return declared
+    if not hit.success:
+        return False
+    if declared and not hit.crit:
+        raise RuleError("plurk.impale_needs_crit", raw=hit.raw)
+    return hit.crit and kind in IMPALE_KINDS
+
+
+def lodge_weapon(battle: Battle, attacker: str, target: str, kind: str | None) -> Battle:
+    """PL-18: an impaling 〈武器〉 or thrown edged item stays in the target
+    (``stuck_in``); other kinds leave nothing behind."""
+    if kind not in LODGING_KINDS:
+        return battle
+    index = battle.index_of(attacker)
+    return _replace_combatant(battle, index, stuck_in=battle.get(target).name)
+
+
+def retrieve_weapon(battle: Battle, name: str) -> Battle:
+    """PL-18: the weapon is taken back out of the target (a 〈武器〉 check succeeded,
+    or a thrown item picked up); refuses when nothing is stuck."""
+    index = battle.index_of(name)
+    me = battle.combatants[index]
+    if me.stuck_in is None:
+        raise RuleError("plurk.weapon_not_stuck", name=me.name)
+    return _replace_combatant(battle, index, stuck_in=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.dice.source import DiceSource
@@ -159,3 +160,39 @@ def surprise_check(
     """
     result = opposed(source, stealth, perception, mode=mode)
     return SurpriseResult(result, result.winner == "a")
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSurpriseResult:
+    """PL-14 for two groups: the sneaking side's 潛行 against each watcher's 觀察/盲覺.
+
+    ``stealth`` is the side the sneakers are judged by (the member with the lowest
+    潛行: a group is as quiet as its loudest); ``checks`` holds one
+    :class:`SurpriseResult` per watcher, in the given order; ``surprised`` iff the
+    sneakers beat every watcher (a draw, or one watcher who notices, spoils it).
+    """
+
+    stealth: OpposedSide
+    checks: tuple[SurpriseResult, ...]
+    surprised: bool
+
+
+def group_surprise(
+    source: DiceSource,
+    sneakers: Sequence[OpposedSide],
+    watchers: Sequence[OpposedSide],
+    *,
+    mode: str = "general",
+) -> GroupSurpriseResult:
+    """PL-14 surprise of one side by the other (seed: 先察覺方以〈潛行〉對抗未察覺方的
+    〈觀察〉或〈盲覺〉), built on :func:`surprise_check`.
+
+    The sneakers' representative is the one with the lowest modifier (first such
+    in the given order); it rolls against every watcher in turn. Dice order: per
+    watcher, the 潛行 d20 then the watcher's d20. No watcher: the surprise succeeds.
+    """
+    if not sneakers:
+        raise RuleError("plurk.surprise_nobody")
+    stealth = min(sneakers, key=lambda s: s.modifier + s.bonus)
+    checks = tuple(surprise_check(source, stealth, watcher, mode=mode) for watcher in watchers)
+    return GroupSurpriseResult(stealth, checks, all(c.surprised for c in checks))

@@ -51,9 +51,13 @@ from bot.systems.plurk.battle_text import (
     turn_event_text,
     turn_line,
 )
+from bot.systems.plurk.check_records import last_checks, store_record
 from bot.systems.plurk.table import command
+from rules.errors import RuleError
 from rules.systems import plurk
-from rules.systems.plurk import Entrant
+from rules.systems.plurk import Entrant, OpposedSide
+from rules.systems.plurk import damage as plurk_damage
+from rules.systems.plurk.opposed import GroupSurpriseResult, group_surprise
 
 Verb = Callable[[Context, list[str]], Awaitable[list[Outgoing]]]
 
@@ -151,40 +155,98 @@ _SIDES = {fold(w): "party" for w in ("party", "我方", "玩家", "調查員")} 
     fold(w): "enemy" for w in ("enemy", "敵方", "敵人")}
 
 
-def parse_start_options(rest: list[str]) -> str | None:
-    """`first=party|enemy` (`先制=我方|敵方`): the side that won surprise (PL-14)."""
-    first = None
+def parse_start_options(rest: list[str]) -> tuple[str | None, str | None]:
+    """(first, sneak): `first=party|enemy` (`先制=我方|敵方`) — the GM's ruling on
+    who won surprise; `sneak=party|enemy` (`突襲=敵方`) — that side tries to surprise
+    the other and the bot decides it with the seed's check (PL-14)."""
+    first = sneak = None
     for token in rest:
         key, _, value = token.partition("=")
-        if not is_word(key, "first", "surprise", "先制", "背襲") or fold(value) not in _SIDES:
+        if fold(value) not in _SIDES:
             raise CommandError("plurk.error.battle.start_usage")
-        first = _SIDES[fold(value)]
-    return first
+        if is_word(key, "first", "surprise", "先制", "背襲") and first is None:
+            first = _SIDES[fold(value)]
+        elif is_word(key, "sneak", "ambush", "突襲", "突袭", "偷襲", "偷袭",
+                     "潛行", "潜行") and sneak is None:
+            sneak = _SIDES[fold(value)]
+        else:
+            raise CommandError("plurk.error.battle.start_usage")
+    if first is not None and sneak is not None:
+        raise CommandError("plurk.error.battle.start_usage")
+    return first, sneak
+
+
+def roll_surprise(ctx: Context, entrants: list[Entrant], sneak: str
+                  ) -> tuple[GroupSurpriseResult, list[str]]:
+    """PL-14 (seed: the GM's secret 觀察/盲覺 rolls, then 潛行 against them): the
+    sneaking side's quietest-is-loudest 潛行 against every watcher's best of
+    觀察/盲覺, one opposed check each (``rules…group_surprise``). Returns the
+    result and the detail lines, which only the GMs see (a secret roll, PL-7)."""
+    def side(e: Entrant) -> str:
+        return "enemy" if e.kind == "enemy" else "party"
+
+    sneakers = [OpposedSide(e.name, e.stealth, "潛行") for e in entrants if side(e) == sneak]
+    watchers = [OpposedSide(e.name, e.perception, "觀察") for e in entrants
+                if side(e) != sneak]
+    if not sneakers:
+        raise CommandError("plurk.error.battle.surprise_nobody",
+                           side=ctx.t(f"plurk.battle.side.{sneak}"))
+    result = group_surprise(ctx.dice, sneakers, watchers)
+    lines = []
+    for check in result.checks:
+        a, b = check.opposed.a, check.opposed.b
+        lines.append(ctx.t(
+            "plurk.battle.surprise.pair", sneaker=a.label, raw=a.raw, mod=f"{a.modifier:+d}",
+            value=a.value, watcher=b.label, wraw=b.raw, wmod=f"{b.modifier:+d}",
+            wvalue=b.value, outcome=ctx.t("plurk.battle.surprise.unseen" if check.surprised
+                                          else "plurk.battle.surprise.seen")))
+    return result, lines
 
 
 async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """PL-13/14: everyone rolls 靈巧 initiative (ties rerolled by the rules), round 0."""
     require_gm_if_any(ctx)
-    first_side = parse_start_options(rest)
+    first_side, sneak = parse_start_options(rest)
     row, running = await load_battle(ctx)
     if running is not None:
         raise CommandError("plurk.error.battle.already")
     setup_row, setup = await load_setup(ctx)
     entrants, missing, ids = await party_entrants(ctx, setup)
     entrants.extend(enemy_entrant(e) for e in setup.enemies)
+    if not entrants:
+        raise RuleError("plurk.battle_empty")
+    surprise: GroupSurpriseResult | None = None
+    secret: list[str] = []
+    if sneak is not None:  # dice: the surprise checks first, then initiative
+        surprise, secret = roll_surprise(ctx, entrants, sneak)
+        first_side = sneak if surprise.surprised else None
     battle = plurk.start_battle(ctx.dice, entrants, costs=setup.costs, width=setup.width,
                                 height=setup.height, first_side=first_side)
     setup.serial += 1
     save_setup(setup_row, setup)
     save_battle(row, battle, serial=setup.serial, sheets=ids)
+    await forget_old_hit_checks(ctx)
     lines = [ctx.t("plurk.battle.started")]
+    if sneak is not None:
+        side = ctx.t(f"plurk.battle.side.{sneak}")
+        lines.insert(0, ctx.t("plurk.battle.surprise.success" if first_side
+                              else "plurk.battle.surprise.failed", side=side))
     lines.extend(initiative_line(ctx, i, c) for i, c in enumerate(battle.combatants))
     if first_side is not None:
         lines.append(ctx.t(f"plurk.battle.first_side.{first_side}"))
     if missing:
         lines.append(ctx.t("plurk.battle.missing_characters", users=sep(ctx).join(missing)))
     lines.append(turn_line(ctx, battle))
-    return [ctx.reply("\n".join(lines), battle_data("start", battle))]
+    secret_kept = bool(secret) and bool(ctx.gm_users)
+    if secret and not secret_kept:  # no GM: nobody to keep it secret from
+        lines[1:1] = secret
+    data = battle_data("start", battle, surprise=None if secret_kept else surprise)
+    outs = [ctx.reply("\n".join(lines), data)]
+    if secret_kept:
+        head = ctx.t("plurk.battle.surprise.secret_head", side=ctx.t(f"plurk.battle.side.{sneak}"))
+        outs.extend(ctx.to_gms("\n".join([head, *secret]),
+                               battle_data("surprise", None, result=surprise)))
+    return outs
 
 
 # --------------------------------------------------------------------------- during the battle
@@ -210,13 +272,28 @@ async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Charac
             raise CommandError("plurk.error.battle.user_no_character", user=user)
         return entrant_from_sheet(user, character), character
     setup_row, setup = await load_setup(ctx)
+    _, battle = await load_battle(ctx)
     known = setup.enemy(rest[0])
     if known is not None and len(rest) == 1:
-        return enemy_entrant(known), None
-    values = parse_enemy(" ".join(rest))
-    remember_enemy(setup, values)
+        if battle is None or battle.find(known["name"]) is None:
+            return enemy_entrant(known), None
+        values = dict(known)  # already fighting: another one like it (狂信者2)
+    else:
+        values = parse_enemy(" ".join(rest))
+    remember_enemy(setup, values, battle)
     save_setup(setup_row, setup)
     return enemy_entrant(values), None
+
+
+async def retrieve(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: a weapon stuck in a target (PL-18 impale) is taken back — after the
+    〈武器〉 check the seed asks for succeeded (a thrown item needs none)."""
+    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.retrieve_usage")
+    target = battle.get(name).stuck_in
+    battle = plurk_damage.retrieve_weapon(battle, name)
+    save_battle(row, battle)
+    return [ctx.reply(ctx.t("plurk.battle.retrieved", name=battle.get(name).name,
+                            target=target), battle_data("retrieve", battle))]
 
 
 async def remove(ctx: Context, rest: list[str]) -> list[Outgoing]:
@@ -239,15 +316,22 @@ async def skip(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("skip", battle, turn=event))]
 
 
-async def end(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    """GM: the battle is over. Its enemies and the join list are cleared (the next
-    fight has its own); GM costs and the field size stay for the next battle."""
+async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: the battle is over. The join list is cleared (the seed: investigators
+    say for each fight whether they join); enemy definitions stay for the next
+    fight (issue 12 item 13) unless the GM says `.battle end clear`; GM costs and
+    the field size stay too."""
     require_gm_if_any(ctx)
+    clear = bool(rest) and is_word(rest[0], "clear", "清除", "清空")
+    if len(rest) > 1 or (rest and not clear):
+        raise CommandError("plurk.error.battle.end_usage")
     row, battle = await running_battle(ctx)
     battle = plurk.end_battle(battle)
     save_battle(row, None)
     setup_row, setup = await load_setup(ctx)
-    setup.enemies, setup.party = [], []
+    setup.party = []
+    if clear:
+        setup.enemies = []
     save_setup(setup_row, setup)
     standing = [f"{c.name} {ctx.t('plurk.battle.hp_label')} {hp_text(ctx, c.hp)}"
                 for c in battle.combatants]
@@ -274,4 +358,14 @@ _BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [
     (("skip", "跳過"), skip),
     (("end", "結束", "stop"), end),
     (("wake", "喚醒", "清醒"), wake),
+    (("retrieve", "取回", "拔出"), retrieve),
 ]
+
+
+async def forget_old_hit_checks(ctx: Context) -> None:
+    """A combat check made before this battle started is no hit check of it: `.atk`
+    links only a check made during the battle (see ``commands/damage.py``)."""
+    _row, last = await last_checks(ctx)
+    for owner, record in last.items():
+        if (record.get("check") or {}).get("combat") and not record.get("attack_used"):
+            await store_record(ctx, owner, {**record, "attack_used": True})

@@ -55,18 +55,22 @@ async def list_enemies(ctx: Context) -> list[Outgoing]:
 
 
 async def add_enemy(ctx: Context, text: str) -> list[Outgoing]:
-    """Define (or redefine) an enemy; during a battle it enters at once."""
+    """Define an enemy; during a battle it enters at once. A name already defined
+    or fighting is numbered (a second 狂信者 is 狂信者2, issue 12 item 13): the
+    first is never silently replaced (`.enemy del` removes one)."""
     values = parse_enemy(text)
     setup_row, setup = await load_setup(ctx)
     row, battle = await load_battle(ctx)
-    if battle is not None and battle.find(values["name"]) is not None:
-        raise CommandError("plurk.error.battle.enemy_in_battle", name=values["name"])
-    remember_enemy(setup, values)
+    asked = remember_enemy(setup, values, battle)
     save_setup(setup_row, setup)
+    note = ctx.t("plurk.battle.enemy_numbered", asked=asked, name=values["name"]) \
+        if asked else None
     if battle is None:
-        return [ctx.reply(ctx.t("plurk.battle.enemy_defined", line=enemy_line(ctx, values)),
+        text = ctx.t("plurk.battle.enemy_defined", line=enemy_line(ctx, values))
+        return [ctx.reply(f"{note}\n{text}" if note else text,
                           {"kind": "plurk.enemies", "enemies": setup.enemies})]
-    return enter(ctx, row, await sync_sheet_hp(ctx, row, battle), enemy_entrant(values))
+    return enter(ctx, row, await sync_sheet_hp(ctx, row, battle), enemy_entrant(values),
+                 note=note)
 
 
 async def delete_enemy(ctx: Context, name: str) -> list[Outgoing]:

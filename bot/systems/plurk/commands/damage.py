@@ -16,15 +16,17 @@ intervenes, the hook below gives the battle its HP back (``cancel_damage``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import same_character
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.store.models import ChannelState
+from bot.store.models import ChannelState, Character
 from bot.systems.plurk.battle_args import current_actor, find_name, is_word, number
 from bot.systems.plurk.battle_state import (
     battle_serial,
@@ -32,15 +34,21 @@ from bot.systems.plurk.battle_state import (
     load_battle,
     running_battle,
     save_battle,
+    sheet_durability,
     sheet_for,
+    write_sheet_durability,
     write_sheet_hp,
 )
 from bot.systems.plurk.battle_text import battle_data, hp_text, readable, spend_text
+from bot.systems.plurk.characters import stat_modifier
+from bot.systems.plurk.check_records import last_checks, remember, store_record
 from bot.systems.plurk.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk.system import HP
 from bot.systems.plurk.table import command
+from rules.errors import RuleError
 from rules.systems import plurk
-from rules.systems.plurk import Battle, DamageResult, KnockOutResult
+from rules.systems.plurk import Battle, Combatant, DamageResult, KnockOutResult
+from rules.systems.plurk import damage as plurk_damage
 
 FATAL_SOURCE = "battle"
 """The ``source`` of the fatal events a hit opens (PL-12): its hook restores the
@@ -66,7 +74,8 @@ _KIND_WORDS: dict[str, str] = {
 
 @dataclass
 class HitOptions:
-    """What an attack declares besides target and damage."""
+    """What an attack declares besides target and damage. ``skill`` / ``hit_bonus``
+    / ``threshold``: the hit check `.atk` rolls first (`武器+2 >=13`, `hit=+3`)."""
 
     knock_out: bool = False
     impale: bool = False
@@ -75,6 +84,28 @@ class HitOptions:
     kind: str | None = None
     damage_type: str = "physical"
     attacker: str | None = None
+    skill: str | None = None
+    hit_bonus: int | None = None
+    threshold: int | None = None
+    reach: int = plurk_damage.MELEE_REACH
+
+    @property
+    def rolls_hit(self) -> bool:
+        return self.skill is not None or self.hit_bonus is not None
+
+
+_SKILL = re.compile(r"^(?P<stat>[^\d+\-=<>≥]+?)(?P<bonus>[+-]\d{1,3})?$")
+_THRESHOLD = re.compile(r"^(?:>=|≥|>)(?P<n>\d{1,3})$")
+_SIGNED = re.compile(r"^[+-]?\d{1,3}$")
+_SKILL_KINDS = {"普通攻擊": "unarmed", "擒拿": "grapple", "武術": "martial", "弓術": "bow",
+                "槍炮": "gun"}
+"""The attack kind a combat skill implies (武器 / 投擲 depend on the weapon: kind=)."""
+
+
+def combat_skill(word: str) -> str | None:
+    """The canonical combat skill a word names (`武器`, `weapon`, `擒拿` …), else None."""
+    stat = plurk.resolve_stat(word)
+    return stat.name if stat is not None and plurk.is_combat_skill(stat.name) else None
 
 
 def attack_kind(text: str) -> str:
@@ -82,11 +113,26 @@ def attack_kind(text: str) -> str:
     return _KIND_WORDS.get(fold(text)) or plurk.attack_kind(text)
 
 
-def parse_hit_options(tokens: list[str], usage: str) -> HitOptions:
+def parse_hit_options(tokens: list[str], usage: str, *, hit: bool = False) -> HitOptions:
+    """Attack options; with ``hit`` (`.atk`) also the hit check's skill, bonus and
+    threshold and a melee reach (`reach=2`)."""
     opts = HitOptions()
     for token in tokens:
         key, eq, value = token.partition("=")
-        if not eq:
+        threshold = _THRESHOLD.match(token)
+        skill = _SKILL.match(token)
+        if hit and threshold is not None and opts.threshold is None:
+            opts.threshold = int(threshold["n"])
+        elif hit and not eq and skill is not None and opts.skill is None \
+                and combat_skill(skill["stat"]) is not None:
+            opts.skill = combat_skill(skill["stat"])
+            opts.hit_bonus = int(skill["bonus"] or 0)
+        elif hit and eq and is_word(key, "hit", "命中") and _SIGNED.match(value) \
+                and opts.hit_bonus is None:
+            opts.hit_bonus = int(value)
+        elif hit and eq and is_word(key, "reach", "觸及", "距離"):
+            opts.reach = number(value, usage=usage)
+        elif not eq:
             if is_word(token, "ko", "擊昏", "knockout"):
                 opts.knock_out = True
             elif is_word(token, "impale", "貫穿", "穿刺"):
@@ -105,6 +151,10 @@ def parse_hit_options(tokens: list[str], usage: str) -> HitOptions:
             opts.attacker = value
         else:
             raise CommandError(usage)
+    if opts.threshold is not None and not opts.rolls_hit:
+        raise CommandError(usage)  # a threshold for which check?
+    if opts.kind is None and opts.skill in _SKILL_KINDS:
+        opts.kind = _SKILL_KINDS[opts.skill]
     if opts.kind is None and opts.knock_out:
         opts.kind = "unarmed"  # 普通攻擊: the plainest attack a knock-out allows
     if opts.kind is None and opts.impale:
@@ -142,6 +192,9 @@ def hit_text(ctx: Context, hit: DamageResult) -> str:
         key = "plurk.battle.dmg.parry_broken" if hit.weapon_broken else "plurk.battle.dmg.parry"
         parts.append(ctx.t(key, absorbed=hit.absorbed, before=hit.durability_before,
                            after=hit.durability_after))
+    if hit.parry_blocked is not None:
+        parts.append(ctx.t(f"plurk.battle.dmg.parry_blocked.{hit.parry_blocked}",
+                           target=hit.target, attacker=hit.attacker))
     if hit.damage_type != "physical":
         parts.append(ctx.t("plurk.battle.dmg.armorless",
                            type=ctx.t(f"plurk.battle.damage_type.{hit.damage_type}")))
@@ -233,51 +286,192 @@ def damage_lines(ctx: Context, head: str, ko: KnockOutResult | None,
 @command("parry", "招架")
 @readable
 async def parry(ctx: Context) -> list[Outgoing]:
-    """PL-16: at the end of its action the current actor names the enemy it parries."""
+    """PL-16: at the end of its action the current actor names the enemy it parries.
+
+    The weapon's durability: typed (`.parry 狂信者 4`), else the sheet's (`武器耐久`
+    / `耐久`, or a weapon entry `短刀耐久` — `.parry 狂信者 短刀` picks one), else
+    the combatant's own (an enemy's `耐久=`). A parry that cannot apply — no weapon,
+    a broken or stuck one, a monster's own attacks, after an attack this round — is
+    refused and costs nothing."""
     tokens = ctx.args.split()
     if len(tokens) not in (1, 2):
         raise CommandError("plurk.error.battle.parry_usage")
-    durability = number(tokens[1], usage="plurk.error.battle.parry_usage") if len(tokens) == 2 \
-        else None
     row, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     enemy = find_name(battle, tokens[0])
-    battle, event = plurk.declare_parry(battle, enemy, actor=actor.name, durability=durability)
-    save_battle(row, battle)
+    durability, key, source = None, None, "battle"
+    weapon = tokens[1] if len(tokens) == 2 and not tokens[1].isdigit() else None
+    if len(tokens) == 2 and weapon is None:
+        durability, source = number(tokens[1], usage="plurk.error.battle.parry_usage"), "typed"
+    else:
+        character = await sheet_for(ctx, row, actor)
+        found = sheet_durability(character.stats, weapon) if character is not None else None
+        if weapon is not None and found is None:
+            raise CommandError("plurk.error.battle.parry_no_weapon_entry", name=actor.name,
+                               weapon=weapon)
+        if found is not None:
+            (key, durability), source = found, "sheet"
+    battle, event = plurk.declare_parry(battle, enemy, actor=actor.name, durability=durability,
+                                        allow_monster=False)
+    save_battle(row, battle, weapons={actor.name: key} if key else None)
     me = battle.get(actor.name)
     text = ctx.t("plurk.battle.parry_declared", actor=actor.name, enemy=battle.get(enemy).name,
-                 durability=hp_text(ctx, me.weapon_durability))
+                 durability=hp_text(ctx, me.weapon_durability),
+                 source=ctx.t(f"plurk.battle.parry_source.{source}", key=key or ""))
     return [ctx.reply(text + "\n" + spend_text(ctx, battle, event),
                       battle_data("parry", battle, bp=event))]
+
+
+def is_dice(text: str) -> bool:
+    """Does an argument read as a damage expression (`1d6+2`, `2D8`)?"""
+    try:
+        plurk.parse_dice(text)
+    except RuleError:
+        return False
+    return True
+
+
+def target_and_dice(battle: Battle, tokens: list[str]) -> tuple[str, str]:
+    """`.atk 狂信者 1d6` — or swapped, `.atk 1d6 狂信者` (issue 12 item 11): the
+    stored target name and the damage expression."""
+    first, second = tokens[0], tokens[1]
+    if is_dice(first) and not is_dice(second) and battle.find(first) is None:
+        first, second = second, first
+    return battle.get(find_name(battle, first)).name, second
+
+
+async def linked_check(ctx: Context, row: ChannelState, actor: Combatant
+                       ) -> tuple[dict[str, Any] | None, plurk.CheckResult | None]:
+    """The hit check `.atk` uses when it rolls none: the actor's player's last check,
+    if it is a public combat-skill check of this character not yet used by an attack
+    and made during this battle (`.battle start` retires older ones). Hidden checks
+    are never linked (the attack would publish them)."""
+    if actor.owner is None or actor.kind != "investigator":
+        return None, None
+    _row, last = await last_checks(ctx)
+    record = last.get(actor.owner)
+    if record is None or record.get("hidden") or record.get("attack_used"):
+        return None, None
+    result = plurk.CheckResult.from_dict(record["check"])
+    if not result.combat or result.mode != "roll":
+        return None, None
+    character = await sheet_for(ctx, row, actor)
+    if character is None or not same_character({**record, "owner": actor.owner}, character):
+        return None, None
+    return record, result
+
+
+def roll_hit(ctx: Context, character: Character | None, opts: HitOptions) -> plurk.CheckResult:
+    """The hit check `.atk` rolls (PL-2): d20 + the sheet's combat skill (an enemy:
+    0) + bonus ≥ threshold (11 unless given)."""
+    modifier = 0
+    stat = opts.skill
+    if opts.skill is not None and character is not None:
+        stat, modifier = stat_modifier(character, opts.skill)
+    return plurk.check(ctx.dice, modifier, bonus=opts.hit_bonus or 0,
+                       threshold=opts.threshold or plurk.DEFAULT_THRESHOLD, stat=stat)
+
+
+def hit_check_text(ctx: Context, result: plurk.CheckResult, linked: bool) -> str:
+    mod = f"{result.modifier + result.bonus:+d}"
+    key = "plurk.battle.hit.linked" if linked else "plurk.battle.hit.rolled"
+    text = ctx.t(key, stat=result.stat or ctx.t("plurk.battle.hit.unnamed"), raw=result.raw,
+                 mod=mod, value=result.value, threshold=result.threshold,
+                 outcome=ctx.t("plurk.battle.hit.hit" if result.success
+                               else "plurk.battle.hit.miss"))
+    if result.crit:
+        text += ctx.t("plurk.battle.hit.crit")
+    elif result.fumble:
+        text += ctx.t("plurk.battle.hit.fumble")
+    return text
 
 
 @command("atk", "attack", "攻擊", "攻击")
 @readable
 async def atk(ctx: Context) -> list[Outgoing]:
-    """The current actor's attack: attack BP, damage roll, parry/armor, HP."""
+    """The current actor's attack (PL-16…18): the hit check first — rolled here
+    (`武器+2 >=13`, `hit=+3`) or the check just made (`.ra 武器`), linked and used
+    once — then, only on a hit, attack BP, damage roll, parry/armor, HP. A miss
+    spends the attack BP and rolls no damage. Melee beyond reach on the field, a
+    stuck weapon, an attack after a parry this round: refused before any die."""
     tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("plurk.error.battle.atk_usage")
     row, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
-    target = battle.get(find_name(battle, tokens[0])).name
+    target, expr = target_and_dice(battle, tokens)
     if target == actor.name:  # as a parry against oneself is (PL-16)
         raise CommandError("plurk.error.battle.attack_self", name=actor.name)
-    opts = parse_hit_options(tokens[2:], "plurk.error.battle.atk_usage")
+    opts = parse_hit_options(tokens[2:], "plurk.error.battle.atk_usage", hit=True)
     if opts.attacker is not None:
         raise CommandError("plurk.error.battle.atk_usage")
     opts.attacker = actor.name
-    plurk.spend_bp(battle, "attack", actor=actor.name)  # refuse before any die is rolled
-    rolled = plurk.roll_damage(ctx.dice, tokens[1], impale=opts.impale, kind=opts.kind)
+    plurk.parse_dice(expr)
+    # refuse before any die is rolled: BP and attack-or-parry, the weapon, the reach
+    plurk.spend_bp(battle, "attack", actor=actor.name)
+    plurk_damage.check_weapon_free(battle, actor.name, opts.kind)
+    plurk_damage.check_reach(battle, actor.name, target, opts.kind, reach=opts.reach)
+    plurk_damage.impale_on_hit(None, opts.kind, opts.impale)
+    if opts.knock_out and not battle.get(target).human_like:
+        raise RuleError("plurk.knockout_not_human", target=target)
+    character = await sheet_for(ctx, row, actor)
+    record, hit_check = (None, None) if opts.rolls_hit else await linked_check(ctx, row, actor)
+    if hit_check is not None and opts.impale:
+        plurk_damage.impale_on_hit(hit_check, opts.kind, opts.impale)
+    if opts.rolls_hit:
+        hit_check = roll_hit(ctx, character, opts)
+    lines: list[str] = []
+    if hit_check is not None:
+        lines.append(ctx.t("plurk.battle.dmg.attack", attacker=actor.name, target=target,
+                           roll=hit_check_text(ctx, hit_check, linked=record is not None)))
+        await keep_hit_check(ctx, actor, character, record, hit_check)
+    if hit_check is not None and not hit_check.success:
+        battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
+        lines.append(spend_text(ctx, battle, spent))
+        save_battle(row, battle)
+        return [ctx.reply("\n".join(lines), battle_data("attack", battle, check=hit_check,
+                                                         roll=None, hit=None, knock_out=None,
+                                                         bp=spent))]
+    impale = plurk_damage.impale_on_hit(hit_check, opts.kind, opts.impale)
+    rolled = plurk.roll_damage(ctx.dice, expr, impale=impale, kind=opts.kind)
     battle, hit, ko = strike(ctx, battle, target, rolled.total, opts)
+    if impale:
+        battle = plurk_damage.lodge_weapon(battle, actor.name, target, opts.kind)
     battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
-    lines = damage_lines(ctx, ctx.t("plurk.battle.dmg.attack", attacker=actor.name, target=target,
-                                    roll=roll_text(ctx, rolled)), ko, hit)
+    if hit_check is None:
+        lines.append(ctx.t("plurk.battle.dmg.attack", attacker=actor.name, target=target,
+                           roll=roll_text(ctx, rolled)))
+    else:
+        lines.append(roll_text(ctx, rolled))
+    lines.extend(damage_lines(ctx, "", ko, hit)[1:])
+    if impale and opts.kind in plurk_damage.LODGING_KINDS:
+        lines.append(ctx.t("plurk.battle.dmg.lodged", attacker=actor.name, target=target))
     lines.extend(await settle_hp(ctx, row, battle, hit))
+    await settle_durability(ctx, row, battle, hit)
     lines.append(spend_text(ctx, battle, spent))
     save_battle(row, battle)
-    data = battle_data("attack", battle, roll=rolled, hit=hit, knock_out=ko, bp=spent)
+    data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
+                       bp=spent)
     return [ctx.reply("\n".join(lines), data)]
+
+
+async def keep_hit_check(ctx: Context, actor: Combatant, character: Character | None,
+                         record: dict[str, Any] | None, result: plurk.CheckResult) -> None:
+    """A hit check serves one attack: a linked one is marked used; one rolled here
+    becomes the player's last check (a fate check may follow a crit, PL-4), used."""
+    if record is not None and actor.owner is not None:
+        await store_record(ctx, actor.owner, {**record, "attack_used": True})
+    elif character is not None and actor.owner is not None:
+        await remember(ctx, actor.owner, character.name, result, character_id=character.id)
+        _row, last = await last_checks(ctx)
+        await store_record(ctx, actor.owner, {**last[actor.owner], "attack_used": True})
+
+
+async def settle_durability(ctx: Context, row: ChannelState, battle: Battle,
+                            hit: DamageResult) -> None:
+    """A parry used the weapon (PL-16): an investigator's sheet keeps the durability."""
+    if hit.parried:
+        await write_sheet_durability(ctx, row, battle.get(hit.target), hit.durability_after)
 
 
 @command("dmg", "damage", "傷害", "伤害")
@@ -301,6 +495,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
                  attacker=opts.attacker or ctx.t("plurk.battle.dmg.no_attacker"))
     lines = damage_lines(ctx, head, ko, hit)
     lines.extend(await settle_hp(ctx, row, battle, hit))
+    await settle_durability(ctx, row, battle, hit)
     save_battle(row, battle)
     return [ctx.reply("\n".join(lines), battle_data("damage", battle, hit=hit, knock_out=ko))]
 

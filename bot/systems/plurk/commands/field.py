@@ -14,8 +14,11 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
+from bot.store.models import ChannelState
 from bot.systems.plurk.battle_args import current_actor, gm_target, is_word
 from bot.systems.plurk.battle_state import (
+    assign_marks,
+    board_marks,
     load_battle,
     load_setup,
     running_battle,
@@ -28,28 +31,19 @@ from rules.systems import plurk
 from rules.systems.plurk import Battle
 
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*X ]\s*(\d{1,2})$")
-_MARKS = "123456789abcdefghijklmnopqrstuvwxyz"
 
 
-def markers(battle: Battle) -> dict[str, str]:
-    """One ASCII character per placed combatant: its initial when that is a unique
-    ASCII letter or digit, else the next free digit/letter (CJK initials would
-    break the columns in a monospace font)."""
-    placed = [c.name for c in battle.combatants if c.position is not None]
-    chosen: dict[str, str] = {}
-    initials = [name[:1].upper() for name in placed]
-    for name, initial in zip(placed, initials, strict=True):
-        if initial.isascii() and initial.isalnum() and initials.count(initial) == 1:
-            chosen[name] = initial
-    free = (m for m in _MARKS if m not in chosen.values() and m.upper() not in chosen.values())
-    for name in placed:
-        if name not in chosen:
-            chosen[name] = next(free, "?")
-    return chosen
+def markers(row: ChannelState, battle: Battle) -> dict[str, str]:
+    """PL-15: the placed combatants' markers — given once per battle and kept
+    (``battle_state.assign_marks``): placing someone never changes another's
+    marker, and a marker is a lowercase letter or a symbol, never a column letter
+    or a row number."""
+    marks = assign_marks(board_marks(row), [c.name for c in battle.combatants])
+    return {c.name: marks.get(c.name, "?") for c in battle.combatants if c.position is not None}
 
 
-def board_text(ctx: Context, battle: Battle) -> str:
-    marks = markers(battle)
+def board_text(ctx: Context, row: ChannelState, battle: Battle) -> str:
+    marks = markers(row, battle)
     lines = [ctx.t("plurk.battle.field.header", width=battle.width, height=battle.height)]
     lines.extend(plurk.render_board(battle, markers=marks))
     if marks:
@@ -60,6 +54,14 @@ def board_text(ctx: Context, battle: Battle) -> str:
     if unplaced:
         lines.append(ctx.t("plurk.battle.field.unplaced", names=sep(ctx).join(unplaced)))
     return "\n".join(lines)
+
+
+def changed_lines(row: ChannelState, battle: Battle, *cells: str) -> list[str]:
+    """The board's column header and the rows of ``cells`` (a move's start and end),
+    top to bottom: what changed, without the whole board (issue 12 item 8)."""
+    board = plurk.render_board(battle, markers=markers(row, battle))
+    rows = sorted({plurk.parse_cell(c, battle.width, battle.height)[1] for c in cells})
+    return [board[0], *(board[r + 1] for r in rows)]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -74,8 +76,8 @@ def parse_size(text: str) -> tuple[int, int]:
 async def field(ctx: Context) -> list[Outgoing]:
     """Show the board, or (GM) set its size: for the running battle and the next ones."""
     if not ctx.args.strip():
-        _, battle = await running_battle(ctx)
-        return [ctx.reply(board_text(ctx, battle), battle_data("field", battle))]
+        row, battle = await running_battle(ctx)
+        return [ctx.reply(board_text(ctx, row, battle), battle_data("field", battle))]
     require_gm_if_any(ctx)
     width, height = parse_size(ctx.args)
     row, battle = await load_battle(ctx)
@@ -90,7 +92,7 @@ async def field(ctx: Context) -> list[Outgoing]:
     done = ctx.t("plurk.battle.field.size_set", width=width, height=height)
     if battle is None:
         return [ctx.reply(done)]
-    return [ctx.reply(f"{done}\n{board_text(ctx, battle)}", battle_data("field", battle))]
+    return [ctx.reply(f"{done}\n{board_text(ctx, row, battle)}", battle_data("field", battle))]
 
 
 @command("place", "放置", "配置")
@@ -105,7 +107,7 @@ async def place(ctx: Context) -> list[Outgoing]:
     placed = battle.get(name)
     key = "plurk.battle.field.removed" if off else "plurk.battle.field.placed"
     return [ctx.reply(ctx.t(key, name=placed.name, cell=placed.position) + "\n"
-                      + board_text(ctx, battle), battle_data("place", battle))]
+                      + board_text(ctx, row, battle), battle_data("place", battle))]
 
 
 @command("move", "移動", "移动")
@@ -121,6 +123,7 @@ async def move(ctx: Context) -> list[Outgoing]:
     save_battle(row, battle)
     text = ctx.t("plurk.battle.field.moved", actor=event.actor, start=event.from_cell,
                  to=event.to_cell, cells=event.distance)
+    text += "\n" + "\n".join(changed_lines(row, battle, event.from_cell, event.to_cell))
     spent = plurk.BpEvent(event.actor, "move", event.cost, event.bp_before, event.bp_after,
                           event.turn)
     return [ctx.reply(text + "\n" + spend_text(ctx, battle, spent),
