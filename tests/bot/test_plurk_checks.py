@@ -38,6 +38,13 @@ async def setup(table: Table, *, gm: bool = True) -> None:
         assert not (await table.text(user, stats)).startswith("⚠")
 
 
+async def consent_free(table: Table, user: str = "gm") -> None:
+    """The GM lets players take 10 / take 20 / push without asking (PL-10, issue 12
+    item 5): the tests of those rules' arithmetic run under this standing consent."""
+    for kind in ("take10", "take20", "push"):
+        await table.text(user, f".ra allow {kind} on")
+
+
 async def one(table: Table, user: str, text: str, dice: list[int] | None = None,
               **incoming: Any) -> Outgoing:
     """The single channel message of a command (fails if there is not exactly one)."""
@@ -199,6 +206,7 @@ async def test_pl4_without_gms_a_player_calls_and_rolls_their_own(table: Table) 
 async def test_pl4_pl10_last_check_survives_a_restart(settings) -> None:
     first = await Core.open(settings)
     await setup(Table(first))
+    await consent_free(Table(first))
     await one(Table(first), "alice", ".ra 觀察", dice=[3])
     await first.close()
     second = await Core.open(settings)
@@ -403,6 +411,7 @@ async def test_pl9_collective_refusals(table: Table) -> None:
 
 async def test_pl10_take_10_and_take_20_roll_no_die(table: Table) -> None:
     await setup(table)
+    await consent_free(table)
     ten = check(await one(table, "alice", ".ra 觀察 取10", dice=[]))
     assert (ten["raw"], ten["value"], ten["mode"]) == (10, 15, "take10")
     twenty = await one(table, "alice", ".ra 靈巧 t20 >=30", dice=[])
@@ -413,6 +422,7 @@ async def test_pl10_take_10_and_take_20_roll_no_die(table: Table) -> None:
 
 async def test_pl10_push_rerolls_a_failed_skill_check(table: Table) -> None:
     await setup(table)
+    await consent_free(table)
     await one(table, "alice", ".ra 觀察", dice=[3])
     out = await one(table, "alice", ".孤注", dice=[8])
     data = check(out)
@@ -424,6 +434,7 @@ async def test_pl10_push_rerolls_a_failed_skill_check(table: Table) -> None:
 
 async def test_pl10_failed_push_is_a_fumble(table: Table) -> None:
     await setup(table)
+    await consent_free(table)
     await one(table, "alice", ".ra 觀察 >=20", dice=[3])
     out = await one(table, "alice", ".ra push", dice=[12])
     assert (check(out)["value"], check(out)["success"], check(out)["fumble"]) == (17, False, True)
@@ -508,7 +519,8 @@ async def test_pl12_hp_loss_to_zero_waits_and_intervention_cancels_it(table: Tab
     assert "體力:6" in await sheet(table, "alice")
     assert (await states(table.core))["plurk.fatal"]["events"][0] == {
         "id": 1, "owner": "alice", "character": "艾莉絲", "character_id": 1, "resource": "體力",
-        "loss": 6, "before": 6, "after": 0, "source": "hp", "details": {}}
+        "loss": 6, "before": 6, "after": 0, "sheet": 6, "source": "hp",
+        "details": {}}
     before = await snapshot(table)
     assert "至少要花費 5 點" in (await one(table, "alice", ".intervene 4")).text
     assert "只有該角色的玩家或 GM" in (await one(table, "bob", ".intervene 艾莉絲")).text
@@ -538,7 +550,7 @@ async def test_pl12_gm_sets_cost_and_resolves_for_a_player(table: Table) -> None
     await one(table, "gm", ".intervene cost 7")
     await one(table, "gm", ".hp -10 @alice")
     await one(table, "gm", ".hp -8 @bob")
-    assert "好幾件" in (await one(table, "gm", ".accept")).text
+    assert "好幾個角色" in (await one(table, "gm", ".accept")).text
     listing = await one(table, "gm", ".fatal")
     assert listing.text.splitlines() == ["待決的致命事件（常世干預消耗 7 點因果點數）：",
                                          "#1 艾莉絲：體力 10，損失 10", "#2 鮑伯：體力 8，損失 8"]
@@ -668,7 +680,11 @@ async def test_pl12_a_fatal_loss_through_st_is_a_fatal_event_too(table: Table) -
     assert "理智:3" in await sheet(table, "alice")
     await table.say("alice", ".accept #2")
     assert "理智:0" in await sheet(table, "alice")
-    assert (await one(table, "alice", ".st hp-3")).text == "alice 的數值已更新：體力:5→2"
+    # issue 12 item 2: no other loss of 體力 while #1 waits (it would be judged on 5)
+    assert (await one(table, "alice", ".st hp-3")).text == (
+        "⚠ alice 的體力還有待決的致命事件 #1（損失 8）：請先 .intervene 或 .accept，"
+        "再結算新的損失。")
+    assert "體力:5" in await sheet(table, "alice")
 
 
 # --------------------------------------------------------------------------- review fixes
@@ -728,6 +744,7 @@ async def test_pl7_push_and_fate_of_a_hidden_check_reach_only_player_and_gms(
     hidden crit and its roll all go to the player and the GMs; the channel reads the
     same neutral line as for a refusal."""
     await setup(table)
+    await consent_free(table)
     await table.say("alice", ".rah 觀察 >=20", dice=[3])  # 8 < 20: a failure
     outs = await table.say("alice", ".push", dice=[15])  # 20 ≥ 20: the push succeeds
     assert assert_nothing_leaks(outs, 3, 8, 15, 20).text == FOLLOWUP_PUSH
@@ -737,12 +754,13 @@ async def test_pl7_push_and_fate_of_a_hidden_check_reach_only_player_and_gms(
     await table.say("alice", ".rah 觀察 >=30", dice=[20])  # crit, failure
     outs = await table.say("gm", ".fate 艾莉絲 >=12", dice=[])
     assert assert_nothing_leaks(outs, 20, 25).text == FOLLOWUP_FATE
-    call = ("🎲 GM 要求 艾莉絲 對「觀察」的結果進行命運檢定（1d20 ≥ 12）。"
+    call = ("🎲 GM 要求 艾莉絲 對「觀察」的結果進行命運檢定（1d20 ≥ 閾值 12）。"
             "艾莉絲 請輸入 .fate 擲骰。")
     assert privately(outs) == {"alice": f"（暗中檢定）{call}", "gm": f"（艾莉絲 的暗中檢定）{call}"}
     outs = await table.say("alice", ".fate", dice=[14])
     assert assert_nothing_leaks(outs, 14, 20, 25).text == FOLLOWUP_FATE
-    fate_line = "🎲 艾莉絲 命運檢定（大成功之後）：1d20=14 ≥ 12 → 成功；必定成功。最終：成功"
+    fate_line = ("🎲 艾莉絲 命運檢定（大成功之後）：1d20=14 ≥ 閾值 12 → 成功；必定成功。"
+                 "最終：成功")
     assert privately(outs) == {"alice": f"（暗中檢定）{fate_line}",
                                "gm": f"（艾莉絲 的暗中檢定）{fate_line}"}
     outs = await table.say("gm", ".fate 艾莉絲 roll", dice=[])  # already rolled
@@ -761,6 +779,7 @@ async def test_pl2_a_check_takes_a_reason_and_dc_thresholds(table: Table) -> Non
     """PL-2: `.ra 觀察 開門` checks 觀察 for 開門 (as `.r` takes a reason); thresholds
     are also written `DC15`, `dc 15`, `≧15`; a second stat is still refused."""
     await setup(table)
+    await consent_free(table)
     out = await one(table, "alice", ".ra 觀察 開門", dice=[12])
     assert out.text == "🎲 艾莉絲「觀察」檢定（開門）：1d20=12 觀察+5 = 17 ≥ 閾值 11 → 成功"
     assert (check(out)["stat"], check(out)["reason"]) == ("觀察", "開門")
@@ -907,3 +926,212 @@ async def test_character_names_prefer_the_exact_spelling_then_refuse_ambiguity(
     assert (await one(table, "gm", ".hp 阿發")).text == (
         "⚠ 「阿發」可能是好幾個角色：阿髮（erin）、阿发（fay）。"
         "請寫出完整的名字，或改用 @玩家 指定。")
+
+
+# --------------------------------------------------------------------------- issue 12
+
+
+async def fatal_events(table: Table) -> list[dict[str, Any]]:
+    return list(((await states(table.core)).get("plurk.fatal") or {}).get("events", []))
+
+
+async def test_item2_bare_intervene_settles_the_newest_event(table: Table) -> None:
+    """PL-12: `.intervene` without a target settles the event just announced (the
+    character's newest), names it while another waits, and leaves the older one."""
+    await setup(table)
+    assert "致命事件 #1" in (await one(table, "alice", ".hp -10")).text
+    assert "致命事件 #2" in (await one(table, "alice", ".san -50")).text
+    out = await one(table, "alice", ".intervene")
+    assert out.text == (
+        "✨ 艾莉絲 對致命事件 #2 發動常世干預，花費 5 點因果點數（12 → 7），取消了理智損失 50。\n"
+        "仍待決：#1 艾莉絲（.fatal 查看）")
+    assert (out.data or {})["id"] == 2
+    assert [e["id"] for e in await fatal_events(table)] == [1]
+    shown = await sheet(table, "alice")
+    assert "體力:10" in shown and "理智:50" in shown and "因果點數:7" in shown
+    accepted = await one(table, "gm", ".accept 艾莉絲")
+    assert accepted.text == "艾莉絲 承受了體力損失 10：10 → 0。"
+
+
+async def test_item2_a_second_loss_waits_for_the_pending_event(table: Table) -> None:
+    """PL-12: while 體力's fatal event waits, another 體力 loss is refused (no second
+    event, no change); a loss of another value is its own event."""
+    await setup(table)
+    await one(table, "gm", ".hp -10 @alice")
+    before = await snapshot(table)
+    refused = ("⚠ 艾莉絲 的體力還有待決的致命事件 #1（損失 10）："
+               "請先 .intervene 或 .accept，再結算新的損失。")
+    assert (await one(table, "gm", ".hp -12 @alice")).text == refused
+    assert (await one(table, "gm", ".hp -3 @alice")).text == refused
+    assert (await one(table, "alice", ".st 體力-2")).text == refused
+    assert await snapshot(table) == before
+    assert "致命事件 #2" in (await one(table, "gm", ".san -50 @alice")).text
+    refused_sc = await one(table, "gm", ".sc 1/1d6 @alice", dice=[])  # no die rolled
+    assert refused_sc.text.startswith("⚠ 艾莉絲 的理智還有待決的致命事件 #2")
+
+
+async def test_item2_a_stale_event_expires_instead_of_applying_to_changed_values(
+        table: Table) -> None:
+    """PL-12: a loss judged on 體力 10 is not applied to another value later
+    (`體力損失 10：3 → 0`): once the sheet's value changed the event expires."""
+    await setup(table)
+    await one(table, "gm", ".hp -10 @alice")
+    healed = await one(table, "gm", ".hp +5 @alice")
+    assert healed.text == (
+        "艾莉絲 的體力：10 → 15\n"
+        "⌛ 致命事件 #1 已失效：艾莉絲 的體力在事件後從 10 變成 15，損失 10 不再套用，"
+        "也不花因果點數。若損失仍成立，請 GM 重新結算。")
+    assert await fatal_events(table) == []
+    # a change the plurk commands do not see (`.st 體力 12`) expires it when settled
+    await one(table, "gm", ".hp -15 @alice")
+    await table.text("alice", ".st 體力 20")
+    out = await one(table, "alice", ".accept")
+    assert out.text.startswith("⌛ 致命事件 #2 已失效：艾莉絲 的體力在事件後從 15 變成 20")
+    assert (out.data or {})["outcome"] == "expired"
+    shown = await sheet(table, "alice")
+    assert "體力:20" in shown and "因果點數:12" in shown
+    await one(table, "gm", ".hp -20 @alice")
+    await table.text("alice", ".st 體力 25")
+    listing = await one(table, "gm", ".fatal")
+    assert listing.text.splitlines()[-1] == "目前沒有待決的致命事件。"
+    assert await fatal_events(table) == []
+
+
+async def test_item5_take10_needs_the_gms_consent_and_is_queued(table: Table) -> None:
+    """PL-10 「若局方允許」: with a GM, a player's take 10 waits for `.ra allow`, which
+    resolves it; `.ra deny` drops a request. No die either way."""
+    await setup(table)
+    asked = await one(table, "alice", ".ra 觀察 取10", dice=[])
+    assert asked.text == ("🙋 艾莉絲 想對「觀察」取10，需要 GM 允許。"
+                          "GM：.ra allow 艾莉絲 允許、.ra deny 艾莉絲 拒絕。")
+    assert "plurk.checks" not in await states(table.core)
+    assert "⚠" in (await one(table, "bob", ".ra allow 艾莉絲")).text  # a player cannot allow
+    allowed = await one(table, "gm", ".ra allow 艾莉絲", dice=[])
+    assert allowed.text == ("✅ GM 允許 艾莉絲 取10。\n"
+                            "🎲 艾莉絲「觀察」檢定：取10=10 觀察+5 = 15 ≥ 閾值 11 → 成功")
+    assert (check(allowed)["user"], check(allowed)["mode"]) == ("alice", "take10")
+    await one(table, "bob", ".ra 潛行 取20 >=30", dice=[])
+    denied = await one(table, "gm", ".ra deny", dice=[])
+    assert denied.text == "❎ GM 拒絕了 鮑伯 的取20請求。"
+    assert "沒有等待" in (await one(table, "gm", ".ra allow 鮑伯")).text
+
+
+async def test_item5_push_needs_the_gms_consent_first(table: Table) -> None:
+    """PL-10: the GM agrees and states the omen, then the player pushes."""
+    await setup(table)
+    await one(table, "alice", ".ra 觀察", dice=[3])
+    asked = await one(table, "alice", ".push", dice=[])
+    assert asked.text == ("🙋 艾莉絲 想對「觀察」的失敗孤注一擲，需要 GM 同意並說明失敗預兆。"
+                          "GM：.ra allow 艾莉絲 允許、.ra deny 艾莉絲 拒絕。")
+    listing = await one(table, "alice", ".ra allow")
+    assert listing.text.splitlines() == [
+        "📋 本頻道的 GM 允許設定：取10：需要 GM 允許、取20：需要 GM 允許、孤注一擲：需要 GM 允許",
+        "・等待 GM：艾莉絲 的孤注一擲"]
+    allowed = await one(table, "gm", ".ra allow @alice", dice=[])
+    assert allowed.text == ("✅ GM 允許 艾莉絲 對「觀察」孤注一擲。"
+                            "聽完 GM 說明的失敗預兆後，艾莉絲 輸入 .push 擲骰。")
+    pushed = check(await one(table, "alice", ".push", dice=[8]))
+    assert (pushed["mode"], pushed["raw"], pushed["value"]) == ("push", 8, 13)
+    # a push that could never happen is refused at once, not sent to the GM
+    await one(table, "alice", ".ra 力量", dice=[2])
+    assert "屬性" in (await one(table, "alice", ".push", dice=[])).text
+
+
+async def test_item5_take10_and_take20_together_are_refused(table: Table) -> None:
+    await setup(table)
+    await consent_free(table)
+    before = await snapshot(table)
+    out = await one(table, "alice", ".ra 觀察 取10 取20", dice=[])
+    assert out.text == "⚠ 取10 和 取20 只能選一個。"
+    assert await snapshot(table) == before
+
+
+async def test_item5_gm_setting_lets_players_take10_unasked(table: Table) -> None:
+    """`.ra allow take10 on` (GM) is a standing consent; without a GM nobody asks."""
+    await setup(table)
+    assert "⚠" in (await one(table, "alice", ".ra allow take10 on")).text
+    status = await one(table, "gm", ".ra allow take10 on")
+    assert status.text == ("📋 本頻道的 GM 允許設定："
+                           "取10：不必詢問、取20：需要 GM 允許、孤注一擲：需要 GM 允許")
+    assert check(await one(table, "alice", ".ra 觀察 取10", dice=[]))["raw"] == 10
+    assert "🙋" in (await one(table, "alice", ".ra 觀察 取20", dice=[])).text
+    refused = await one(table, "alice", ".rm 觀察 潛行 取20", dice=[])
+    assert refused.text == "⚠ 取20需要 GM 允許：請 GM 用 .ra allow 開放，或改用 .ra 提出請求。"
+
+
+async def test_item5_without_a_gm_take20_needs_no_asking(table: Table) -> None:
+    await setup(table, gm=False)
+    assert check(await one(table, "alice", ".ra 觀察 取20", dice=[]))["raw"] == 20
+
+
+async def test_item10_threshold_written_as_coc_bots_do(table: Table) -> None:
+    """PL-2: `.ra 觀察>15`, `.ra 觀察 >15` and `.ra 觀察 15` all check against 15; a
+    `<15` is refused rather than read as the reason."""
+    await setup(table)
+    for line in (".ra 觀察>15", ".ra 觀察 >15", ".ra 觀察 > 15", ".ra 觀察 15",
+                 ".ra 觀察 15 開門"):
+        data = check(await one(table, "alice", line, dice=[9]))
+        assert (data["threshold"], data["value"], data["success"]) == (15, 14, False), line
+    before = await snapshot(table)
+    assert (await one(table, "alice", ".ra 觀察 <15", dice=[])).text == "⚠ 看不懂「<15」。"
+    assert await snapshot(table) == before
+
+
+async def test_item10_near_miss_stat_gets_did_you_mean(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "alice", ".ra 觀查", dice=[])
+    assert out.text == "⚠ 艾莉絲 的角色卡上沒有「觀查」。你是不是要「觀察」？"
+    far = await one(table, "alice", ".ra 開鎖", dice=[])
+    assert far.text.startswith("⚠ 艾莉絲 的角色卡上沒有「開鎖」。先用 .st 設定")
+
+
+async def test_item11_gm_opposed_without_own_sheet_names_the_left_side(table: Table) -> None:
+    await setup(table)
+    out = await one(table, "gm", ".op 觀察 vs 觀察 @bob", dice=[])
+    assert out.text == ("⚠ GM 沒有自己的角色：請寫出左邊是誰（.op @alice 潛行 vs 觀察 @bob），"
+                        "或給 NPC 的修正值（.op 潛行 6 vs 觀察 @bob）。")
+    ok = await one(table, "gm", ".op 觀察 3 vs 觀察 @bob", dice=[10, 4])
+    assert (ok.data or {})["winner_label"] == "NPC"
+
+
+async def test_item11_ap_spend_of_a_number_is_not_an_action(table: Table) -> None:
+    await setup(table)
+    before = await snapshot(table)
+    out = await one(table, "alice", ".ap spend 999")
+    assert out.text == ("⚠ 「999」是數字，不是行動。用法：.ap 觀察、.ap spend 移動；"
+                        "GM 指定消耗：.ap spend 開鎖 2。")
+    assert await snapshot(table) == before
+
+
+async def test_item11_skill_with_a_specialty_is_found_by_its_base_name(table: Table) -> None:
+    await setup(table)
+    await table.text("alice", ".st 交涉：哄騙 3")
+    data = check(await one(table, "alice", ".ra 交涉", dice=[10]))
+    assert (data["stat"], data["modifier"], data["value"]) == ("交涉：哄騙", 3, 13)
+    await table.text("alice", ".st 交涉：威嚇 1")
+    out = await one(table, "alice", ".ra 交涉", dice=[])
+    assert out.text == ("⚠ 艾莉絲 的角色卡上有好幾項「交涉」：「交涉：哄騙 / 交涉：威嚇」，"
+                        "請寫出完整名稱。")
+
+
+async def test_item15_zero_sum_rerolls_are_shown_in_the_order_they_happened(
+        table: Table) -> None:
+    """PL-6: a full zero-sum tie is listed before the roll that decided."""
+    await setup(table)
+    out = await one(table, "alice", ".op 觀察 vs 觀察 5 zerosum", dice=[6, 6, 9, 4])
+    assert out.text.splitlines() == [
+        "⚔ 對抗檢定（零和對抗）",
+        "・第 1 次：艾莉絲 1d20=6、NPC 1d20=6，數值 11 相同、修正值也相同 → 雙方重擲",
+        "・艾莉絲「觀察」：1d20=9 +5 = 14",
+        "・NPC「觀察」：1d20=4 +5 = 9",
+        "→ 艾莉絲 勝出"]
+    assert (out.data or {})["rerolls"] == [[6, 6]]
+
+
+async def test_item15_default_threshold_is_shown_in_the_fate_check(table: Table) -> None:
+    """PL-4: the fate roll names its threshold also when it is the default 11."""
+    await setup(table, gm=False)
+    await one(table, "alice", ".ra 觀察", dice=[20])
+    out = await one(table, "alice", ".fate", dice=[12])
+    assert out.text == ("🎲 艾莉絲 命運檢定（大成功之後）：1d20=12 ≥ 閾值 11 → 成功；"
+                        "必定成功。最終：成功")

@@ -22,7 +22,7 @@ from bot.kits.references import investigator, mention, same_character
 from bot.kits.refusals import refusal_text
 from bot.messages import Outgoing
 from bot.store.models import ChannelState
-from bot.systems.plurk.documents import LastChecks
+from bot.systems.plurk.documents import Consent, LastChecks
 from rules.errors import RuleError
 from rules.systems import plurk
 
@@ -126,3 +126,45 @@ def refuse_platform_dice_when_hidden(ctx: Context) -> None:
     check rolled with one would not be secret, and the core would quote it."""
     if ctx.incoming.platform_dice:
         raise CommandError("plurk.error.hidden_platform_dice")
+
+
+# --------------------------------------------------------------------------- GM consent (PL-10)
+
+CONSENT_KINDS: tuple[str, ...] = ("take10", "take20", "push")
+"""What the seed lets an investigator do only 「若局方允許」 (PL-10)."""
+
+
+async def consent_doc(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
+    """The state row and its data: ``allow`` (kind → bool) and ``requests`` (owner →
+    a take-10 / take-20 check waiting for the GM)."""
+    row = await ctx.document(Consent)
+    data = dict(row.data or {})
+    data["allow"] = {kind: bool((data.get("allow") or {}).get(kind, False))
+                     for kind in CONSENT_KINDS}
+    data["requests"] = dict(data.get("requests") or {})
+    return row, data
+
+
+async def needs_consent(ctx: Context, kind: str) -> bool:
+    """Whether the speaker must ask the GM before ``kind`` (take10 / take20 / push):
+    only when the channel has a GM, the speaker is not one, and the GM has not
+    allowed it for everyone (`.ra allow take10 on`)."""
+    if not ctx.gm_users or ctx.is_gm:
+        return False
+    _row, data = await consent_doc(ctx)
+    return not data["allow"][kind]
+
+
+def refuse_without_consent(ctx: Context, kind: str) -> None:
+    """For the commands that do not queue a request (`.rm`, `.rg`)."""
+    raise CommandError("plurk.error.consent_needed", mode=ctx.t(f"plurk.consent.kind_{kind}"))
+
+
+async def store_request(ctx: Context, owner: str, request: dict[str, Any]) -> None:
+    row, data = await consent_doc(ctx)
+    row.data = {**data, "requests": {**data["requests"], owner: request}}
+
+
+async def drop_request(ctx: Context, owner: str) -> None:
+    row, data = await consent_doc(ctx)
+    row.data = {**data, "requests": {k: v for k, v in data["requests"].items() if k != owner}}

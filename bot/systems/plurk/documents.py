@@ -1,6 +1,6 @@
 """The state documents of the `plurk` system (``bot.documents``): one table's last
-checks (PL-4, PL-10), AP pool (PL-11), pending fatal events (PL-12), and battle
-(PL-13 …) with its setup."""
+checks (PL-4, PL-10), the GM's consent to take 10 / take 20 / push (PL-10), AP pool
+(PL-11), pending fatal events (PL-12), and battle (PL-13 …) with its setup."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ class LastChecks(Document):
     """``{"last": {owner: record}}``: each player's last check (push, fate)."""
 
     key = "plurk.checks"
+
+
+class Consent(Document):
+    """``{"allow": {"take10": bool, "take20": bool, "push": bool}, "requests": {owner:
+    {...}}}``: what players may do without asking (PL-10 「若局方允許」; all False by
+    default) and the take-10 / take-20 checks waiting for the GM's `.ra allow`."""
+
+    key = "plurk.consent"
 
 
 class ActionPoints(Document):
@@ -37,4 +45,4 @@ class BattleSetup(Document):
     key = "plurk.battle.setup"
 
 
-DOCUMENTS = (LastChecks, ActionPoints, FatalEvents, BattleDoc, BattleSetup)
+DOCUMENTS = (LastChecks, Consent, ActionPoints, FatalEvents, BattleDoc, BattleSetup)

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import sheet_by_id, sheet_by_name
+from bot.kits.references import same_character, sheet_by_id, sheet_by_name
 from bot.store.models import ChannelState, Character
 from bot.systems.plurk.characters import resource_value, set_resource
 from bot.systems.plurk.documents import FatalEvents
@@ -112,8 +112,11 @@ async def fatal_event(
     The record (an item of ``ctx.document(FatalEvents).data["events"]``)::
 
         {"id": 3, "owner": "u1", "character": "艾莉絲", "character_id": 4,
-         "resource": "體力", "loss": 7, "before": 5, "after": 0, "source": "battle",
-         "details": {...}}
+         "resource": "體力", "loss": 7, "before": 5, "after": 0, "sheet": 5,
+         "source": "battle", "details": {...}}
+
+    ``sheet`` is the sheet's value when the event was raised: when the sheet no longer
+    shows it at settlement, the event has expired (:func:`expire`).
 
     The lines tell the channel whether intervention is possible now (≥ 10 CP held)
     and how to resolve; add them to the reply that reported the hit / check.
@@ -122,12 +125,13 @@ async def fatal_event(
     if name not in FATAL_RESOURCES:
         raise CommandError("plurk.error.not_resource", name=resource)
     character = await _owned_character(ctx, owner, character_name, character_id)
+    await refuse_if_pending(ctx, character, name)
     before = resource_value(character, name) if current is None else current
     row, data = await _fatal_doc(ctx)
     record = {
         "id": data["next"], "owner": owner, "character": character.name,
         "character_id": character.id, "resource": name, "loss": loss, "before": before,
-        "after": max(0, before - loss),
+        "after": max(0, before - loss), "sheet": (character.stats or {}).get(name),
         "source": source, "details": dict(details or {}),
     }
     row.data = {**data, "events": [*data["events"], record], "next": data["next"] + 1}
@@ -141,6 +145,48 @@ async def fatal_event(
         lines.append(ctx.t("plurk.fatal.cannot_intervene", pc=character.name, cp=cp,
                            cost=cost, minimum=plurk.INTERVENTION_MIN_CP))
     return lines
+
+
+async def pending_for(ctx: Context, character: Character,
+                      resource: str) -> list[dict[str, Any]]:
+    """The pending fatal events of one sheet's ``resource``, oldest first."""
+    return [e for e in await pending_fatal(ctx)
+            if e["resource"] == resource and same_character(e, character)]
+
+
+async def refuse_if_pending(ctx: Context, character: Character, resource: str) -> None:
+    """PL-12, issue 12 item 2: while a fatal event of a sheet's HP (SAN) waits, no
+    other loss of that value is taken — a second event would be judged on a value
+    the first may still change. The command is refused naming the event to settle
+    (the battle reports such a hit itself and changes nothing either)."""
+    pending = await pending_for(ctx, character, resource)
+    if pending:
+        event = pending[-1]
+        raise CommandError("plurk.error.fatal_pending", pc=character.name, resource=resource,
+                           id=event["id"], loss=event["loss"])
+
+
+async def stale_value(ctx: Context, record: Mapping[str, Any]) -> int | None:
+    """The sheet's value now when it is no longer the one the event was raised on
+    (a `.hp +3`, a `.st 體力 3` or a battle's write in between), else None."""
+    character = await _owned_character(ctx, record["owner"], record["character"],
+                                       record.get("character_id"))
+    then = record.get("sheet")  # the sheet's value when the event was raised
+    now = (character.stats or {}).get(record["resource"])
+    if then is None or now is None or int(now) == int(then):
+        return None
+    return int(now)
+
+
+async def expire(ctx: Context, record: Mapping[str, Any], now: int) -> list[str]:
+    """Drop a stale event (PL-12, issue 12 item 2): its loss was judged on a value the
+    sheet no longer has, so neither applying it (`體力損失 10：3 → 0`) nor spending CP
+    on it is right. The GM states the loss again if it still stands."""
+    row, data = await _fatal_doc(ctx)
+    row.data = {**data, "events": [e for e in data["events"] if e["id"] != record["id"]]}
+    return [ctx.t("plurk.fatal.expired", id=record["id"], pc=record["character"],
+                  resource=record["resource"], before=record.get("sheet", record["before"]),
+                  now=now, loss=record["loss"])]
 
 
 async def _owned_character(ctx: Context, owner: str, name: str,
@@ -162,8 +208,10 @@ async def resolve_fatal(
     """Settle a pending fatal event: apply the loss, or spend CP and cancel it.
 
     Intervention goes through ``plurk.intervene`` (≥ 5 CP, holding ≥ 10, the
-    channel's cost at least); its refusals leave the event pending. Returns the
-    reply lines, including the hook's for the event's source.
+    channel's cost at least); its refusals leave the event pending. An event whose
+    value changed on the sheet since it was raised is expired instead (:func:`expire`:
+    no loss, no CP, no hook). Returns the reply lines, including the hook's for the
+    event's source.
     """
     row, data = await _fatal_doc(ctx)
     record = next((e for e in data["events"] if e["id"] == event_id), None)
@@ -171,6 +219,11 @@ async def resolve_fatal(
         raise CommandError("plurk.error.no_fatal")
     character = await _owned_character(ctx, record["owner"], record["character"],
                                        record.get("character_id"))
+    now = await stale_value(ctx, record)
+    if now is not None:
+        return await expire(ctx, record, now)
+    others = [e for e in data["events"] if e["id"] != event_id]
+    which = "_id" if others else ""  # name the event when another one is still pending
     if outcome == "intervened":
         minimum = int(data["cost"])
         spend = minimum if cost is None else cost
@@ -178,19 +231,24 @@ async def resolve_fatal(
             raise RuleError("plurk.intervention_cost_too_low", cost=spend, minimum=minimum)
         result = plurk.intervene(resource_value(character, CP), spend)
         set_resource(character, CP, result.cp_after)
-        lines = [ctx.t("plurk.fatal.intervened", pc=character.name, resource=record["resource"],
+        lines = [ctx.t(f"plurk.fatal.intervened{which}", id=record["id"], pc=character.name,
+                       resource=record["resource"],
                        loss=record["loss"], cost=result.cost, cp_before=result.cp_before,
                        cp_after=result.cp_after)]
     else:
         applied = plurk.apply_loss(resource_value(character, record["resource"]),
                                    record["loss"])
         set_resource(character, record["resource"], applied.after)
-        lines = [ctx.t("plurk.fatal.accepted", pc=character.name, resource=record["resource"],
+        lines = [ctx.t(f"plurk.fatal.accepted{which}", id=record["id"], pc=character.name,
+                       resource=record["resource"],
                        loss=record["loss"], before=applied.before, after=applied.after)]
-    row.data = {**data, "events": [e for e in data["events"] if e["id"] != event_id]}
+    row.data = {**data, "events": others}
     hook = _HOOKS.get(record["source"])
     if hook is not None:
         lines.extend(await hook(ctx, record, outcome))
+    if others:
+        lines.append(ctx.t("plurk.fatal.still_pending", ids=" ".join(
+            f"#{e['id']} {e['character']}" for e in others)))
     return lines
 
 
@@ -202,6 +260,7 @@ async def lose(
     Returns (reply lines, fatal). A non-fatal loss is applied at once; a fatal one
     leaves the sheet unchanged until ``.accept`` / ``.intervene``.
     """
+    await refuse_if_pending(ctx, character, resource)
     current = resource_value(character, resource)
     if plurk.is_fatal(current, loss):
         lines = await fatal_event(ctx, character.owner, character.name, resource, loss,

@@ -18,9 +18,11 @@ MODES: dict[str, str] = {
 }
 """Check-mode words (PL-10) as players type them → the rules' mode name."""
 
-_THRESHOLD = r"(?:>=|≥|≧|=>|(?<![A-Za-z0-9@_])(?i:dc))"
+_THRESHOLD = r"(?:>=|≥|≧|=>|>|(?<![A-Za-z0-9@_])(?i:dc))"
 """How players write a threshold: ``>=15``, ``≥15``, ``≧15``, ``=>15``, ``DC15`` (``dc``
-only where it starts a word or follows a stat, so ``@dc99`` stays a name)."""
+only where it starts a word or follows a stat, so ``@dc99`` stays a name), and
+``>15`` as CoC bots take it (issue 12 item 10): the threshold is 15, success is
+still value ≥ 15 (PL-2 has no strict comparison)."""
 _SUFFIX = re.compile(rf"([+-]\d{{1,6}})|{_THRESHOLD}(-?\d{{1,6}})")
 _NUMBER = re.compile(r"^-?\d{1,6}$")
 _THRESHOLD_ONLY = re.compile(rf"^{_THRESHOLD}$")
@@ -68,7 +70,7 @@ def parse_terms(text: str) -> tuple[list[Term], str | None]:
     source (PL-1), so the token only says "my own die". ``>= 15`` with a space is
     joined to ``>=15`` (``DC 15`` to ``DC15``) and ``+ 2`` to ``+2``.
     """
-    text = re.sub(r"(>=|≥|≧|=>)\s+", r"\1", text)
+    text = re.sub(r"(>=|≥|≧|=>|>)\s+(?=-?\d)", r"\1", text)
     text = re.sub(r"(^|\s)([dD][cC])\s+(?=-?\d)", r"\1\2", text)
     text = re.sub(r"(^|\s)([+-])\s+(\d)", r"\1\2\3", text)
     terms: list[Term] = []
@@ -80,6 +82,9 @@ def parse_terms(text: str) -> tuple[list[Term], str | None]:
             if not token:
                 continue
         if token.casefold() in MODES:
+            if mode is not None and mode != MODES[token.casefold()]:
+                # `.ra 觀察 取10 取20` asks for two things: refused, never the last one
+                raise CommandError("plurk.error.mode_twice")
             mode = MODES[token.casefold()]
             continue
         if _NUMBER.match(token) and not token.startswith("-"):

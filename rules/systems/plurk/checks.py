@@ -120,12 +120,10 @@ def check(
     return _evaluate(raw, modifier, bonus, threshold, stat, mode)
 
 
-def push(original: CheckResult, source: DiceSource) -> CheckResult:
-    """PL-10 push roll (孤注一擲): reroll a failed skill check; failing again is a fumble.
-
-    Takes the original result so the refusals (combat skill, attribute, fumbled
-    or successful original) are decided by the rules, not by the caller.
-    """
+def check_pushable(original: CheckResult) -> None:
+    """PL-10: refuse a push of a combat skill, an attribute, a fumbled or a successful
+    check — before any die, so the bot can ask the GM's consent for a push that
+    could happen (issue 12 item 5) and never for one that could not."""
     if original.combat:
         raise RuleError("plurk.push_combat", stat=original.stat)
     if original.kind == "attribute":
@@ -134,6 +132,15 @@ def push(original: CheckResult, source: DiceSource) -> CheckResult:
         raise RuleError("plurk.push_after_fumble", stat=original.stat)
     if original.success:
         raise RuleError("plurk.push_not_failed", stat=original.stat)
+
+
+def push(original: CheckResult, source: DiceSource) -> CheckResult:
+    """PL-10 push roll (孤注一擲): reroll a failed skill check; failing again is a fumble.
+
+    Takes the original result so the refusals (combat skill, attribute, fumbled
+    or successful original) are decided by the rules, not by the caller.
+    """
+    check_pushable(original)
     raw = _roll(source, CHECK_DIE)
     return _evaluate(
         raw,

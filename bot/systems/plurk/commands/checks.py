@@ -15,17 +15,30 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import investigator, mention, sheet_by_id
 from bot.messages import Outgoing
-from bot.permissions import require_gm_if_any
-from bot.systems.plurk.check_args import PUSH_WORDS, parse_check, precheck_check, roll_for
+from bot.permissions import require_gm, require_gm_if_any
+from bot.store.models import Character
+from bot.systems.plurk.check_args import (
+    PUSH_WORDS,
+    CheckArgs,
+    parse_check,
+    precheck_check,
+    roll_for,
+)
 from bot.systems.plurk.check_records import (
     about_record,
+    consent_doc,
     deliver,
+    drop_request,
+    last_checks,
+    needs_consent,
     own_record,
     record_for,
     refuse_platform_dice_when_hidden,
     remember,
     store_record,
+    store_request,
 )
 from bot.systems.plurk.rendering import check_data, check_text, outcome_text, result_dict
 from bot.systems.plurk.system import require_plurk
@@ -33,6 +46,7 @@ from bot.systems.plurk.table import command
 from bot.systems.plurk.terms import Term, parse_terms
 from rules.errors import RuleError
 from rules.systems import plurk
+from rules.systems.plurk.checks import check_pushable
 
 ROLL_WORDS = frozenset({"roll", "now", "擲", "掷", "骰"})
 """`.fate @bob roll`: call the fate check and roll it at once."""
@@ -42,17 +56,48 @@ ROLL_WORDS = frozenset({"roll", "now", "擲", "掷", "骰"})
 
 
 async def speaker_check(ctx: Context, *, hidden: bool) -> list[Outgoing]:
-    """The speaker's check with their active character's stat (or a bare modifier)."""
+    """The speaker's check with their active character's stat (or a bare modifier).
+
+    Take 10 / take 20 need the GM's consent (PL-10 「若局方允許」): without it the
+    check is checked (stat on the sheet …) and queued for `.ra allow` instead."""
     args = parse_check(ctx.args)
     character = await ctx.active_character()
+    if args.mode in ("take10", "take20") and await needs_consent(ctx, args.mode):
+        roll_for(ctx, character, args)  # refuse now what could never be allowed; no die
+        return await request_check(ctx, character, args, hidden=hidden)
+    return await run_check(ctx, ctx.user, character, args, hidden=hidden)
+
+
+async def run_check(ctx: Context, owner: str, character: Character | None, args: CheckArgs,
+                    *, hidden: bool, prefix: str | None = None) -> list[Outgoing]:
+    """Roll ``owner``'s check, keep it as their last check and report it."""
     result = roll_for(ctx, character, args)
     who = character.name if character is not None else ctx.name
-    await remember(ctx, ctx.user, who, result, hidden=hidden,
+    await remember(ctx, owner, who, result, hidden=hidden,
                    character_id=character.id if character is not None else None,
                    reason=args.reason)
-    data = check_data(result, character=who, user=ctx.user, reason=args.reason)
-    return deliver(ctx, ctx.user, who, check_text(ctx, who, result, reason=args.reason), data,
-                   hidden=hidden)
+    data = check_data(result, character=who, user=owner, reason=args.reason)
+    text = check_text(ctx, who, result, reason=args.reason)
+    if prefix is not None:
+        text = f"{prefix}\n{text}"
+    return deliver(ctx, owner, who, text, data, hidden=hidden)
+
+
+async def request_check(ctx: Context, character: Character | None, args: CheckArgs,
+                        *, hidden: bool) -> list[Outgoing]:
+    """Queue a take-10 / take-20 check for the GM (`.ra allow` rolls it, `.ra deny` drops it);
+    a newer request of the same player replaces an older one."""
+    who = character.name if character is not None else ctx.name
+    await store_request(ctx, ctx.user, {
+        "args": ctx.args.strip(), "mode": args.mode, "hidden": hidden, "character": who,
+        "character_id": character.id if character is not None else None, "name": ctx.name})
+    mode = ctx.t(f"plurk.consent.kind_{args.mode}")
+    stat = args.stat if args.stat is not None else ctx.t("plurk.check.unnamed")
+    text = (ctx.t("plurk.consent.requested_hidden", who=who, mode=mode) if hidden
+            else ctx.t("plurk.consent.requested", who=who, mode=mode,
+                       stat=plurk.stat_label(stat)))
+    return [ctx.reply(text, {"kind": "plurk_consent_request", "user": ctx.user,
+                             "character": who, "mode": args.mode, "hidden": hidden})]
 
 
 @command("ra", "rc", "檢定", "检定", precheck=precheck_check)
@@ -61,6 +106,11 @@ async def ra(ctx: Context) -> list[Outgoing]:
     require_plurk(ctx)
     if ctx.args.strip().casefold() in PUSH_WORDS:
         return await push_last(ctx)
+    verb, _, rest = ctx.args.strip().partition(" ")
+    if verb.casefold() in ALLOW_WORDS:
+        return await allow(ctx, rest)
+    if verb.casefold() in DENY_WORDS:
+        return await deny(ctx, rest)
     return await speaker_check(ctx, hidden=False)
 
 
@@ -95,12 +145,22 @@ async def push_last(ctx: Context) -> list[Outgoing]:
 async def push_record(ctx: Context, record: dict[str, Any]) -> list[Outgoing]:
     if record.get("pushed"):
         raise CommandError("plurk.error.push_twice")
+    original = plurk.CheckResult.from_dict(record["check"])
+    check_pushable(original)
+    if not record.get("push_allowed") and await needs_consent(ctx, "push"):
+        # PL-10: the GM agrees and states the omen first; `.ra allow` lets this push
+        await store_record(ctx, ctx.user, {**record, "push_request": True})
+        text = ctx.t("plurk.consent.push_requested", who=record["character"],
+                     stat=original.stat or ctx.t("plurk.check.unnamed"))
+        data = {"kind": "plurk_consent_request", "user": ctx.user,
+                "character": record["character"], "mode": "push", "hidden": record["hidden"]}
+        return deliver(ctx, ctx.user, record["character"], text, data, hidden=record["hidden"])
     if record["hidden"]:
         refuse_platform_dice_when_hidden(ctx)
-    original = plurk.CheckResult.from_dict(record["check"])
     result = plurk.push(original, ctx.dice)
     await store_record(ctx, ctx.user, {**record, "check": result.to_dict(), "fate": None,
-                                       "pushed": True})
+                                       "pushed": True, "push_request": False,
+                                       "push_allowed": False})
     who, reason = record["character"], record.get("reason")
     text = ctx.t("plurk.push.line", text=check_text(ctx, who, result, reason=reason))
     data = check_data(result, character=who, user=ctx.user, original=result_dict(original),
@@ -205,3 +265,151 @@ async def roll_fate(ctx: Context, owner: str, record: dict[str, Any]) -> list[Ou
             "trigger": result.trigger, "certain": result.certain,
             "original_success": result.original_success, "final_success": result.final_success}
     return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"])
+
+
+# --------------------------------------------------------------------------- GM consent (PL-10)
+
+ALLOW_WORDS = frozenset({"allow", "允許", "允许"})
+"""`.ra allow …`: the GM's consent (PL-10), see :func:`allow`."""
+DENY_WORDS = frozenset({"deny", "拒絕", "拒绝"})
+ON_WORDS = frozenset({"on", "yes", "true", "1", "開", "开", "開啟", "开启", "允許", "允许"})
+OFF_WORDS = frozenset({"off", "no", "false", "0", "關", "关", "關閉", "关闭", "禁止"})
+KIND_WORDS: dict[str, str] = {
+    "take10": "take10", "t10": "take10", "取10": "take10",
+    "take20": "take20", "t20": "take20", "取20": "take20",
+    "push": "push", "孤注": "push", "孤注一擲": "push", "孤注一掷": "push",
+}
+
+
+async def allow(ctx: Context, args: str) -> list[Outgoing]:
+    """PL-10 「若局方允許」: `.ra allow` shows what players may do unasked and what waits
+    for the GM; `.ra allow <investigator>` (GM) lets the waiting request happen — a
+    take 10 / take 20 is rolled at once, a push may then be rolled by its player with
+    `.push`; `.ra allow take10|take20|push on|off` (GM) sets whether players must ask."""
+    parts = args.split()
+    if parts and parts[0].casefold() in KIND_WORDS:
+        return await set_consent(ctx, parts)
+    if len(parts) > 1:
+        raise CommandError("plurk.error.allow_usage")
+    pending = await pending_requests(ctx)
+    if not parts and not (ctx.is_gm and len(pending) == 1):
+        return [await consent_status(ctx, pending)]
+    require_gm(ctx)
+    owner = await request_owner(ctx, parts[0]) if parts else pending[0][0]
+    return await grant(ctx, owner)
+
+
+async def deny(ctx: Context, args: str) -> list[Outgoing]:
+    """PL-10: `.ra deny [investigator]` (GM) drops a waiting take 10 / take 20 / push
+    request (bare: the only one waiting)."""
+    require_gm(ctx)
+    parts = args.split()
+    if len(parts) > 1:
+        raise CommandError("plurk.error.allow_usage")
+    pending = await pending_requests(ctx)
+    if parts:
+        owner = await request_owner(ctx, parts[0])
+    elif len(pending) == 1:
+        owner = pending[0][0]
+    else:
+        raise CommandError("plurk.error.no_request" if not pending
+                           else "plurk.error.request_ambiguous")
+    _row, data = await consent_doc(ctx)
+    request = data["requests"].get(owner)
+    if request is not None:
+        await drop_request(ctx, owner)
+        text = ctx.t("plurk.consent.denied", who=request["character"],
+                     mode=ctx.t(f"plurk.consent.kind_{request['mode']}"))
+        return [ctx.reply(text, {"kind": "plurk_consent", "user": owner, "allowed": False,
+                                 "mode": request["mode"]})]
+    _row, last = await last_checks(ctx)
+    record = last.get(owner)
+    if record is None or not record.get("push_request"):
+        raise CommandError("plurk.error.no_request")
+
+    async def work() -> list[Outgoing]:
+        await store_record(ctx, owner, {**record, "push_request": False})
+        text = ctx.t("plurk.consent.denied", who=record["character"],
+                     mode=ctx.t("plurk.consent.kind_push"))
+        return deliver(ctx, owner, record["character"], text,
+                       {"kind": "plurk_consent", "user": owner, "allowed": False,
+                        "mode": "push"}, hidden=record["hidden"])
+
+    return await about_record(ctx, owner, record, "push", work)
+
+
+async def pending_requests(ctx: Context) -> list[tuple[str, str, str]]:
+    """(owner, character, kind) of every request waiting for the GM, oldest kind first."""
+    _row, data = await consent_doc(ctx)
+    found = [(owner, r["character"], r["mode"]) for owner, r in data["requests"].items()]
+    _row, last = await last_checks(ctx)
+    found += [(owner, r["character"], "push") for owner, r in last.items()
+              if r.get("push_request") and owner not in data["requests"]]
+    return found
+
+
+async def request_owner(ctx: Context, ref: str) -> str:
+    """The player a `.ra allow` / `.ra deny` names: ``@player`` or one of their characters."""
+    user = mention(ref)
+    if user is not None:
+        return user
+    return (await investigator(ctx, ref)).owner
+
+
+async def grant(ctx: Context, owner: str) -> list[Outgoing]:
+    """Let ``owner``'s waiting request happen."""
+    _row, data = await consent_doc(ctx)
+    request = data["requests"].get(owner)
+    if request is not None:
+        character = None
+        if request.get("character_id") is not None:
+            character = await sheet_by_id(ctx, request["character_id"], owner)
+            if character is None:
+                raise CommandError("core.error.no_character", who=request["character"])
+        await drop_request(ctx, owner)
+        args = parse_check(request["args"])
+        prefix = ctx.t("plurk.consent.allowed", who=request["character"],
+                       mode=ctx.t(f"plurk.consent.kind_{request['mode']}"))
+        return await run_check(ctx, owner, character, args, hidden=request["hidden"],
+                               prefix=prefix)
+    _row, last = await last_checks(ctx)
+    record = last.get(owner)
+    if record is None or not record.get("push_request"):
+        raise CommandError("plurk.error.no_request")
+
+    async def work() -> list[Outgoing]:
+        await store_record(ctx, owner, {**record, "push_request": False, "push_allowed": True})
+        original = plurk.CheckResult.from_dict(record["check"])
+        text = ctx.t("plurk.consent.push_allowed", who=record["character"],
+                     stat=original.stat or ctx.t("plurk.check.unnamed"))
+        return deliver(ctx, owner, record["character"], text,
+                       {"kind": "plurk_consent", "user": owner, "allowed": True,
+                        "mode": "push"}, hidden=record["hidden"])
+
+    return await about_record(ctx, owner, record, "push", work)
+
+
+async def set_consent(ctx: Context, parts: list[str]) -> list[Outgoing]:
+    """`.ra allow take10 on|off`: whether players may take 10 / take 20 / push unasked."""
+    require_gm_if_any(ctx)
+    if len(parts) != 2 or parts[1].casefold() not in ON_WORDS | OFF_WORDS:
+        raise CommandError("plurk.error.allow_usage")
+    kind = KIND_WORDS[parts[0].casefold()]
+    row, data = await consent_doc(ctx)
+    row.data = {**data, "allow": {**data["allow"], kind: parts[1].casefold() in ON_WORDS}}
+    return [await consent_status(ctx, await pending_requests(ctx))]
+
+
+async def consent_status(ctx: Context, pending: list[tuple[str, str, str]]) -> Outgoing:
+    """What players may do without asking, and what waits for the GM."""
+    _row, data = await consent_doc(ctx)
+    state = ctx.t("core.references.list_sep").join(
+        ctx.t("plurk.consent.setting", mode=ctx.t(f"plurk.consent.kind_{kind}"),
+              state=ctx.t("plurk.consent.free" if on else "plurk.consent.ask"))
+        for kind, on in data["allow"].items())
+    lines = [ctx.t("plurk.consent.status" if ctx.gm_users else "plurk.consent.status_no_gm",
+                   settings=state)]
+    lines += [ctx.t("plurk.consent.waiting", who=who, mode=ctx.t(f"plurk.consent.kind_{kind}"))
+              for _owner, who, kind in pending]
+    return ctx.reply("\n".join(lines), {"kind": "plurk_consent_settings", **data["allow"],
+                                         "pending": [list(p) for p in pending]})

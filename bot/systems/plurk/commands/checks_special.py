@@ -25,8 +25,13 @@ from bot.permissions import require_gm
 from bot.store.models import Character
 from bot.systems.plurk.characters import resource_value, stat_modifier
 from bot.systems.plurk.check_args import check_args, roll_for
-from bot.systems.plurk.check_records import refuse_platform_dice_when_hidden, remember
-from bot.systems.plurk.fatal import lose
+from bot.systems.plurk.check_records import (
+    needs_consent,
+    refuse_platform_dice_when_hidden,
+    refuse_without_consent,
+    remember,
+)
+from bot.systems.plurk.fatal import lose, refuse_if_pending
 from bot.systems.plurk.rendering import (
     check_body,
     check_data,
@@ -52,6 +57,13 @@ OPPOSED_MODES: dict[str, str] = {
 }
 
 
+async def require_consent(ctx: Context, mode: str | None) -> None:
+    """PL-10 「若局方允許」: a player's take 10 / take 20 in `.rm` / `.rg` needs the GM's
+    standing consent (`.ra allow take10 on`); unlike `.ra` these are not queued."""
+    if mode in ("take10", "take20") and await needs_consent(ctx, mode):
+        refuse_without_consent(ctx, mode)
+
+
 # --------------------------------------------------------------------------- sanity (PL-5)
 
 
@@ -67,6 +79,7 @@ async def sanity(ctx: Context) -> list[Outgoing]:
     if len(losses) != 1 or len(others) > 1:
         raise CommandError("plurk.error.sc_usage")
     character = await target_or_self(ctx, others[0] if others else None)
+    await refuse_if_pending(ctx, character, SAN)  # before any die: one event at a time
     san = resource_value(character, SAN)
     result = plurk.sanity_check(ctx.dice, san, losses[0])
     # a constant loss (`1/1d6` on a success) has no dice to list: "損失 1"
@@ -137,7 +150,12 @@ async def build_side(ctx: Context, terms: list[Term], *, left: bool,
     if ref is None and not left:
         raise CommandError("plurk.error.op_usage")
     if ref is None:
-        character = await active_sheet(ctx)
+        character = await ctx.active_character()
+        if character is None:
+            # a GM runs NPCs and usually has no sheet: say how to name the left side
+            # rather than "you have no active character" (issue 12 item 11)
+            raise CommandError("plurk.error.op_left_missing" if ctx.is_gm
+                               else "core.error.pc_no_active")
     else:
         character = await investigator(ctx, ref)
         if left:
@@ -189,10 +207,14 @@ async def opposed_check(ctx: Context) -> list[Outgoing]:
     a = await build_side(ctx, kept[:index], left=True, default_stat=None)
     b = await build_side(ctx, kept[index + 1:], left=False, default_stat=a.stat)
     result = plurk.opposed(ctx.dice, a, b, mode=mode)
-    lines = [ctx.t("plurk.op.header", mode=ctx.t(f"plurk.op.mode_{result.mode}")),
-             opposed_roll_text(ctx, result.a), opposed_roll_text(ctx, result.b)]
-    for raw_a, raw_b in result.rerolls:
-        lines.append(ctx.t("plurk.op.reroll", a=raw_a, b=raw_b))
+    lines = [ctx.t("plurk.op.header", mode=ctx.t(f"plurk.op.mode_{result.mode}"))]
+    # zero-sum full ties first, in the order they were rolled, then the deciding roll
+    # (issue 12 item 15)
+    for number, (raw_a, raw_b) in enumerate(result.rerolls, 1):
+        lines.append(ctx.t("plurk.op.tied", n=number, a=result.a.label, raw_a=raw_a,
+                           b=result.b.label, raw_b=raw_b,
+                           value=raw_a + result.a.modifier + result.a.bonus))
+    lines += [opposed_roll_text(ctx, result.a), opposed_roll_text(ctx, result.b)]
     if result.winner is None:
         lines.append(ctx.t("plurk.op.draw"))
     else:
@@ -245,6 +267,7 @@ async def multiple(ctx: Context) -> list[Outgoing]:
     threshold."""
     require_plurk(ctx)
     terms, mode = parse_terms(ctx.args)
+    await require_consent(ctx, mode)
     compound = any((t.word or "").casefold() in COMPOUND_WORDS for t in terms)
     terms = [t for t in terms
              if (t.word or "").casefold() not in COMPOUND_WORDS | MERGED_WORDS]
@@ -302,6 +325,7 @@ async def collective(ctx: Context) -> list[Outgoing]:
     the group); a GM lists whoever takes part. Combat skills are refused."""
     require_plurk(ctx)
     terms, mode = parse_terms(ctx.args)
+    await require_consent(ctx, mode)
     terms, leading = attach_bonuses(terms)
     thresholds = [t.threshold for t in terms if t.threshold is not None]
     words = [t for t in terms if t.word is not None]

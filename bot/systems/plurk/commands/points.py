@@ -31,12 +31,16 @@ from bot.systems.plurk.characters import resource_value, set_resource
 from bot.systems.plurk.documents import ActionPoints
 from bot.systems.plurk.fatal import (
     Outcome,
+    expire,
     fatal_event,
     intervention_cost,
     lose,
     pending_fatal,
+    pending_for,
+    refuse_if_pending,
     resolve_fatal,
     set_intervention_cost,
+    stale_value,
 )
 from bot.systems.plurk.rendering import readable_amount, text_or
 from bot.systems.plurk.system import CP, FATAL_RESOURCES, HP, SAN, require_plurk
@@ -150,6 +154,8 @@ def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str) 
     parts = text.split()
     if not parts or len(parts) > 2:
         raise CommandError("plurk.error.ap_usage")
+    if _AMOUNT.match(parts[0]):  # `.ap spend 999`: a number, not an action to set a cost for
+        raise CommandError("plurk.error.ap_number_action", text=parts[0][:30])
     cost = None
     if len(parts) == 2:
         require_gm_if_any(ctx)
@@ -240,9 +246,12 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     else:
         set_resource(character, resource, value)
     after = resource_value(character, resource)
-    return [ctx.reply(ctx.t("plurk.resource.changed", pc=character.name, resource=resource,
-                            before=before, after=after), {**data, "after": after,
-                                                          "fatal": False})]
+    lines = [ctx.t("plurk.resource.changed", pc=character.name, resource=resource,
+                   before=before, after=after)]
+    if after != before:  # a heal while a fatal event waits: that event no longer holds
+        for event in await pending_for(ctx, character, resource):
+            lines += await expire(ctx, event, after)
+    return [ctx.reply("\n".join(lines), {**data, "after": after, "fatal": False})]
 
 
 async def fatal_losses_on_the_sheet(
@@ -252,6 +261,7 @@ async def fatal_losses_on_the_sheet(
     (PL-12), held until `.intervene` / `.accept`, not a plain write."""
     if name not in FATAL_RESOURCES or old is None or new >= old:
         return None
+    await refuse_if_pending(ctx, character, name)  # one pending event per value (PL-12)
     if not plurk.is_fatal(old, old - new):
         return None
     return await fatal_event(ctx, character.owner, character.name, name, old - new,
@@ -278,10 +288,12 @@ async def san(ctx: Context) -> list[Outgoing]:
 
 
 async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
-    """The pending fatal event a resolution command means.
+    """The pending fatal event a resolution command means (PL-12, issue 12 item 2).
 
-    `#3` names it; an investigator picks their oldest; nothing picks the speaker's
-    own oldest, or — for a GM — the only one pending.
+    `#3` names it; an investigator or `@player` picks their *newest* — the one just
+    announced; nothing picks the newest of the speaker's active character (else of
+    any of theirs), or — for a GM without events of their own — the newest when all
+    pending events are one character's.
     """
     events = await pending_fatal(ctx)
     if not events:
@@ -298,13 +310,18 @@ async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
             found = [e for e in events if same_character(e, character)]
     else:
         found = [e for e in events if e["owner"] == ctx.user]
-        if not found and ctx.is_gm and len(events) == 1:
+        active = await ctx.active_character()
+        if active is not None and any(same_character(e, active) for e in found):
+            found = [e for e in found if same_character(e, active)]
+        if not found and ctx.is_gm:
+            sheets = {(e["owner"], e.get("character_id"), e["character"]) for e in events}
+            if len(sheets) > 1:
+                raise CommandError("plurk.error.fatal_ambiguous", ids=" ".join(
+                    f"#{e['id']}" for e in events))
             found = events
-        elif not found and ctx.is_gm:
-            raise CommandError("plurk.error.fatal_ambiguous")
     if not found:
         raise CommandError("plurk.error.no_fatal")
-    event = found[0]
+    event = found[-1]
     require_owner_or_gm(ctx, event["owner"])
     return event
 
@@ -312,13 +329,15 @@ async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
 async def settle(ctx: Context, ref: str | None, outcome: Outcome,
                  cost: str | None = None) -> list[Outgoing]:
     """Resolve the event ``ref`` picks (:func:`pick_event`) and report it; ``cost`` is
-    the CP the investigator offers for an intervention (digits as typed)."""
+    the CP the investigator offers for an intervention (digits as typed). A stale
+    event (its value changed since) is expired instead, and the reply says so."""
     event = await pick_event(ctx, ref)
+    stale = await stale_value(ctx, event)
     lines = await resolve_fatal(ctx, event["id"], outcome,
                                 cost=None if cost is None else int(cost))
     return [ctx.reply("\n".join(lines), {
-        "kind": "plurk_fatal", "outcome": outcome, "id": event["id"],
-        "character": event["character"], "resource": event["resource"],
+        "kind": "plurk_fatal", "outcome": "expired" if stale is not None else outcome,
+        "id": event["id"], "character": event["character"], "resource": event["resource"],
         "loss": event["loss"], "source": event["source"]})]
 
 
@@ -359,10 +378,15 @@ async def accept(ctx: Context) -> list[Outgoing]:
 async def fatal(ctx: Context) -> list[Outgoing]:
     """`.fatal`: the pending fatal events of the channel and how to settle them."""
     require_plurk(ctx)
+    lines: list[str] = []
+    for event in await pending_fatal(ctx):  # stale ones are dropped, and said so
+        now = await stale_value(ctx, event)
+        if now is not None:
+            lines += await expire(ctx, event, now)
     events = await pending_fatal(ctx)
     if not events:
-        return [ctx.reply(ctx.t("plurk.fatal.none"))]
-    lines = [ctx.t("plurk.fatal.list_header", cost=await intervention_cost(ctx))]
+        return [ctx.reply("\n".join([*lines, ctx.t("plurk.fatal.none")]))]
+    lines.append(ctx.t("plurk.fatal.list_header", cost=await intervention_cost(ctx)))
     lines += [ctx.t("plurk.fatal.list_item", id=e["id"], pc=e["character"],
                     resource=e["resource"], loss=e["loss"], before=e["before"])
               for e in events]

@@ -1,0 +1,40 @@
+"""PL-10: `check_pushable` decides a push's refusals before any die (issue 12 item 5:
+the bot asks the GM's consent only for a push that could happen)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.dice.source import ScriptedSource
+from rules.errors import RuleError
+from rules.systems import plurk
+from rules.systems.plurk.checks import check_pushable
+
+
+class _NoDice:
+    def roll(self, faces: int) -> int:
+        raise AssertionError(f"unscripted d{faces} rolled")
+
+
+@pytest.mark.parametrize(("stat", "raw", "threshold", "code"), [
+    ("武器", 5, 11, "plurk.push_combat"),
+    ("力量", 5, 11, "plurk.push_not_skill"),
+    ("觀察", 1, 11, "plurk.push_after_fumble"),
+    ("觀察", 15, 11, "plurk.push_not_failed"),
+])
+def test_pl10_check_pushable_refuses_without_rolling(stat: str, raw: int, threshold: int,
+                                                     code: str) -> None:
+    original = plurk.check(ScriptedSource([raw], fallback=_NoDice()), 0, stat=stat,
+                           threshold=threshold)
+    with pytest.raises(RuleError) as refused:
+        check_pushable(original)
+    assert refused.value.code == code
+    with pytest.raises(RuleError) as pushed:  # push() refuses alike, before its die
+        plurk.push(original, _NoDice())
+    assert pushed.value.code == code
+
+
+def test_pl10_check_pushable_lets_a_failed_skill_check_through() -> None:
+    original = plurk.check(ScriptedSource([5], fallback=_NoDice()), 2, stat="觀察")
+    check_pushable(original)  # no refusal, no die
+    assert plurk.push(original, ScriptedSource([9], fallback=_NoDice())).value == 11
