@@ -4,13 +4,18 @@
 database transaction while holding the channel's lock, commits, and only then
 returns the messages to send — so a reply never announces a change that could
 still be lost, and two commands on one channel never interleave.
+
+With group commit (the default, :mod:`bot.store.group`) that transaction is a
+SAVEPOINT inside the writer's batch: the commands that finish while a batch is
+being committed share the next commit, and each command's replies are returned
+when the commit that holds its change returns.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -28,6 +33,7 @@ from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
 from bot.store import db
+from bot.store.group import BatchFailed, GroupWriter
 from bot.store.models import (
     Channel,
     ChannelBinding,
@@ -51,13 +57,41 @@ ACK_DELAY = 0.2
 """Seconds a delivered reply may stay in the outbox, so that deletions share a commit."""
 
 
+@dataclass
+class Run:
+    """One command on its way through :meth:`Core._run`: what it is, and what became
+    known while it ran (its command once resolved, its table's language)."""
+
+    body: str
+    early: tuple[router.Command, str] | None
+    incoming: Incoming
+    source: DiceSource
+    table: str
+    command: router.Command | None = None
+    locale: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.early is not None:
+            self.command = self.early[0]
+
+    @property
+    def name(self) -> str:
+        return self.command.names[0] if self.command is not None else self.body[:20]
+
+
 class Core:
     def __init__(
-        self, settings: Settings, engine: AsyncEngine, dice: DiceSource | None = None
+        self, settings: Settings, engine: AsyncEngine, dice: DiceSource | None = None,
+        group_commit: bool | None = None,
     ) -> None:
         self.settings = settings
         self.engine = engine
         self.sessions = db.sessionmaker(engine)
+        if group_commit is None:
+            group_commit = getattr(settings, "group_commit", True)
+        self.writer: GroupWriter | None = GroupWriter(db.make_engine(
+            engine.url.render_as_string(hide_password=False), writer=True),
+        ) if group_commit else None
         systems.plugins()  # every rule system's commands registered before routing
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else RandomSource(settings.seed)
@@ -70,15 +104,20 @@ class Core:
         self._ack_flush: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, settings: Settings, dice: DiceSource | None = None) -> Core:
-        """Create the engine, upgrade the schema to the newest revision, return a core."""
+    async def open(cls, settings: Settings, dice: DiceSource | None = None,
+                   group_commit: bool | None = None) -> Core:
+        """Create the engine, upgrade the schema to the newest revision, return a core.
+        ``group_commit`` (default: on) commits the changes of concurrent commands
+        together (:mod:`bot.store.group`); off, every command commits alone."""
         engine = db.make_engine(settings.resolved_database_url())
         await db.upgrade(engine)
-        return cls(settings, engine, dice)
+        return cls(settings, engine, dice, group_commit)
 
     async def close(self) -> None:
         if self._ack_flush is not None:
             self._ack_flush.cancel()
+        if self.writer is not None:
+            await self.writer.close()
         await self.flush_acks()
         await self.engine.dispose()
 
@@ -166,43 +205,84 @@ class Core:
         self, body: str, early: tuple[router.Command, str] | None, incoming: Incoming,
         source: DiceSource, table: str,
     ) -> list[Outgoing] | None:
-        """Run the command at ``table``; None (nothing done) when the channel no longer
-        plays there."""
-        cmd = early[0] if early is not None else None
-        async with self.sessions() as session:
-            try:
-                async with session.begin():
-                    if await self._table_in(session, incoming) != table:
-                        return None
-                    if not await self._first_time(session, incoming):
-                        return []
-                    channel = await self.channel_row(session, incoming.platform, table)
-                    cmd, args = early or self._command_at(body, channel, incoming)
-                    self._refresh_gm_name(channel, incoming)
-                    ctx = Context(self, session, channel, incoming, source, args,
-                                  cmd.names[0], channel.locale or self.platform_locale(
-                                      incoming.platform))
-                    outs = await cmd.handler(ctx)
-                    if isinstance(source, PlatformDiceSource) and source.used:
-                        outs = self._mark_platform_dice(outs, source, ctx.locale)
-                    outs = await self._to_outbox(session, incoming.platform,
-                                                 [self._bounded(out) for out in outs])
-                self.remember_locale(incoming.platform, incoming.channel, channel.locale)
-            except (CommandError, RuleError) as exc:
-                refusal = self._refusal(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), exc,
-                    private=cmd is not None and cmd.hidden)
-                return await self._record_only(incoming, refusal)
-            except (StaleDataError, IntegrityError):
-                # another process changed or created the same row first: nothing was
-                # written by this command, which the player may simply repeat
-                return [self._error(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), "core.error.conflict")]
-            except Exception:
-                log.exception("a %s command failed", cmd.names[0] if cmd else body[:20])
-                return [self._error(incoming, self.cached_locale(
-                    incoming.platform, incoming.channel), "core.error.internal")]
+        """Run the command at ``table`` — in a savepoint of the group-commit writer's
+        batch, or in a transaction of its own; None (nothing done) when the channel no
+        longer plays there. Replies are returned only once their change is committed."""
+        run = Run(body, early, incoming, source, table)
+        try:
+            if self.writer is not None:
+                outs = await self.writer.run(lambda session: self._grouped(session, run))
+            else:
+                outs = await self._alone(run)
+        except (StaleDataError, IntegrityError):
+            # another process changed or created the same row first: nothing was
+            # written by this command, which the player may simply repeat
+            return [self._error(incoming, self.cached_locale(
+                incoming.platform, incoming.channel), "core.error.conflict")]
+        except BatchFailed:  # the commit of the batch failed: nothing of it was stored
+            return [self._error(incoming, self.cached_locale(
+                incoming.platform, incoming.channel), "core.error.internal")]
+        except Exception:
+            log.exception("a %s command failed", run.name)
+            return [self._error(incoming, self.cached_locale(
+                incoming.platform, incoming.channel), "core.error.internal")]
+        if run.locale is not None:  # committed: the channel's language may be remembered
+            self.remember_locale(incoming.platform, incoming.channel, run.locale)
         return outs
+
+    async def _alone(self, run: Run) -> list[Outgoing] | None:
+        """The command in a transaction of its own; a refusal rolls it back and records
+        the message id and the refusal in another."""
+        try:
+            async with self.sessions() as session, session.begin():
+                return await self._execute(session, run)
+        except (CommandError, RuleError) as exc:
+            run.locale = None
+            return await self._record_only(run.incoming, self._refusal_of(run, exc))
+
+    async def _grouped(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
+        """The command in a savepoint of the writer's batch; a refusal rolls back that
+        savepoint only, and the message id and the refusal ride in the same batch."""
+        try:
+            async with session.begin_nested():
+                return await self._execute(session, run)
+        except (CommandError, RuleError) as exc:
+            run.locale = None
+            refusal = self._refusal_of(run, exc)
+            if run.incoming.message_id is None:
+                return [refusal]
+            try:
+                async with session.begin_nested():
+                    if not await self._first_time(session, run.incoming):
+                        return []
+                    return await self._to_outbox(session, run.incoming.platform, [refusal])
+            except IntegrityError:  # another process recorded the id first
+                return []
+
+    async def _execute(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
+        """The command's work inside the transaction (or savepoint) it was given."""
+        incoming = run.incoming
+        if await self._table_in(session, incoming) != run.table:
+            return None
+        if not await self._first_time(session, incoming):
+            return []
+        channel = await self.channel_row(session, incoming.platform, run.table)
+        run.command, args = run.early or self._command_at(run.body, channel, incoming)
+        self._refresh_gm_name(channel, incoming)
+        ctx = Context(self, session, channel, incoming, run.source, args,
+                      run.command.names[0],
+                      channel.locale or self.platform_locale(incoming.platform))
+        outs = await run.command.handler(ctx)
+        if isinstance(run.source, PlatformDiceSource) and run.source.used:
+            outs = self._mark_platform_dice(outs, run.source, ctx.locale)
+        run.locale = channel.locale or self.platform_locale(incoming.platform)
+        return await self._to_outbox(session, incoming.platform,
+                                     [self._bounded(out) for out in outs])
+
+    def _refusal_of(self, run: Run, exc: CommandError | RuleError) -> Outgoing:
+        return self._refusal(run.incoming, self.cached_locale(
+            run.incoming.platform, run.incoming.channel), exc,
+            private=run.command is not None and run.command.hidden)
 
     # --- helpers of handle ---------------------------------------------------------
     async def _first_time(self, session: AsyncSession, incoming: Incoming) -> bool:

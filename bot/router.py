@@ -195,3 +195,33 @@ def find(name: str, system_id: str) -> Command | None:
     """The command called ``name`` in a channel that plays ``system_id``."""
     own = _SYSTEMS[system_id].find(name) if system_id in _SYSTEMS else None
     return own or COMMON.find(name)
+
+
+_WORD = re.compile(r"[a-z]{4,12}(?=\s|$)")
+
+
+def near_miss(body: str) -> str | None:
+    """`.hlep` → ``help``: the one command name a typo'd first word is one edit (or one
+    swap of neighbours) away from. Only Latin words of four letters or more — shorter
+    ones are too often another bot's command (`.ob`, `.rd`) — and only when exactly
+    one name is that close; anything else stays silent."""
+    match = _WORD.match(body.casefold())
+    if match is None:
+        return None
+    word = match.group()
+    close = {name for name in _UNION._by_length
+             if name.isascii() and len(name) >= 3 and _one_edit(word, name)}
+    return close.pop() if len(close) == 1 else None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one insertion, deletion, substitution or swap of
+    two neighbours (and is not ``b`` already)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))

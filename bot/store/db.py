@@ -59,13 +59,21 @@ def quiet_sql_loggers() -> None:
             logger.setLevel(logging.INFO)
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, writer: bool = False) -> AsyncEngine:
+    """The engine of ``url``; ``writer`` makes the group-commit writer's own engine
+    (:mod:`bot.store.group`): one connection, and on SQLite every transaction opened
+    with ``BEGIN IMMEDIATE`` by SQLAlchemy instead of the driver's implicit BEGIN
+    before the first write (which breaks SAVEPOINTs and would let a batch that read
+    first fail to take the write lock later)."""
     quiet_sql_loggers()
+    pool = {"pool_size": 1, "max_overflow": 0} if writer else {}
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
+        memory = not path or path == ":memory:"
+        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True,
+                                     **({} if memory else pool))
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
@@ -74,9 +82,16 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
+            if writer:
+                dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
+
+        if writer:
+            @event.listens_for(engine.sync_engine, "begin")
+            def _begin(conn: Connection) -> None:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
+    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True, **pool)
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

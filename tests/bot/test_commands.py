@@ -129,12 +129,14 @@ async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> No
         for name in EVERY_COMMAND.split():
             assert f"\n{name} — " in listing, (locale, name)
     await table.say("u", ".lang zh-Hant")
-    assert (await table.text("u", ".help st")).startswith(".st / .數值 / .数值 / .屬性 / .属性\n角色卡數值")
+    assert (await table.text("u", ".help st")).startswith(
+        ".st / .數值 / .数值 / .屬性 / .属性\n角色卡數值")
 
 
 EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .nn .gm .battle .turn .enemy .act .pass .bp "
                  ".push .fate .sc .op .secret .rm .rg .parry .atk .dmg .field .place .move "
-                 ".ap .cp .hp .san .intervene .accept .fatal .campaign .system .lang .help")
+                 ".party .ap .cp .hp .san .intervene .accept .fatal .campaign .system .lang "
+                 ".help")
 
 
 async def test_plain_help_names_every_command_in_one_short_message(table: Table) -> None:

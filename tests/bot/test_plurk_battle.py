@@ -380,7 +380,7 @@ async def test_pl18_impale_rolls_the_dice_twice_through_armor(table: Table) -> N
         "⚔ Bob 攻擊 Ghoul：傷害 1d8+1（貫穿，骰子擲兩次）= [5, 3]+1 = 9",
         "護甲 2 − 穿透 1 → 減傷 1；Ghoul 受到 8 點傷害，體力 15 → 7",
         "🗡 貫穿：Bob 的武器留在 Ghoul 體內；取回前不能用它攻擊或招架"
-        "（檢定成功後 GM 用 .battle retrieve Bob）。",
+        "（取回時 GM 用 .battle retrieve Bob）。",
         "Bob：攻擊 花費 2 BP（4 → 2）",
     ])
     assert out.data["roll"]["rolls"] == [5, 3] and out.data["hit"]["taken"] == 8
@@ -794,7 +794,7 @@ async def test_item3_impale_is_checked_against_the_hit_and_the_weapon_stays(
         "傷害 1d8（貫穿，骰子擲兩次）= [5, 3] = 8",
         "護甲 2 − 穿透 0 → 減傷 2；Ghoul 受到 6 點傷害，體力 15 → 9",
         "🗡 貫穿：Bob 的武器留在 Ghoul 體內；取回前不能用它攻擊或招架"
-        "（檢定成功後 GM 用 .battle retrieve Bob）。"]
+        "（取回時 GM 用 .battle retrieve Bob）。"]
     assert by_name(await state(table))["Bob"]["stuck_in"] == "Ghoul"
     assert "｜武器卡在 Ghoul" in await table.text("gm", ".battle")
     before = await stored(table.core)

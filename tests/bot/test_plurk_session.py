@@ -78,6 +78,9 @@ SCRIPT: list[Step] = [
     Step("keeper: .secret 鮑伯 觀察 +3 >=20", [SECRET_RAW], "secret"),
     # PL-10 / PL-7: bob's push rerolls his own last check (11), not the secret one;
     # 8 + 2 + 1 = 11 < 15 fails, and a failed push is a fumble
+    # PL-10: a push needs the GM's consent (「若局方允許」): asked, allowed, then rolled
+    Step("bob: .push", [], "push_request"),
+    Step("keeper: .ra allow 鮑伯", [], "push_allowed"),
     Step("bob: .push", [8], "push"),
     # --- PL-11: AP spent down to 0
     Step("alice: .ap 觀察", [], "ap_1"),  # 4 → 3
