@@ -150,7 +150,11 @@ class Core:
         if incoming.platform_dice:
             body = emoticons_to_dice(body)
         if not router.is_command(body):
-            return []
+            close = router.near_miss(body)  # `.hlep`: a typo of a command, not chatter
+            if close is None:
+                return []
+            return [self._error(incoming, locale, "core.error.did_you_mean",
+                                typed=body.split()[0][:20], command=close)]
         early = router.unambiguous(body)  # the same command whatever the channel plays
         if early is not None:
             try:

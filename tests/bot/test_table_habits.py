@@ -80,3 +80,13 @@ async def test_item12_party_shows_everyone_at_a_glance(table: Table) -> None:
     assert outs[0].data == {"kind": "plurk_party", "ap": 4, "members": [
         {"character": "艾莉絲", "user": "alice", "hp": 10, "san": 50, "cp": 3},
         {"character": "bob", "user": "bob", "hp": 8}]}
+
+
+async def test_item10_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:
+    assert await table.text("u", ".hlep") == "⚠ 沒有 .hlep 這個指令；是要 .help 嗎？"
+    assert await table.text("u", ".sytem") == "⚠ 沒有 .sytem 這個指令；是要 .system 嗎？"
+    assert await table.text("u", ".batle start") == (
+        "⚠ 沒有 .batle 這個指令；是要 .battle 嗎？")
+    # short words, other bots' commands and chatter stay silent
+    for line in (".ob", ".jrrp", ".coc7", ".rabbit", ".passive", ".hello world", "...", ".log on"):
+        assert await table.say("u", line) == [], line
