@@ -12,10 +12,13 @@ never crashes a command.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+import opencc
 
 LOCALES = ("zh-Hant", "zh-Hans", "en")
 FALLBACK = "zh-Hant"
@@ -44,6 +47,24 @@ def canonical_locale(name: str) -> str | None:
     return aliases.get(key)
 
 
+_T2S = opencc.OpenCC("t2s")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def english_names(plugins: Iterable[Any]) -> dict[str, str]:
+    """Each system's stat names (繁 and 简) → the first Latin alias it declares."""
+    names: dict[str, str] = {}
+    for plugin in plugins:
+        for stat in plugin.game.stats:
+            latin = next((a for a in stat.aliases if a.isascii()), None)
+            if latin is None:
+                continue
+            for spelling in (stat.name, _T2S.convert(stat.name),
+                             *(a for a in stat.aliases if not a.isascii())):
+                names.setdefault(spelling, latin)
+    return names
+
+
 def rule_key(code: str) -> str:
     """The catalog key of a ``RuleError`` code: ``<owner>.<code>`` →
     ``<owner>.error.<code>`` (each owner's refusals live in its own namespace)."""
@@ -67,10 +88,13 @@ class Catalog:
                  folders: Iterable[Path] | None = None) -> None:
         """``folders``: the rule systems' catalog folders; None means every system's."""
         self._messages: dict[str, dict[str, str]] = {}
-        if folders is None:
-            from bot.systems import plugins
+        from bot.systems import plugins
 
+        if folders is None:
             folders = [p.locales for p in plugins().values() if p.locales is not None]
+        self._english = english_names(plugins().values())
+        self._english_pattern = re.compile("|".join(
+            sorted(map(re.escape, self._english), key=len, reverse=True)) or "(?!)")
         roots = [_DIR, *folders]
         for locale in LOCALES:
             merged: dict[str, str] = {}
@@ -90,6 +114,17 @@ class Catalog:
                 if target is not None and isinstance(table, Mapping):
                     self._messages[target].update(_flatten(table))
 
+    def in_script(self, locale: str, text: str) -> str:
+        """A rendered text in the reader's script: 简体 readers never see 繁體 (sheet names
+        are stored as first typed, usually 繁體), English readers see a system's stats by
+        their English names (觀察 → Observe) and list separators as ", "."""
+        if locale == "zh-Hans":
+            return _T2S.convert(text)
+        if locale == "en" and self._english and _CJK.search(text):
+            text = self._english_pattern.sub(lambda m: self._english[m.group()], text)
+            return text.replace("、", ", ")
+        return text
+
     def has(self, key: str, locale: str = FALLBACK) -> bool:
         return key in self._messages.get(locale, {}) or key in self._messages[FALLBACK]
 
@@ -98,6 +133,6 @@ class Catalog:
         if template is None:
             return key
         try:
-            return template.format(**params)
+            return self.in_script(locale, template.format(**params))
         except (KeyError, IndexError, ValueError):
             return template

@@ -633,7 +633,7 @@ async def test_commands_answer_in_english_too(table: Table) -> None:
     await setup(table)
     await table.text("gm", ".lang en")
     out = await one(table, "alice", ".ra 觀察 >=30", dice=[20])
-    assert out.text == ("🎲 艾莉絲: 觀察 check: 1d20=20 觀察+5 = 25 < threshold 30 → failure"
+    assert out.text == ("🎲 艾莉絲: Observe check: 1d20=20 Observe+5 = 25 < threshold 30 → failure"
                         " | CRIT (raw 20)")
 
 

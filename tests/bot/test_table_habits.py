@@ -63,9 +63,9 @@ async def test_item12_st_show_is_grouped_by_attributes_skills_resources(table: T
         "u：屬性 靈巧:3 力量:2｜技能 觀察:5｜資源 理智:40｜其他 幸運:7")
     await table.text("u", ".lang en")
     assert await table.text("u", ".st show") == (
-        "u: attributes 靈巧:3 力量:2 | skills 觀察:5 | resources 理智:40 | other 幸運:7")
+        "u: attributes DEX:3 STR:2 | skills Observe:5 | resources SAN:40 | other 幸運:7")
     await table.text("v", ".st 觀察 1")
-    assert await table.text("v", ".st show") == "v: 觀察:1"  # one kind: no labels
+    assert await table.text("v", ".st show") == "v: Observe:1"  # one kind: no labels
 
 
 async def test_item12_party_shows_everyone_at_a_glance(table: Table) -> None:

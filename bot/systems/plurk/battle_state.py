@@ -240,8 +240,9 @@ async def write_sheet_hp(ctx: Context, row: ChannelState, combatant: Combatant,
 def sheet_durability(stats: dict[str, Any], weapon: str | None = None
                      ) -> tuple[str, int] | None:
     """PL-16: (entry, value) of a weapon's durability on a sheet. With ``weapon``
-    (``短刀``): ``短刀耐久`` / ``耐久:短刀``. Without: the declared ``武器耐久`` /
-    ``耐久``, else the one weapon entry there is (several: None, name one)."""
+    (``短刀``): ``短刀耐久`` / ``耐久:短刀`` (``durability:knife`` in English). Without:
+    the declared ``武器耐久`` / ``耐久``, else the one weapon entry there is (several:
+    None, name one)."""
     def number(key: str) -> tuple[str, int] | None:
         value = stats.get(key)
         return (key, value) if isinstance(value, int) else None
@@ -249,7 +250,8 @@ def sheet_durability(stats: dict[str, Any], weapon: str | None = None
     folded = {fold(k): k for k in stats}
     if weapon is not None:
         w = fold(weapon)
-        for wanted in (w + fold("耐久"), fold("耐久:") + w, fold("耐久：") + w):
+        for wanted in (w + fold("耐久"), fold("耐久:") + w, fold("耐久：") + w,
+                       "durability:" + w):
             if wanted in folded:
                 return number(folded[wanted])
         return None
@@ -257,7 +259,7 @@ def sheet_durability(stats: dict[str, Any], weapon: str | None = None
         if fold(spelling) in folded:
             return number(folded[fold(spelling)])
     entries = [k for k in stats if fold(k).endswith(fold("耐久")) or fold(k).startswith(
-        (fold("耐久:"), fold("耐久：")))]
+        (fold("耐久:"), fold("耐久："), "durability:"))]
     return number(entries[0]) if len(entries) == 1 else None
 
 

@@ -65,7 +65,7 @@ async def test_commands_replies_and_literal_cq_codes(running_bot: RunningBot) ->
         assert "Alice" in message_text(claimed[0]["params"])
 
         stats = await peer.say(group_event(GROUP, BOB, "。st 觀察 5", nickname="Bob"))
-        assert "觀察:5" in sent_to_group(stats)[0]
+        assert "观察:5" in sent_to_group(stats)[0]  # QQ replies in 简体
 
         # a user's text echoed back is one text segment: no at segment, no @all
         echoed = await peer.say(group_event(GROUP, BOB, ".pc new [CQ:at,qq=all]"))

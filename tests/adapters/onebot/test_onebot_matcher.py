@@ -91,11 +91,11 @@ def event(payload: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize(("line", "dice", "reply"), [
-    (".r 1d20", [17], "🎲 愛麗絲：1d20 = [17] = 17"),
-    ("。r 1d20", [17], "🎲 愛麗絲：1d20 = [17] = 17"),
-    ("．r", [17], "🎲 愛麗絲：1d20 = [17] = 17"),
-    ("/r d6", [4], "🎲 愛麗絲：1d6 = [4] = 4"),
-    ("  .gm", [], "愛麗絲 成为本频道的 GM。"),
+    (".r 1d20", [17], "🎲 爱丽丝：1d20 = [17] = 17"),
+    ("。r 1d20", [17], "🎲 爱丽丝：1d20 = [17] = 17"),
+    ("．r", [17], "🎲 爱丽丝：1d20 = [17] = 17"),
+    ("/r d6", [4], "🎲 爱丽丝：1d6 = [4] = 4"),
+    ("  .gm", [], "爱丽丝 成为本频道的 GM。"),
 ])
 async def test_prefixed_messages_reach_the_core_once(
         app: App, matcher: Any, install: Install, line: str, dice: list[int],
@@ -150,7 +150,7 @@ async def test_at_sender_prefixes_group_replies(app: App, matcher: Any,
         bot = ctx.create_bot(base=Bot, self_id=str(SELF_ID))
         ctx.receive_event(bot, event(group_event(GROUP, ALICE, ".st 觀察 5", nickname="Alice")))
         expected = Message([MessageSegment.at(ALICE),
-                            MessageSegment.text(" Alice 的数值已更新：觀察:5")])
+                            MessageSegment.text(" Alice 的数值已更新：观察:5")])
         ctx.should_call_api("send_group_msg", {"group_id": GROUP, "message": expected}, OK)
 
 

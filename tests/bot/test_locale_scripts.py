@@ -1,0 +1,51 @@
+"""Issue 12, item 14: no 繁體 in a 简体 reply and no Chinese in an English one — every
+catalog entry of every locale, rendered as players read it, in the right script."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import opencc
+import pytest
+
+from bot.i18n import Catalog
+from tests.support import Table
+
+T2S = opencc.OpenCC("t2s")
+CJK = re.compile(r"[\u3400-\u9fff\u3001\u300c-\u300f\uff01-\uff5e]")
+PREFIXES = "(prefix . 。 or /"  # the full stop players type as a prefix is no Chinese
+
+
+def rendered(catalog: Catalog, locale: str) -> dict[str, str]:
+    """Every entry of ``locale``, its placeholders filled with 繁體 sheet words, as
+    ``Catalog.text`` renders it."""
+    out = {}
+    for key, template in catalog._messages[locale].items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        out[key] = catalog.text(locale, key, **dict.fromkeys(fields, "觀察"))
+    return out
+
+
+def test_item14_simplified_replies_hold_no_traditional_characters() -> None:
+    texts = rendered(Catalog(), "zh-Hans")
+    assert {key: text for key, text in texts.items() if T2S.convert(text) != text} == {}
+
+
+def test_item14_english_replies_hold_no_chinese() -> None:
+    texts = rendered(Catalog(), "en")
+    bad = {key: text for key, text in texts.items()
+           if CJK.search(text.replace(PREFIXES, ""))}
+    assert bad == {}
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("zh-Hans", "艾莉丝：属性 灵巧:3｜技能 观察:5 医疗:2"),
+    ("en", "艾莉絲: attributes DEX:3 | skills Observe:5 Medicine:2"),
+])
+async def test_item14_system_vocabulary_reads_in_the_channels_script(
+        table: Table, locale: str, expected: str) -> None:
+    await table.text("alice", ".pc new 艾莉絲")
+    await table.text("alice", ".st 觀察 5 靈巧 3 醫療 2")
+    await table.text("alice", f".lang {locale}")
+    assert await table.text("alice", ".st show") == expected
