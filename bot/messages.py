@@ -59,7 +59,9 @@ class Outgoing:
     the structured result (dice, totals, outcome) for JSON consumers.
     ``secret`` marks a private message whose text must never be shown in a
     channel, even when private delivery fails. ``outbox_id`` is the message's row in
-    the store's outbox: the adapter reports it ``Core.delivered`` once sent.
+    the store's outbox: the adapter reports it ``Core.delivered`` once sent. ``notify``
+    names users a channel message is for (the player whose turn it is): adapters of
+    platforms that notify mention them — pinging them alone.
     """
 
     to: TargetKind
@@ -68,6 +70,7 @@ class Outgoing:
     user: str | None = None
     data: dict[str, Any] | None = None
     secret: bool = False
+    notify: tuple[str, ...] = ()
     outbox_id: int | None = None
 
     def to_record(self) -> dict[str, Any]:
@@ -79,7 +82,7 @@ class Outgoing:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Outgoing:
-        return cls(**record)
+        return cls(**{**record, "notify": tuple(record.get("notify") or ())})
 
     def as_json(self) -> dict[str, Any]:
         """The console ``--json`` line (schema in docs/console-json.md)."""

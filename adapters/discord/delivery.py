@@ -59,6 +59,24 @@ async def send_dm(client: discord.Client, user_id: str, text: str) -> bool:
     return True
 
 
+async def send_ping(client: discord.Client, channel_id: str, users: tuple[str, ...]) -> None:
+    """Mention the players a message is for (whose turn it is now) in one short message
+    that pings them and nobody else: the announcement itself mentions no one."""
+    ids = [user for user in users if user.isdigit()]
+    if not ids or not channel_id.isdigit():
+        return
+    try:
+        channel = client.get_channel(int(channel_id)) or await client.fetch_channel(
+            int(channel_id))
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(" ".join(f"<@{user}>" for user in ids),
+                               allowed_mentions=discord.AllowedMentions(
+                                   everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=int(user)) for user in ids]))
+    except discord.HTTPException as exc:
+        log.warning("turn ping in channel %s failed: %s", channel_id, exc)
+
+
 async def send_to_channel(client: discord.Client, channel_id: str, text: str) -> None:
     """Post in a channel other than the origin (rare; the core answers where it was asked)."""
     dm_user = private_channel_user(channel_id)
@@ -179,6 +197,8 @@ class DiscordDelivery(Delivery):
             await self.origin.to_channel(out.text)
         else:
             await send_to_channel(self.client, out.channel, out.text)
+        if out.notify:
+            await send_ping(self.client, out.channel, out.notify)
 
     async def send_private(self, out: Outgoing) -> bool:
         if self.origin is not None and self.incoming is not None \

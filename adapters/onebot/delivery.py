@@ -54,7 +54,8 @@ class OneBotDelivery(Delivery):
         if group_id is None:
             log.error("not a QQ group id: %r", out.channel)
             return
-        at_user = self._at_user(out)
+        # the player whose turn it is now is @-ed (QQ notifies them); else the sender
+        at_user = out.notify[0] if out.notify else self._at_user(out)
         for index, piece in enumerate(split_text(out.text, self.settings.max_message_length)):
             message = to_message(piece, at_user if index == 0 else None)
             try:

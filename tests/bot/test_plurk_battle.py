@@ -896,3 +896,19 @@ async def test_item13_a_second_enemy_of_the_same_name_is_numbered(table: Table) 
         "⚔ 戰鬥結束（共到第 0 輪）。狂信者 體力 6、狂信者3 體力 6、狂信者2 體力 8"
     assert await table.text("gm", ".battle") == \
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：（無）。"
+
+
+async def test_item7_a_turn_announcement_names_the_player_to_notify(table: Table) -> None:
+    """Issue 12, item 7: the reply that says whose turn it is carries that player's id
+    for the adapters to mention (and only that reply)."""
+    await table.text("gm", ".gm")
+    await table.text("alice", ".st 靈巧 2 體力 8")
+    await table.text("bob", ".st 靈巧 1 體力 8")
+    await table.text("alice", ".battle join")
+    await table.text("bob", ".battle join")
+    start = await table.say("gm", ".battle start", dice=[15, 3])
+    assert [(o.to, o.notify) for o in start] == [("channel", ("alice",))]
+    passed = await table.say("alice", ".pass")
+    assert [(o.to, o.notify) for o in passed] == [("channel", ("bob",))]
+    shown = await table.say("bob", ".battle")
+    assert [o.notify for o in shown] == [()]

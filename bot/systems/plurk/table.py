@@ -1,6 +1,54 @@
-"""The command table of the `plurk` system: its commands register here."""
+"""The command table of the `plurk` system: its commands register here.
 
-from bot.router import system_table
+Every plurk command's replies pass through :func:`notify_next_actor`: a reply that
+announces whose turn it is now (a `.pass`, a turn that ended by itself, the start of
+a battle) asks the adapter to notify that investigator's player — a mention that
+pings them alone, on the platforms that notify (Discord, QQ).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.context import Context
+from bot.messages import Outgoing
+from bot.router import Handler, system_table
 
 TABLE = system_table("plurk")
-command = TABLE.command
+
+
+def command(*names: str, **options: Any):
+    """Register a plurk command (see :meth:`bot.router.CommandTable.command`)."""
+
+    def register(handler: Handler) -> Handler:
+        async def notifying(ctx: Context) -> list[Outgoing]:
+            return notify_next_actor(await handler(ctx))
+
+        notifying.__doc__, notifying.__name__ = handler.__doc__, handler.__name__
+        TABLE.command(*names, **options)(notifying)
+        return handler
+
+    return register
+
+
+def notify_next_actor(outs: list[Outgoing]) -> list[Outgoing]:
+    return [replace(out, notify=(owner,)) if out.to == "channel"
+            and (owner := _next_actor_owner(out.data)) else out for out in outs]
+
+
+def _next_actor_owner(data: dict[str, Any] | None) -> str | None:
+    """The player of the investigator whose turn a battle reply announces, if any."""
+    if not data or data.get("kind") != "plurk.battle" or not data.get("battle"):
+        return None
+    turn = data.get("turn") or (data.get("bp") or {}).get("turn")
+    if turn is None and data.get("event") != "start":
+        return None
+    battle = data["battle"]
+    combatants = battle.get("combatants") or []
+    if not combatants or battle.get("current") is None:
+        return None
+    current = combatants[battle["current"]]
+    if turn is not None and turn.get("current") != current.get("name"):
+        return None
+    return current.get("owner") if current.get("kind") == "investigator" else None

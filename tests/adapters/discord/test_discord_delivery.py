@@ -422,3 +422,27 @@ async def test_mentioning_the_bot_works_without_the_message_content_intent(
     client = make_client(core, api)
     await client.on_message(guild_message(client, ALICE, "Alice", f"<@{BOT_ID}> .r 1d20"))
     assert api.public() == ["🎲 Alice：1d20 = \\[17\\] = 17"]
+
+
+async def test_item7_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path) -> None:
+    """Issue 12, item 7: after a turn announcement, one short message mentions the next
+    investigator's player with allowed_mentions naming that user only."""
+    core = await Core.open(make_settings(tmp_path), dice=ScriptedSource([15, 3]))
+    try:
+        api = DiscordApi()
+        client = make_client(core, api, message_content=True, locale="zh-Hant")
+        for user, name, line in ((901, "Gm", ".gm"), (601, "Alice", ".st 靈巧 2 體力 8"),
+                                 (601, "Alice", ".battle join"),
+                                 (901, "Gm", ".enemy add 暴徒 靈巧=1 hp=9 human")):
+            await client.on_message(guild_message(client, user, name, line))
+        api.requests.clear()
+        await client.on_message(guild_message(client, 901, "Gm", ".battle start"))
+        posts = [(r.content, r.data.get("allowed_mentions")) for r in api.messages()]
+        assert len(posts) == 2
+        assert posts[0][1] == {"parse": []}  # the announcement pings nobody
+        assert posts[1] == ("<@601>", {"parse": [], "users": [601]})
+        api.requests.clear()
+        await client.on_message(guild_message(client, 601, "Alice", ".pass"))
+        assert len(api.messages()) == 1  # the enemy's turn: nobody to ping
+    finally:
+        await core.close()

@@ -290,3 +290,24 @@ async def test_at_sender_goes_on_the_first_piece_of_a_split_reply_only(tmp_path:
          {"type": "text", "data": {"text": " " + reply[:100]}}],
         [{"type": "text", "data": {"text": reply[100:]}}],
     ]
+
+
+async def test_item7_the_player_whose_turn_it_is_gets_an_at(tmp_path: Path) -> None:
+    """Issue 12, item 7: a turn announcement @-s the next investigator's player (QQ
+    notifies them), and only that announcement does."""
+    running = await start_bot(onebot_settings(tmp_path), dice=ScriptedSource([15, 3]))
+    try:
+        async with OneBotPeer(running.url, token=TOKEN) as peer:
+            for user, line in ((BOB, ".gm"), (ALICE, ".st 靈巧 2 體力 8"),
+                               (ALICE, ".battle join"),
+                               (BOB, ".enemy add 暴徒 靈巧=1 hp=9 human")):
+                await peer.say(group_event(GROUP, user, line, nickname=str(user)))
+            start = await peer.say(group_event(GROUP, BOB, ".battle start"))
+            passed = await peer.say(group_event(GROUP, BOB, ".pass"))
+    finally:
+        await stop_bot(running)
+    # 30001's investigator (15+2) acts first: the start announcement is for them
+    first = start[0]["params"]["message"]
+    assert first[0] == {"type": "at", "data": {"qq": str(ALICE)}}
+    # the enemy's turn next: no investigator to notify, no at segment
+    assert [s["type"] for s in passed[0]["params"]["message"]] == ["text"]
