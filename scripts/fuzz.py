@@ -35,20 +35,8 @@ from bot.config import Settings  # noqa: E402
 from bot.core import MAX_REPLY, Core  # noqa: E402
 from bot.messages import Incoming  # noqa: E402
 
-# The strategies of tests/bot/test_router_fuzz.py (kept in step by hand).
-_PREFIXES = st.sampled_from([".", "。", "．", "/", "", ".r ", ".rh ", ".st ", ".pc ", ".gm "])
-_WORDS = st.sampled_from(["r", "rh", "st", "pc", "gm", "set", "help", "lang", "system", "new",
-                          "ra", "rah", "rc", "rg", "rm", "sc", "op", "secret", "fate", "push",
-                          "ap", "cp", "hp", "san", "intervene", "accept", "battle", "start",
-                          "join", "enemy", "act", "pass", "move", "field", "atk", "dmg", "ko",
-                          "impale", "parry", "campaign", "bind", "vs", "@b", "A1", "=",
-                          "del", "add", "switch", "show", "d", "d%", "dF", "kh", "!", "#",
-                          "adv", "(", ")", "+", "-", "*", "/", ">=", "觀察", "灵巧", "ｒ",
-                          "２", "　", " ", "999999", "0", "1d20", "en"])
-_TEXT = st.one_of(
-    st.text(max_size=60),
-    st.builds(lambda p, ws: p + "".join(ws), _PREFIXES, st.lists(_WORDS, max_size=12)),
-)
+# the same inputs as the test suite's fuzz test: one definition of them
+from tests.bot.test_router_fuzz import _TEXT  # noqa: E402
 
 LOCALES = ("zh-Hant", "zh-Hans", "en")
 
