@@ -57,8 +57,9 @@ class Context:
         return self.core.catalog.text(self.locale, key, **params)
 
     # --- outgoing --------------------------------------------------------------
-    def reply(self, text: str, data: dict[str, Any] | None = None) -> Outgoing:
-        return Outgoing("channel", self.incoming.channel, text, data=data)
+    def reply(self, text: str, data: dict[str, Any] | None = None,
+              block: bool = False) -> Outgoing:
+        return Outgoing("channel", self.incoming.channel, text, data=data, block=block)
 
     def private(
         self, user: str, text: str, data: dict[str, Any] | None = None, secret: bool = True

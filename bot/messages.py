@@ -61,7 +61,8 @@ class Outgoing:
     channel, even when private delivery fails. ``outbox_id`` is the message's row in
     the store's outbox: the adapter reports it ``Core.delivered`` once sent. ``notify``
     names users a channel message is for (the player whose turn it is): adapters of
-    platforms that notify mention them — pinging them alone.
+    platforms that notify mention them — pinging them alone. ``block`` marks a text
+    laid out in columns (a battle board): shown in a code block where there is one.
     """
 
     to: TargetKind
@@ -71,6 +72,7 @@ class Outgoing:
     data: dict[str, Any] | None = None
     secret: bool = False
     notify: tuple[str, ...] = ()
+    block: bool = False
     outbox_id: int | None = None
 
     def to_record(self) -> dict[str, Any]:

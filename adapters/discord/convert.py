@@ -119,8 +119,13 @@ def _escape_marker(match: re.Match[str]) -> str:
     return f"{indent}\\{marker}" if marker else f"{indent}{number}\\."
 
 
-def message_pieces(text: str) -> list[str]:
-    """What to send for ``text``: escaped for Discord, then split at the limit."""
+def message_pieces(text: str, block: bool = False) -> list[str]:
+    """What to send for ``text``: escaped for Discord, then split at the limit; a
+    ``block`` (a battle board) goes in code blocks instead, where Discord renders no
+    markup, link or mention and keeps the columns aligned."""
+    if block:
+        plain = text.replace("`", "ˋ")  # nothing can close the block early
+        return [f"```\n{piece}\n```" for piece in split_message(plain, MESSAGE_LIMIT - 8)]
     return split_message(escape_markdown(text))
 
 

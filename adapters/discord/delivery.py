@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 class Origin(Protocol):
     """Where the command came from: how to answer in its channel and privately."""
 
-    async def to_channel(self, text: str) -> None: ...
+    async def to_channel(self, text: str, block: bool = False) -> None: ...
 
     async def to_invoker(self, text: str) -> bool: ...
 
@@ -77,7 +77,8 @@ async def send_ping(client: discord.Client, channel_id: str, users: tuple[str, .
         log.warning("turn ping in channel %s failed: %s", channel_id, exc)
 
 
-async def send_to_channel(client: discord.Client, channel_id: str, text: str) -> None:
+async def send_to_channel(client: discord.Client, channel_id: str, text: str,
+                          block: bool = False) -> None:
     """Post in a channel other than the origin (rare; the core answers where it was asked)."""
     dm_user = private_channel_user(channel_id)
     if dm_user is not None:
@@ -92,7 +93,7 @@ async def send_to_channel(client: discord.Client, channel_id: str, text: str) ->
         if not isinstance(channel, discord.abc.Messageable):
             log.error("channel %s cannot receive messages", channel_id)
             return
-        for piece in message_pieces(text):
+        for piece in message_pieces(text, block):
             await channel.send(piece, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as exc:
         log.warning("post to channel %s failed: %s", channel_id, exc)
@@ -116,8 +117,8 @@ class InteractionOrigin:
         await self.interaction.response.defer(thinking=True)
         self.placeholder = True
 
-    async def to_channel(self, text: str) -> None:
-        for piece in message_pieces(text):
+    async def to_channel(self, text: str, block: bool = False) -> None:
+        for piece in message_pieces(text, block):
             await self._send(piece, ephemeral=False)
 
     async def to_invoker(self, text: str) -> bool:
@@ -164,8 +165,8 @@ class MessageOrigin:
         self.message = message
         self._replied = False
 
-    async def to_channel(self, text: str) -> None:
-        for piece in message_pieces(text):
+    async def to_channel(self, text: str, block: bool = False) -> None:
+        for piece in message_pieces(text, block):
             reference = None
             if not self._replied:
                 reference = self.message.to_reference(fail_if_not_exists=False)
@@ -194,9 +195,9 @@ class DiscordDelivery(Delivery):
     async def send_channel(self, out: Outgoing) -> None:
         if self.origin is not None and self.incoming is not None \
                 and out.channel == self.incoming.channel:
-            await self.origin.to_channel(out.text)
+            await self.origin.to_channel(out.text, out.block)
         else:
-            await send_to_channel(self.client, out.channel, out.text)
+            await send_to_channel(self.client, out.channel, out.text, out.block)
         if out.notify:
             await send_ping(self.client, out.channel, out.notify)
 

@@ -446,3 +446,29 @@ async def test_item7_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path)
         assert len(api.messages()) == 1  # the enemy's turn: nobody to ping
     finally:
         await core.close()
+
+
+async def test_item8_a_board_is_a_code_block_on_discord(tmp_path: Path) -> None:
+    """Issue 12, item 8: a battle board keeps its columns in a code block, where no
+    markup, link or mention is rendered (a name cannot close the block)."""
+    core = await Core.open(make_settings(tmp_path), dice=ScriptedSource([15]))
+    try:
+        api = DiscordApi()
+        client = make_client(core, api, message_content=True, locale="zh-Hant")
+        for user, name, line in ((901, "Gm", ".gm"), (601, "Alice", ".st 靈巧 2 體力 8"),
+                                 (601, "Alice", ".battle join"), (901, "Gm", ".battle start"),
+                                 (901, "Gm", ".place Alice B2")):
+            await client.on_message(guild_message(client, user, name, line))
+        api.requests.clear()
+        await client.on_message(guild_message(client, 901, "Gm", ".field"))
+        [board] = [r.content for r in api.messages()]
+        assert board.startswith("```\n") and board.endswith("\n```")
+        assert board.count("```") == 2 and "\\" not in board
+    finally:
+        await core.close()
+
+
+def test_item8_block_pieces_cannot_be_closed_by_their_text() -> None:
+    from adapters.discord.convert import message_pieces
+
+    assert message_pieces("A ``` **x** <@1>", block=True) == ["```\nA ˋˋˋ **x** <@1>\n```"]

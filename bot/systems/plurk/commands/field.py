@@ -77,7 +77,8 @@ async def field(ctx: Context) -> list[Outgoing]:
     """Show the board, or (GM) set its size: for the running battle and the next ones."""
     if not ctx.args.strip():
         row, battle = await running_battle(ctx)
-        return [ctx.reply(board_text(ctx, row, battle), battle_data("field", battle))]
+        return [ctx.reply(board_text(ctx, row, battle), battle_data("field", battle),
+                          block=True)]
     require_gm_if_any(ctx)
     width, height = parse_size(ctx.args)
     row, battle = await load_battle(ctx)
@@ -92,7 +93,8 @@ async def field(ctx: Context) -> list[Outgoing]:
     done = ctx.t("plurk.battle.field.size_set", width=width, height=height)
     if battle is None:
         return [ctx.reply(done)]
-    return [ctx.reply(f"{done}\n{board_text(ctx, row, battle)}", battle_data("field", battle))]
+    return [ctx.reply(f"{done}\n{board_text(ctx, row, battle)}", battle_data("field", battle),
+                      block=True)]
 
 
 @command("place", "放置", "配置")
@@ -107,7 +109,8 @@ async def place(ctx: Context) -> list[Outgoing]:
     placed = battle.get(name)
     key = "plurk.battle.field.removed" if off else "plurk.battle.field.placed"
     return [ctx.reply(ctx.t(key, name=placed.name, cell=placed.position) + "\n"
-                      + board_text(ctx, row, battle), battle_data("place", battle))]
+                      + board_text(ctx, row, battle), battle_data("place", battle),
+                      block=True)]
 
 
 @command("move", "移動", "移动")
@@ -127,4 +130,4 @@ async def move(ctx: Context) -> list[Outgoing]:
     spent = plurk.BpEvent(event.actor, "move", event.cost, event.bp_before, event.bp_after,
                           event.turn)
     return [ctx.reply(text + "\n" + spend_text(ctx, battle, spent),
-                      battle_data("move", battle, move=event))]
+                      battle_data("move", battle, move=event), block=True)]
