@@ -115,7 +115,9 @@ class Core:
 
     async def close(self) -> None:
         if self._ack_flush is not None:
-            self._ack_flush.cancel()
+            # never cancelled: cut off inside its transaction, the driver's connection
+            # would be left closing in the background and the process could not exit
+            await self._ack_flush
         if self.writer is not None:
             await self.writer.close()
         await self.flush_acks()
