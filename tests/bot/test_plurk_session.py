@@ -63,13 +63,11 @@ SCRIPT: list[Step] = [
     # --- set-up: the GM, three investigators and their sheets
     Step("keeper: .gm", [], "gm"),
     Step("alice: .pc new 艾莉絲", []),
-    Step("alice: .st 靈巧 5 體質 3 觀察 4 潛行 3 體力 12 理智 50 因果點數 9", [], "st_alice"),
+    Step("alice: .st 靈巧 5 體質 3 觀察 4 體力 12 理智 50 因果點數 9", [], "st_alice"),
     Step("bob: .pc new 鮑伯", []),
-    Step("bob: .st 靈巧 2 體質 1 觀察 2 潛行 1 普通攻擊 1 體力 10 理智 40 因果點數 3", [],
-         "st_bob"),
+    Step("bob: .st 靈巧 2 體質 1 觀察 2 體力 10 理智 40 因果點數 3", [], "st_bob"),
     Step("carol: .pc new 卡蘿", []),
-    Step("carol: .st 靈巧 3 體質 2 觀察 1 潛行 2 體力 8 理智 30 因果點數 0 武器耐久 4", [],
-         "st_carol"),
+    Step("carol: .st 靈巧 3 體質 2 觀察 1 體力 8 理智 30 因果點數 0", [], "st_carol"),
     Step("keeper: .cp award 艾莉絲 3", [], "cp_award"),  # PL-12: 9 → 12, may intervene
     Step("keeper: .ap set 4", [], "ap_set"),  # PL-11: the team's pool
     # --- checks (PL-2, PL-3): every public check fails; carol's is a fumble
@@ -92,15 +90,11 @@ SCRIPT: list[Step] = [
     Step("alice: .battle join", []),
     Step("bob: .battle join", []),
     Step("carol: .battle join", []),
-    Step("keeper: .enemy add 食屍鬼 靈巧=3 hp=15 armor=2 觀察=2", []),
+    Step("keeper: .enemy add 食屍鬼 靈巧=3 hp=15 armor=2", []),
     Step("keeper: .enemy add 暴徒 靈巧=1 體質=1 hp=9 human", []),
-    # PL-14 surprise: the party sneaks, judged by its loudest member 鮑伯 (潛行 1), against
-    # each enemy's 觀察: 16+1 = 17 > 食屍鬼 9+2 = 11, 14+1 = 15 > 暴徒 7+0 = 7 → surprised;
-    # then one d20 each in join order, then the enemies: 艾莉絲 10+5=15, 鮑伯 13+2=15,
-    # 卡蘿 14+3=17, 食屍鬼 5+3=8, 暴徒 17+1=18 (would be first — the surprise puts the
-    # party first); the tied 15s reroll 6 and 11
-    Step("keeper: .battle start sneak=party", [16, 9, 14, 7, 10, 13, 14, 5, 17, 6, 11],
-         "start"),
+    # one d20 each in join order, then the enemies: 艾莉絲 10+5=15, 鮑伯 13+2=15,
+    # 卡蘿 14+3=17, 食屍鬼 5+3=8, 暴徒 12+1=13; the tied 15s reroll 6 and 11
+    Step("keeper: .battle start", [10, 13, 14, 5, 12, 6, 11], "start"),
     Step("keeper: .place 卡蘿 A1", []),
     # --- round 0
     Step("bob: .act 攻擊", [], "not_bobs_turn"),  # PL-13: only the actor (or a GM)
@@ -115,11 +109,7 @@ SCRIPT: list[Step] = [
     Step("alice: .pass", [], "alice_pass_0"),  # 暴徒 is out: skipped, 食屍鬼's turn
     # PL-12: the ghoul's 2d6+4 = 15 would take 艾莉絲 from 12 to 0: a fatal event
     Step("keeper: .atk 艾莉絲 2d6+4", [6, 5], "fatal"),
-    # PL-12: the ghoul's howl costs 卡蘿 all her 理智 (30 → 0): a second, newer event #2
-    Step("keeper: .san -30 卡蘿", [], "fatal_san"),
-    # a bare .intervene settles 艾莉絲's own newest event #1, not the channel's newest #2
     Step("alice: .intervene", [], "intervene"),  # CP 12 → 7, HP stays 12
-    Step("carol: .accept", [], "accept"),  # 卡蘿 has no CP: she takes it, 理智 30 → 0
     Step("alice: .cp", [], "cp_after"),
     Step("alice: .hp", [], "hp_after"),
     Step("keeper: .pass", [], "round_1"),
@@ -133,22 +123,8 @@ SCRIPT: list[Step] = [
     Step("keeper: .act 攻擊", [], "ghoul_act"),  # BP 4 → 2
     Step("keeper: .pass", [], "round_2"),
     Step("keeper: .battle", [], "show"),
-    # --- round 2: a human-like enemy joins (one d20: 3+2 = 5, it acts last)
-    Step("keeper: .enemy add 狂信者 靈巧=2 hp=10 human", [3], "cultist"),
-    Step("carol: .parry 食屍鬼", [], "parry_monster"),  # PL-16: a monster's attacks: refused
-    Step("carol: .parry 狂信者", [], "parry"),  # 武器耐久 4 from the sheet, BP 4 → 3
-    Step("carol: .atk 狂信者 1d6", [], "atk_after_parry"),  # attack or parry: refused
-    Step("carol: .pass", []),
-    # issue 12 item 3: the hit check first — 9 + 普通攻擊 1 + 1 = 11 < 13 misses: no damage
-    Step("bob: .atk 狂信者 1d6 普通攻擊+1 >=13", [9], "miss"),
-    Step("bob: .pass", []),
-    Step("alice: .pass", []),  # 暴徒 skipped, 食屍鬼's turn
-    Step("keeper: .pass", [], "cultist_turn"),
-    # the cultist's 2d6 = 1 + 2 = 3 is absorbed by 卡蘿's parry: 耐久 4 → 1, 體力 stays 8
-    Step("keeper: .atk 卡蘿 2d6", [1, 2], "parried"),
     Step("keeper: .battle end", [], "end"),
     Step("alice: .st show", [], "sheet_end"),
-    Step("carol: .st show", [], "sheet_carol"),
     Step("keeper: .ap", [], "ap_end"),
 ]
 NAMES = {step.name: i for i, step in enumerate(SCRIPT) if step.name}
