@@ -5,6 +5,16 @@ roll, AP spent to 0, a battle of two rounds with BP spending, a knock-out, an im
 and an intervention — the key numbers are asserted, no secret result reaches the
 channel, and restarting between any two lines changes nothing.
 
+Issue 12, "Done when", adds to the same session: a **surprise round** (PL-14: the party
+sneaks up with ``.battle start sneak=party``; the group's secret 潛行 vs 觀察 rolls go
+to the GM privately, the channel reads only the outcome), an **intervention on the right
+event** (PL-12: 艾莉絲's fatal event #1 and 卡蘿's newer #2 pending — a bare
+``.intervene`` by alice settles #1, her own, not the channel's newest), a **parry**
+(PL-16: 卡蘿 declares ``.parry 狂信者`` with 武器耐久 4 read from her sheet and it
+absorbs the human-like cultist's attack; a parry against the monster and an attack after
+the parry are refused) and a **missed attack** (``.atk … 普通攻擊+1 >=13``: the bot
+rolls the hit check first, it fails, no damage is rolled and the target's HP stays).
+
 The session is one list of steps ``(line, dice of that line)``. It runs twice:
 
 1. ``trpgbot console --json --dice <all dice> --db <a.db>`` — the installed console,
@@ -18,14 +28,18 @@ only. The two JSON transcripts must be identical; the key numbers are read from 
 per-line replies.
 
 The table (channel ``console``, system ``plurk`` — the default of a new channel):
-GM ``keeper``; ``alice`` plays 艾莉絲 (靈巧 5, 體質 3, 觀察 4, 體力 12, 因果點數 9),
-``bob`` plays 鮑伯 (靈巧 2, 體質 1, 觀察 2, 體力 10, 因果點數 3), ``carol`` plays
-卡蘿 (靈巧 3, 體質 2, 觀察 1, 體力 8, 因果點數 0); enemies 食屍鬼 (a monster, 靈巧 3,
-hp 15, armor 2) and 暴徒 (human-like, 靈巧 1, 體質 1, hp 9).
+GM ``keeper``; ``alice`` plays 艾莉絲 (靈巧 5, 體質 3, 觀察 4, 潛行 3, 體力 12, 理智 50,
+因果點數 9), ``bob`` plays 鮑伯 (靈巧 2, 體質 1, 觀察 2, 潛行 1, 普通攻擊 1, 體力 10, 理智 40,
+因果點數 3), ``carol`` plays 卡蘿 (靈巧 3, 體質 2, 觀察 1, 潛行 2, 體力 8, 理智 30,
+因果點數 0, 武器耐久 4); enemies 食屍鬼 (a monster, 靈巧 3, hp 15, armor 2, 觀察 2) and
+暴徒 (human-like, 靈巧 1, 體質 1, hp 9); in round 2 狂信者 joins (human-like, 靈巧 2, hp 10).
 
 The secret roll's die is 19 and its value 24 (19 + 觀察 2 + 3 ≥ 20 → 成功). No other
-number in the channel contains 19 or 24, and every public check fails, so not even
-the outcome word 成功 is ever said in the channel.
+number in the channel contains 19 or 24, and every public check fails (the miss too),
+so no channel message about a check says 成功. The one 成功 in the channel is the
+surprise's outcome, a line of its own that the rules make public ("🤫 我方突襲成功！");
+the surprise's dice, like the secret roll's, reach only the GM. The only private
+messages of the session are those two GM messages.
 """
 
 from __future__ import annotations
@@ -63,11 +77,13 @@ SCRIPT: list[Step] = [
     # --- set-up: the GM, three investigators and their sheets
     Step("keeper: .gm", [], "gm"),
     Step("alice: .pc new 艾莉絲", []),
-    Step("alice: .st 靈巧 5 體質 3 觀察 4 體力 12 理智 50 因果點數 9", [], "st_alice"),
+    Step("alice: .st 靈巧 5 體質 3 觀察 4 潛行 3 體力 12 理智 50 因果點數 9", [], "st_alice"),
     Step("bob: .pc new 鮑伯", []),
-    Step("bob: .st 靈巧 2 體質 1 觀察 2 體力 10 理智 40 因果點數 3", [], "st_bob"),
+    Step("bob: .st 靈巧 2 體質 1 觀察 2 潛行 1 普通攻擊 1 體力 10 理智 40 因果點數 3", [],
+         "st_bob"),
     Step("carol: .pc new 卡蘿", []),
-    Step("carol: .st 靈巧 3 體質 2 觀察 1 體力 8 理智 30 因果點數 0", [], "st_carol"),
+    Step("carol: .st 靈巧 3 體質 2 觀察 1 潛行 2 體力 8 理智 30 因果點數 0 武器耐久 4", [],
+         "st_carol"),
     Step("keeper: .cp award 艾莉絲 3", [], "cp_award"),  # PL-12: 9 → 12, may intervene
     Step("keeper: .ap set 4", [], "ap_set"),  # PL-11: the team's pool
     # --- checks (PL-2, PL-3): every public check fails; carol's is a fumble
@@ -90,11 +106,15 @@ SCRIPT: list[Step] = [
     Step("alice: .battle join", []),
     Step("bob: .battle join", []),
     Step("carol: .battle join", []),
-    Step("keeper: .enemy add 食屍鬼 靈巧=3 hp=15 armor=2", []),
+    Step("keeper: .enemy add 食屍鬼 靈巧=3 hp=15 armor=2 觀察=2", []),
     Step("keeper: .enemy add 暴徒 靈巧=1 體質=1 hp=9 human", []),
-    # one d20 each in join order, then the enemies: 艾莉絲 10+5=15, 鮑伯 13+2=15,
-    # 卡蘿 14+3=17, 食屍鬼 5+3=8, 暴徒 12+1=13; the tied 15s reroll 6 and 11
-    Step("keeper: .battle start", [10, 13, 14, 5, 12, 6, 11], "start"),
+    # PL-14 surprise: the party sneaks, judged by its loudest member 鮑伯 (潛行 1), against
+    # each enemy's 觀察: 16+1 = 17 > 食屍鬼 9+2 = 11, 14+1 = 15 > 暴徒 7+0 = 7 → surprised;
+    # then one d20 each in join order, then the enemies: 艾莉絲 10+5=15, 鮑伯 13+2=15,
+    # 卡蘿 14+3=17, 食屍鬼 5+3=8, 暴徒 17+1=18 (would be first — the surprise puts the
+    # party first); the tied 15s reroll 6 and 11
+    Step("keeper: .battle start sneak=party", [16, 9, 14, 7, 10, 13, 14, 5, 17, 6, 11],
+         "start"),
     Step("keeper: .place 卡蘿 A1", []),
     # --- round 0
     Step("bob: .act 攻擊", [], "not_bobs_turn"),  # PL-13: only the actor (or a GM)
@@ -109,7 +129,11 @@ SCRIPT: list[Step] = [
     Step("alice: .pass", [], "alice_pass_0"),  # 暴徒 is out: skipped, 食屍鬼's turn
     # PL-12: the ghoul's 2d6+4 = 15 would take 艾莉絲 from 12 to 0: a fatal event
     Step("keeper: .atk 艾莉絲 2d6+4", [6, 5], "fatal"),
+    # PL-12: the ghoul's howl costs 卡蘿 all her 理智 (30 → 0): a second, newer event #2
+    Step("keeper: .san -30 卡蘿", [], "fatal_san"),
+    # a bare .intervene settles 艾莉絲's own newest event #1, not the channel's newest #2
     Step("alice: .intervene", [], "intervene"),  # CP 12 → 7, HP stays 12
+    Step("carol: .accept", [], "accept"),  # 卡蘿 has no CP: she takes it, 理智 30 → 0
     Step("alice: .cp", [], "cp_after"),
     Step("alice: .hp", [], "hp_after"),
     Step("keeper: .pass", [], "round_1"),
@@ -123,8 +147,22 @@ SCRIPT: list[Step] = [
     Step("keeper: .act 攻擊", [], "ghoul_act"),  # BP 4 → 2
     Step("keeper: .pass", [], "round_2"),
     Step("keeper: .battle", [], "show"),
+    # --- round 2: a human-like enemy joins (one d20: 3+2 = 5, it acts last)
+    Step("keeper: .enemy add 狂信者 靈巧=2 hp=10 human", [3], "cultist"),
+    Step("carol: .parry 食屍鬼", [], "parry_monster"),  # PL-16: a monster's attacks: refused
+    Step("carol: .parry 狂信者", [], "parry"),  # 武器耐久 4 from the sheet, BP 4 → 3
+    Step("carol: .atk 狂信者 1d6", [], "atk_after_parry"),  # attack or parry: refused
+    Step("carol: .pass", []),
+    # issue 12 item 3: the hit check first — 9 + 普通攻擊 1 + 1 = 11 < 13 misses: no damage
+    Step("bob: .atk 狂信者 1d6 普通攻擊+1 >=13", [9], "miss"),
+    Step("bob: .pass", []),
+    Step("alice: .pass", []),  # 暴徒 skipped, 食屍鬼's turn
+    Step("keeper: .pass", [], "cultist_turn"),
+    # the cultist's 2d6 = 1 + 2 = 3 is absorbed by 卡蘿's parry: 耐久 4 → 1, 體力 stays 8
+    Step("keeper: .atk 卡蘿 2d6", [1, 2], "parried"),
     Step("keeper: .battle end", [], "end"),
     Step("alice: .st show", [], "sheet_end"),
+    Step("carol: .st show", [], "sheet_carol"),
     Step("keeper: .ap", [], "ap_end"),
 ]
 NAMES = {step.name: i for i, step in enumerate(SCRIPT) if step.name}
@@ -195,6 +233,15 @@ def said(session: Session, name: str) -> Message:
     return out
 
 
+def split(session: Session, name: str) -> tuple[Message, list[Message]]:
+    """The one channel message of a step and its private messages."""
+    channel = [m for m in replies(session, name) if m["to"] == "channel"]
+    private = [m for m in replies(session, name) if m["to"] != "channel"]
+    [out] = channel
+    assert (out["channel"], out["user"]) == (CHANNEL, None), out
+    return out, private
+
+
 def data(session: Session, name: str) -> dict[str, Any]:
     found = said(session, name)["data"]
     assert found is not None, name
@@ -218,16 +265,22 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
     for i, (one, other) in enumerate(zip(session.whole, restarted, strict=True)):
         assert one == other, f"message {i} differs"
     assert all(session.by_line), "every line of the script answers"
-    # the one refusal is the intended one (PL-13); nothing else went wrong
+    # the refusals are the intended ones (PL-13, PL-16 twice); nothing else went wrong
     refusals = [m["text"] for m in session.whole if m["text"].startswith("⚠")]
-    assert refusals == [said(session, "not_bobs_turn")["text"]]
+    assert refusals == [said(session, name)["text"] for name in (
+        "not_bobs_turn", "parry_monster", "atk_after_parry")]
 
 
 def test_setup_checks_and_ap(session: Session) -> None:
     assert said(session, "gm")["text"] == "keeper 成為本頻道的 GM。"
     assert data(session, "st_alice")["stats"] == {
-        "靈巧": 5, "體質": 3, "觀察": 4, "體力": 12, "理智": 50, "因果點數": 9}
-    assert data(session, "st_carol")["stats"]["因果點數"] == 0
+        "靈巧": 5, "體質": 3, "觀察": 4, "潛行": 3, "體力": 12, "理智": 50, "因果點數": 9}
+    assert data(session, "st_bob")["stats"] == {
+        "靈巧": 2, "體質": 1, "觀察": 2, "潛行": 1, "普通攻擊": 1, "體力": 10, "理智": 40,
+        "因果點數": 3}
+    assert data(session, "st_carol")["stats"] == {
+        "靈巧": 3, "體質": 2, "觀察": 1, "潛行": 2, "體力": 8, "理智": 30, "因果點數": 0,
+        "武器耐久": 4}
     # PL-12: the GM awards CP
     assert said(session, "cp_award")["text"] == "艾莉絲 的因果點數 +3：9 → 12"
     # PL-2 / PL-3: raw, modifiers, value, threshold, outcome and fumble apart
@@ -269,15 +322,22 @@ def test_secret_roll_reaches_only_the_gm(session: Session) -> None:
         SECRET_RAW, SECRET_VALUE, True)
     for secret in (str(SECRET_RAW), str(SECRET_VALUE), SECRET_OUTCOME):
         assert secret in gm["text"]
-    # the only private message of the session is that one, to the GM
+    # the only private messages of the session are that one and the surprise's (PL-14),
+    # both to the GM
+    start, [surprise] = split(session, "start")
     for transcript in (session.whole, [m for line in session.by_line for m in line]):
-        assert [m for m in transcript if m["to"] != "channel"] == [gm]
+        assert [m for m in transcript if m["to"] != "channel"] == [gm, surprise]
         public = [m for m in transcript if m["to"] == "channel"]
-        assert len(public) == len(transcript) - 1
+        assert len(public) == len(transcript) - 2
         for message in public:
             seen = message["text"] + json.dumps(message["data"], ensure_ascii=False)
-            for secret in (str(SECRET_RAW), str(SECRET_VALUE), SECRET_OUTCOME):
+            for secret in (str(SECRET_RAW), str(SECRET_VALUE)):
                 assert secret not in seen, (secret, message)
+            assert SECRET_OUTCOME not in json.dumps(message["data"], ensure_ascii=False)
+        # 成功 is said in the channel once: the surprise's public outcome, a line of its
+        # own — never in a message about the secret roll or any other check
+        assert [(m["text"], line) for m in public for line in m["text"].splitlines()
+                if SECRET_OUTCOME in line] == [(start["text"], "🤫 我方突襲成功！")]
     # the secret roll was not kept as bob's last check (a push would reveal it)
     push = data(session, "push")
     assert (push["mode"], push["original"]["raw"], push["raw"], push["value"],
@@ -286,22 +346,25 @@ def test_secret_roll_reaches_only_the_gm(session: Session) -> None:
 
 def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     # PL-14: initiative by 靈巧 checks, the tie rerolled; round 0; BP max floor(靈巧/2)+3
-    start = said(session, "start")
+    # (the surprise won: the party acts first, so 暴徒's 18 comes after the party's 15s)
+    start, _ = split(session, "start")
     assert start["text"] == "\n".join([
+        "🤫 我方突襲成功！",
         "⚔ 戰鬥開始！先攻（靈巧檢定，高者先）：",
         "1. 卡蘿 17（d20=14 靈巧+3）",
         "2. 鮑伯 15（d20=13 靈巧+2；同值重擲 11）",
         "3. 艾莉絲 15（d20=10 靈巧+5；同值重擲 6）",
-        "4. 暴徒 13（d20=12 靈巧+1）",
+        "4. 暴徒 18（d20=17 靈巧+1）",
         "5. 食屍鬼 8（d20=5 靈巧+3）",
+        "（我方先制：我方全員先行動）",
         "▶ 第 0 輪，輪到 卡蘿（BP 4/4）",
     ])
     battle = start["data"]["battle"]
-    assert roster(battle, "initiative") == {"卡蘿": 17, "鮑伯": 15, "艾莉絲": 15, "暴徒": 13,
+    assert roster(battle, "initiative") == {"卡蘿": 17, "鮑伯": 15, "艾莉絲": 15, "暴徒": 18,
                                             "食屍鬼": 8}
     assert list(roster(battle, "initiative")) == ["卡蘿", "鮑伯", "艾莉絲", "暴徒", "食屍鬼"]
     assert roster(battle, "initiative_rolls") == {
-        "卡蘿": [14], "鮑伯": [13, 11], "艾莉絲": [10, 6], "暴徒": [12], "食屍鬼": [5]}
+        "卡蘿": [14], "鮑伯": [13, 11], "艾莉絲": [10, 6], "暴徒": [17], "食屍鬼": [5]}
     assert roster(battle, "bp_max") == {"卡蘿": 4, "鮑伯": 4, "艾莉絲": 5, "暴徒": 3, "食屍鬼": 4}
     assert (battle["round"], actor(battle)) == (0, "卡蘿")
     # PL-13: a player cannot spend another actor's BP
@@ -341,7 +404,7 @@ def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     assert roster(shown, "bp") == roster(shown, "bp_max")
     assert said(session, "end")["text"] == (
         "⚔ 戰鬥結束（共到第 2 輪）。"
-        "卡蘿 體力 8、鮑伯 體力 10、艾莉絲 體力 12、暴徒 體力 8、食屍鬼 體力 3")
+        "卡蘿 體力 8、鮑伯 體力 10、艾莉絲 體力 12、暴徒 體力 8、食屍鬼 體力 3、狂信者 體力 10")
 
 
 def test_knock_out_impale_and_armor(session: Session) -> None:
@@ -390,13 +453,123 @@ def test_fatal_hit_resolved_by_intervention(session: Session) -> None:
     assert "☠ 致命事件 #1：艾莉絲 的體力將從 12 降到 0（損失 15），尚未套用。" in lines
     assert any(line.startswith("艾莉絲 持有 12 點因果點數：可用 .intervene 花費 5 點")
                for line in lines)
-    # the intervention spends 5 CP, cancels the loss and gives the battle its HP back
+    # a second character's event, newer than 艾莉絲's: 卡蘿's 理智 30 → 0 is #2
+    assert said(session, "fatal_san")["text"] == (
+        "☠ 致命事件 #2：卡蘿 的理智將從 30 降到 0（損失 30），尚未套用。\n"
+        "卡蘿 只有 0 點因果點數（需持有 10 點以上且付得起 5 點），無法常世干預；"
+        "請 .accept 承受（GM 也可代為決定）。")
+    san = data(session, "fatal_san")
+    assert (san["character"], san["resource"], san["before"], san["loss"], san["fatal"],
+            san["after"]) == ("卡蘿", "理智", 30, 30, True, 30)
+    # issue 12 item 2: the bare .intervene settles the newest event of the speaker's
+    # active character — #1 (艾莉絲) — not the channel's newest (#2, 卡蘿's), and says so;
+    # it spends 5 CP, cancels the loss and gives the battle its HP back
     assert said(session, "intervene")["text"] == (
-        "✨ 艾莉絲 發動常世干預，花費 5 點因果點數（12 → 7），取消了體力損失 15。\n"
-        "常世干預：艾莉絲 在戰鬥中的體力恢復為 12。")
-    assert data(session, "intervene")["outcome"] == "intervened"
+        "✨ 艾莉絲 對致命事件 #1 發動常世干預，花費 5 點因果點數（12 → 7），取消了體力損失 15。\n"
+        "常世干預：艾莉絲 在戰鬥中的體力恢復為 12。\n"
+        "仍待決：#2 卡蘿（.fatal 查看）")
+    assert data(session, "intervene") == {
+        "kind": "plurk_fatal", "outcome": "intervened", "id": 1, "character": "艾莉絲",
+        "resource": "體力", "loss": 15, "source": "battle"}
+    # 卡蘿, without CP, takes hers: the one left, #2
+    assert said(session, "accept")["text"] == "卡蘿 承受了理智損失 30：30 → 0。"
+    assert data(session, "accept") == {
+        "kind": "plurk_fatal", "outcome": "accepted", "id": 2, "character": "卡蘿",
+        "resource": "理智", "loss": 30, "source": "san"}
+    assert data(session, "sheet_carol")["stats"]["理智"] == 0
     assert data(session, "cp_after")["cp"] == 7
     assert data(session, "hp_after")["after"] == 12
     assert roster(data(session, "round_1")["battle"], "hp")["艾莉絲"] == 12
     stats = data(session, "sheet_end")["stats"]
     assert (stats["體力"], stats["因果點數"]) == (12, 7)
+
+
+def test_surprise_round_decided_in_secret(session: Session) -> None:
+    """PL-14 (issue 12 item 4): ``.battle start sneak=party`` — the party, judged by its
+    loudest member 鮑伯 (潛行 1 < 卡蘿 2 < 艾莉絲 3), rolls 潛行 against each enemy's
+    觀察; the rolls are a secret roll (PL-7) that only the GM reads."""
+    start, private = split(session, "start")
+    [gm] = private
+    assert (gm["to"], gm["user"], gm["channel"]) == ("private", "keeper", CHANNEL)
+    assert gm["text"] == "\n".join([
+        "🤫 先制檢定（暗骰，我方潛行）：",
+        "鮑伯 潛行 d20=16+1 = 17 對 食屍鬼 觀察 d20=9+2 = 11：沒察覺",
+        "鮑伯 潛行 d20=14+1 = 15 對 暴徒 觀察 d20=7+0 = 7：沒察覺",
+    ])
+    result = gm["data"]["result"]
+    assert (gm["data"]["event"], result["stealth"]["label"], result["stealth"]["modifier"],
+            result["surprised"]) == ("surprise", "鮑伯", 1, True)
+    assert [(c["opposed"]["a"]["raw"], c["opposed"]["a"]["value"], c["opposed"]["b"]["label"],
+             c["opposed"]["b"]["raw"], c["opposed"]["b"]["modifier"], c["opposed"]["b"]["value"],
+             c["opposed"]["winner"], c["surprised"]) for c in result["checks"]] == [
+        (16, 17, "食屍鬼", 9, 2, 11, "a", True), (14, 15, "暴徒", 7, 0, 7, "a", True)]
+    # the channel reads the outcome and its effect, never the rolls: no surprise data, no
+    # 潛行 / 觀察 pair, no 察覺 verdict (the exact text is asserted with the initiative)
+    assert start["data"]["surprise"] is None
+    assert start["data"]["battle"]["first_side"] == "party"
+    assert start["text"].splitlines()[0] == "🤫 我方突襲成功！"
+    for hidden in ("潛行", "觀察", "察覺", "先制檢定"):
+        assert hidden not in start["text"], hidden
+    # won: the party acts first although 暴徒 rolled the highest initiative (18)
+    order = [c["name"] for c in start["data"]["battle"]["combatants"]]
+    assert order == ["卡蘿", "鮑伯", "艾莉絲", "暴徒", "食屍鬼"]
+    assert max(roster(start["data"]["battle"], "initiative").values()) == 18
+    assert (start["data"]["battle"]["round"], actor(start["data"]["battle"])) == (0, "卡蘿")
+
+
+def test_parry_absorbs_a_human_attack_and_a_miss_deals_nothing(session: Session) -> None:
+    """PL-16 (issue 12 item 1) and the hit check (issue 12 item 3), in round 2."""
+    # 狂信者 joins the running battle with its own initiative: 3 + 2 = 5, last in order
+    assert said(session, "cultist")["text"] == (
+        "加入戰鬥：6. 狂信者 5（d20=3 靈巧+2）\n▶ 第 2 輪，輪到 卡蘿（BP 4/4）")
+    joined = data(session, "cultist")["battle"]
+    assert (roster(joined, "hp")["狂信者"], roster(joined, "human_like")["狂信者"],
+            roster(joined, "weapon_durability")["卡蘿"]) == (10, True, 4)
+    # a parry against the monster is refused and costs nothing
+    assert said(session, "parry_monster")["text"] == (
+        "⚠ 食屍鬼 是怪物：它自己的攻擊無法招架（用人類近身攻擊技能的敵人請定義為 human）。")
+    # against the human-like cultist: durability 4 from the sheet's 武器耐久, parry BP 4 → 3
+    assert said(session, "parry")["text"] == (
+        "🛡 卡蘿 宣告對 狂信者 招架（武器耐久 4，取自角色卡「武器耐久」）。\n"
+        "卡蘿：招架 花費 1 BP（4 → 3）")
+    parry = data(session, "parry")
+    assert (parry["bp"]["action"], parry["bp"]["cost"], parry["bp"]["bp_before"],
+            parry["bp"]["bp_after"]) == ("parry", 1, 4, 3)
+    assert (roster(parry["battle"], "parry_against")["卡蘿"],
+            roster(parry["battle"], "weapon_durability")["卡蘿"]) == ("狂信者", 4)
+    # attack or parry, once a round: the attack after the parry is refused, no die rolled
+    assert said(session, "atk_after_parry")["text"] == (
+        "⚠ 卡蘿 這一輪已宣告對 狂信者 招架：同一輪只能在攻擊與招架中擇一。")
+    # the miss: d20 9 + 普通攻擊 1 + 1 = 11 < 13 — attack BP spent, no damage rolled,
+    # 狂信者's HP unchanged (11 would have hit against the default threshold 11)
+    assert said(session, "miss")["text"] == (
+        "⚔ 鮑伯 攻擊 狂信者：命中檢定 普通攻擊 d20=9+2 = 11，閾值 13，未命中，不擲傷害\n"
+        "鮑伯：攻擊 花費 2 BP（4 → 2）")
+    miss = data(session, "miss")
+    check = miss["check"]
+    assert (check["stat"], check["raw"], check["modifier"], check["bonus"], check["value"],
+            check["threshold"], check["success"], check["mode"]) == (
+        "普通攻擊", 9, 1, 1, 11, 13, False, "roll")
+    assert (miss["roll"], miss["hit"], miss["knock_out"]) == (None, None, None)
+    assert (miss["bp"]["bp_before"], miss["bp"]["bp_after"]) == (4, 2)
+    assert roster(miss["battle"], "hp")["狂信者"] == 10
+    # the cultist's turn (the knocked-out 暴徒 skipped on the way)
+    turn = data(session, "cultist_turn")["turn"]
+    assert (turn["previous"], turn["current"], turn["round"]) == ("食屍鬼", "狂信者", 2)
+    # its 2d6 = 1 + 2 = 3 is absorbed by 卡蘿's parry: 耐久 4 → 1, 體力 8 → 8
+    assert said(session, "parried")["text"] == (
+        "⚔ 狂信者 攻擊 卡蘿：傷害 2d6 = [1, 2] = 3\n"
+        "招架吸收 3（武器耐久 4 → 1）；卡蘿 受到 0 點傷害，體力 8 → 8\n"
+        "狂信者：攻擊 花費 2 BP（4 → 2）")
+    parried = data(session, "parried")
+    assert (parried["roll"]["rolls"], parried["roll"]["total"]) == ([1, 2], 3)
+    hit = parried["hit"]
+    assert (hit["attacker"], hit["target"], hit["raw"], hit["parried"], hit["absorbed"],
+            hit["durability_before"], hit["durability_after"], hit["weapon_broken"],
+            hit["taken"], hit["hp_before"], hit["hp_after"], hit["fatal"]) == (
+        "狂信者", "卡蘿", 3, True, 3, 4, 1, False, 0, 8, 8, False)
+    assert (roster(parried["battle"], "hp")["卡蘿"],
+            roster(parried["battle"], "weapon_durability")["卡蘿"]) == (8, 1)
+    # the durability the parry used is written back to the sheet entry it came from
+    stats = data(session, "sheet_carol")["stats"]
+    assert (stats["武器耐久"], stats["體力"]) == (1, 8)
