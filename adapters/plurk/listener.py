@@ -79,7 +79,7 @@ class PlurkListener:
         self.me_id: int | None = None
         self.nick = ""
         self.users: dict[int, dict[str, Any]] = {}
-        self.outbox = PlurkOutbox(core, sender, on_fatal=self._fatal)
+        self.outbox = PlurkOutbox(core, sender, on_fatal=self._fatal, nick_of=self.nick_of)
         self._halt = asyncio.Event()  # set by the outer stop or by a fatal refusal
         self._abort: asyncio.Event | None = None
         self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
@@ -220,6 +220,13 @@ class PlurkListener:
             if isinstance(value, dict) and "id" in value:
                 with contextlib.suppress(TypeError, ValueError):
                     self.users[int(value["id"])] = value
+
+    def nick_of(self, user: str) -> str | None:
+        """The nick name of a user the bot has seen (for an ``@nick`` that notifies)."""
+        if not user.isdigit():
+            return None
+        nick = self.users.get(int(user), {}).get("nick_name")
+        return str(nick) if nick else None
 
     def who(self, user_id: int, plurk_id: int, handle: str | None) -> tuple[str, str]:
         """(core user id, display name); anonymous posters are per-thread handles."""

@@ -70,10 +70,12 @@ class PlurkOutbox:
         sender: PlurkSender,
         *,
         on_fatal: Callable[[PlurkError], None] | None = None,
+        nick_of: Callable[[str], str | None] = lambda _user: None,
     ) -> None:
         self.core = core
         self.sender = sender
         self.on_fatal = on_fatal
+        self.nick_of = nick_of  # a user id's nick name, when the listener has seen it
         self.fatal: PlurkError | None = None
         self._threads: dict[int, _Thread] = {}
         self._stopping = False
@@ -152,8 +154,10 @@ class PlurkOutbox:
                 log.error("plurk: refused to post a secret message to thread %s", thread)
                 await self._delivered(out)
                 return
+            # the player whose turn it is now is @-ed: Plurk notifies them
+            mention = next(filter(None, map(self.nick_of, out.notify)), None)
             try:
-                await self.sender.reply(thread, out.text)
+                await self.sender.reply(thread, out.text, mention)
             except Refused as exc:
                 log.error("plurk: a reply to thread %s was dropped: %s", thread, exc)
                 await self._delivered(out)

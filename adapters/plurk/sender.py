@@ -146,20 +146,24 @@ class PlurkSender:
         self._last_post = float("-inf")
         self._spacing = asyncio.Lock()  # held for one call only, never across a retry wait
 
-    def parts(self, text: str) -> list[str]:
+    def parts(self, text: str, mention: str | None = None) -> list[str]:
         """What will be posted for ``text``: escaped first, then split to the limit
-        (keeping room for the same-content marker)."""
+        (keeping room for the same-content marker); ``mention`` (a nick name) is put
+        before the first part as the one real ``@nick`` — Plurk notifies that user."""
         safe = neutralise(text, allow_emoticon_dice=self.allow_emoticon_dice)
-        return split_reply(safe, self.limit - plurk_length(SAME_CONTENT_MARKER), self.max_parts)
+        prefix = f"@{mention} " if mention else ""
+        parts = split_reply(safe, self.limit - plurk_length(SAME_CONTENT_MARKER)
+                            - plurk_length(prefix), self.max_parts)
+        return [prefix + parts[0], *parts[1:]] if parts else parts
 
-    async def reply(self, plurk_id: int, text: str) -> list[Any]:
+    async def reply(self, plurk_id: int, text: str, mention: str | None = None) -> list[Any]:
         """Post ``text`` as one or more responses in thread ``plurk_id``, in order.
 
         Callers keep one thread's replies in order (the outbox: one worker per
         thread); replies to different threads may be posted concurrently.
         """
         return await self._post_all(
-            self.parts(text),
+            self.parts(text, mention),
             lambda part: self.client.response_add(plurk_id, part, self.qualifier),
             "responseAdd",
         )

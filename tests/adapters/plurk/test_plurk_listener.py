@@ -522,3 +522,25 @@ async def test_item13_echoed_player_text_posts_no_link_mention_or_markup(
     assert "win" in reply and "evil" in reply
     assert not any(tag in shown for tag in MARKUP_TAGS), shown
     assert "@" not in reply and "://" not in reply and "**" not in reply
+
+
+async def test_item7_the_player_whose_turn_it_is_gets_a_real_at_nick(
+    fake: FakePlurk, settings: Settings
+) -> None:
+    """Issue 12, item 7: the turn announcement starts with the one unescaped ``@nick``
+    of the next investigator's player (Plurk notifies them); echoed text stays escaped."""
+    bot = await Bot(fake, settings, dice=ScriptedSource([15])).start()
+    try:
+        pid = fake.add_plurk(GM, "battle")
+        for user, line in ((GM, ".gm"), (ALICE, ".st 靈巧 2 體力 8"), (ALICE, ".battle join"),
+                           (GM, ".battle start")):
+            before = len(fake.posts_in(pid))
+            fake.add_response(pid, user, f"@dicebot {line}")
+            await fake.wait_for_posts(before + 1)
+            await bot.settle()
+        start = fake.posts_in(pid)[-1]
+        assert start.startswith("@alice ")  # the announcement is for alice
+        assert start.count("@") == 1
+        assert "@" not in "".join(fake.posts_in(pid)[:-1])  # only the turn notice
+    finally:
+        await bot.close()
