@@ -7,12 +7,17 @@ behave alike:
 
 - ``system``: the sheet names the system declares (體力, 理智 …) and the guard
   that a channel plays plurk;
-- ``characters``: which character a command is about, and the numbers on its sheet;
+- ``table``: the command table, whose replies that announce a turn notify the next
+  player;
+- ``documents``: the typed state documents (last checks, AP, fatal events, consent,
+  battle and its setup);
+- ``characters``: the numbers on an investigator's sheet (which character a command
+  names is the kit's, ``bot.kits.references``);
 - ``fatal``: the pending fatal events of PL-12 and how they are settled;
 - ``terms`` / ``check_args``: the words of a check as players type them;
 - ``check_records``: the last check of each player, and what of a hidden one may
   reach the channel;
-- ``rendering``: checks and refusals as the channel reads them;
+- ``rendering``: checks as the channel reads them;
 - ``battle_*``: the battle's stored state, its arguments, roster and texts.
 """
 
