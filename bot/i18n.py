@@ -93,8 +93,11 @@ class Catalog:
         if folders is None:
             folders = [p.locales for p in plugins().values() if p.locales is not None]
         self._english = english_names(plugins().values())
-        self._english_pattern = re.compile("|".join(
-            sorted(map(re.escape, self._english), key=len, reverse=True)) or "(?!)")
+        # a whole name only: 武器 inside a sheet entry 武器耐久 stays as the player typed it
+        self._english_pattern = re.compile(
+            r"(?<![\u3400-\u9fff])(?:" + ("|".join(
+                sorted(map(re.escape, self._english), key=len, reverse=True)) or "(?!)")
+            + r")(?![\u3400-\u9fff])")
         roots = [_DIR, *folders]
         for locale in LOCALES:
             merged: dict[str, str] = {}

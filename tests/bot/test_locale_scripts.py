@@ -23,7 +23,7 @@ def rendered(catalog: Catalog, locale: str) -> dict[str, str]:
     out = {}
     for key, template in catalog._messages[locale].items():
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
-        out[key] = catalog.text(locale, key, **dict.fromkeys(fields, "觀察"))
+        out[key] = catalog.text(locale, key, **dict.fromkeys(fields, " 觀察 "))
     return out
 
 
