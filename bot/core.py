@@ -45,7 +45,7 @@ from bot.store.models import (
 )
 from rules.dice.source import DiceSource, RandomSource
 from rules.errors import RuleError
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +186,7 @@ class Core:
     def _check_before_work(cmd: router.Command, args: str, incoming: Incoming) -> None:
         """Refusals that need no state: a hidden command with public emoticon dice, and
         the command's own limits (its precheck) — before any die is rolled."""
-        if cmd.hidden and incoming.platform_dice and not incoming.is_private:
+        if cmd.hidden and incoming.platform_dice:
             # the emoticon dice of the post were rolled in public: a hidden roll or
             # check that used (or even named) them would quote a public value
             raise CommandError("core.error.hidden_platform_dice")
@@ -254,14 +254,10 @@ class Core:
                 return await self._execute(session, run)
         except (CommandError, RuleError) as exc:
             run.locale = None
-            refusal = self._refusal_of(run, exc)
-            if run.incoming.message_id is None:
-                return [refusal]
             try:
                 async with session.begin_nested():
-                    if not await self._first_time(session, run.incoming):
-                        return []
-                    return await self._to_outbox(session, run.incoming.platform, [refusal])
+                    return await self._record_refusal(session, run.incoming,
+                                                      self._refusal_of(run, exc))
             except IntegrityError:  # another process recorded the id first
                 return []
 
@@ -308,11 +304,19 @@ class Core:
             return [refusal]
         try:
             async with self.sessions() as session, session.begin():
-                if not await self._first_time(session, incoming):
-                    return []
-                return await self._to_outbox(session, incoming.platform, [refusal])
+                return await self._record_refusal(session, incoming, refusal)
         except IntegrityError:
             return []
+
+    async def _record_refusal(self, session: AsyncSession, incoming: Incoming,
+                              refusal: Outgoing) -> list[Outgoing]:
+        """The refused command's message id and its refusal, stored together; nothing
+        when the id was recorded before (a replay)."""
+        if incoming.message_id is None:
+            return [refusal]
+        if not await self._first_time(session, incoming):
+            return []
+        return await self._to_outbox(session, incoming.platform, [refusal])
 
     @staticmethod
     async def _to_outbox(session: AsyncSession, platform: str,

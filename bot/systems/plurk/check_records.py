@@ -125,7 +125,7 @@ def refuse_platform_dice_when_hidden(ctx: Context) -> None:
     """A Plurk emoticon die is public in the player's own post: a hidden or secret
     check rolled with one would not be secret, and the core would quote it."""
     if ctx.incoming.platform_dice:
-        raise CommandError("plurk.error.hidden_platform_dice")
+        raise CommandError("core.error.hidden_platform_dice")
 
 
 # --------------------------------------------------------------------------- GM consent (PL-10)

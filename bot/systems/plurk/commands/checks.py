@@ -118,8 +118,7 @@ async def ra(ctx: Context) -> list[Outgoing]:
 async def rah(ctx: Context) -> list[Outgoing]:
     """PL-7 for players: the channel sees that a hidden check happened, the roller and
     every GM get the result privately."""
-    require_plurk(ctx)
-    refuse_platform_dice_when_hidden(ctx)
+    require_plurk(ctx)  # emoticon dice in the post: refused by the core (a hidden command)
     return await speaker_check(ctx, hidden=True)
 
 

@@ -27,7 +27,6 @@ from bot.systems.plurk.characters import resource_value, stat_modifier
 from bot.systems.plurk.check_args import check_args, roll_for
 from bot.systems.plurk.check_records import (
     needs_consent,
-    refuse_platform_dice_when_hidden,
     refuse_without_consent,
     remember,
 )
@@ -236,7 +235,6 @@ async def secret(ctx: Context) -> list[Outgoing]:
     Not kept as the investigator's last check (a push would reveal it)."""
     require_plurk(ctx)
     require_gm(ctx)
-    refuse_platform_dice_when_hidden(ctx)
     terms, mode = parse_terms(ctx.args)
     if not terms or terms[0].word is None or terms[0].bonus or terms[0].threshold is not None:
         raise CommandError("plurk.error.secret_usage")
