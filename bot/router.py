@@ -121,7 +121,8 @@ command = COMMON.command
 """Register a common command (every channel has it, whatever its system)."""
 
 _SYSTEMS: dict[str, CommandTable] = {}
-_UNION = CommandTable("*")
+_ALL_NAMES: list[str] = []
+"""Every table's names, longest first: :func:`is_command` asks them all at once."""
 
 
 def system_table(system_id: str) -> CommandTable:
@@ -145,16 +146,15 @@ def remove_table(system_id: str) -> None:
 
 
 def _union_changed() -> None:
-    """Names of every table, longest first: :func:`is_command` asks them all at once."""
     names = {name for table in (COMMON, *_SYSTEMS.values()) for name in table.names()}
-    _UNION._by_length[:] = sorted(names, key=len, reverse=True)
+    _ALL_NAMES[:] = sorted(names, key=len, reverse=True)
 
 
 def is_command(body: str) -> bool:
     """Whether ``body`` starts with a command of any table (decided without I/O)."""
     folded = body.casefold()
     return any(folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):])
-               for name in _UNION._by_length)
+               for name in _ALL_NAMES)
 
 
 def resolve(body: str, system_id: str) -> tuple[Command, str] | None:
@@ -209,7 +209,7 @@ def near_miss(body: str) -> str | None:
     if match is None:
         return None
     word = match.group()
-    close = {name for name in _UNION._by_length
+    close = {name for name in _ALL_NAMES
              if name.isascii() and len(name) >= 3 and _one_edit(word, name)}
     return close.pop() if len(close) == 1 else None
 
