@@ -12,7 +12,7 @@ from bot.documents import Document
 from bot.messages import Incoming, Outgoing
 from bot.store.models import Channel, ChannelGM, ChannelState, Character, CharacterState
 from rules.dice.source import DiceSource
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 
 if TYPE_CHECKING:
     from bot.core import Core

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import opencc
 
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 
 _T2S = opencc.OpenCC("t2s")
 

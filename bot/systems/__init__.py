@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.router import CommandTable, add_table, remove_table
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 
 if TYPE_CHECKING:
     from bot.context import Context

@@ -1,4 +1,4 @@
-"""The small interface every game system module implements.
+"""The small interface every game system declares (a kit: every system imports it).
 
 A system declares its id, display names, the attributes and skills it knows
 (with every alias a player types: traditional and simplified forms, English

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 
 import rules.systems
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 
 
 def discover() -> dict[str, GameSystem]:

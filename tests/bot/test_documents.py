@@ -14,7 +14,7 @@ from bot.core import Core
 from bot.documents import Document
 from bot.messages import Outgoing
 from bot.store.models import ChannelState, Character, CharacterState
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 from tests.support import Table
 
 TOYS = router.CommandTable("toys")

@@ -647,7 +647,7 @@ def test_terms_split_bonuses_thresholds_and_modes() -> None:
 
 async def test_plurk_commands_refuse_in_another_system(table: Table) -> None:
     from bot import router, systems
-    from rules.systems.base import GameSystem
+    from rules.kits.game_system import GameSystem
 
     systems.register(systems.SystemPlugin(GameSystem("other", ("Other",)),
                                           router.CommandTable("other")))

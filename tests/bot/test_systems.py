@@ -12,7 +12,7 @@ from bot.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.messages import Outgoing
-from rules.systems.base import GameSystem
+from rules.kits.game_system import GameSystem
 from tests.support import Table
 
 # --------------------------------------------------------------- a test system, a dozen lines

@@ -170,7 +170,7 @@ def test_sources() -> None:
 
 
 def test_a_game_system_indexes_names_and_aliases_case_blind() -> None:
-    from rules.systems.base import GameSystem, Stat
+    from rules.kits.game_system import GameSystem, Stat
 
     dex = Stat("靈巧", "attribute", ("灵巧", "DEX"))
     first = Stat("觀察", "skill", ("Spot",))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from rules.systems.base import GameSystem, Stat, StatKind
+from rules.kits.game_system import GameSystem, Stat, StatKind
 
 SYSTEM = GameSystem(
     id="plurk",
