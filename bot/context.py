@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.documents import Document
-from bot.messages import Incoming, Outgoing
+from bot.messages import Attachment, Incoming, Outgoing
 from bot.store.models import Channel, ChannelGM, ChannelState, Character, CharacterState
 from rules.dice.source import DiceSource
 from rules.kits.game_system import GameSystem
@@ -58,14 +58,16 @@ class Context:
 
     # --- outgoing --------------------------------------------------------------
     def reply(self, text: str, data: dict[str, Any] | None = None,
-              block: bool = False) -> Outgoing:
-        return Outgoing("channel", self.incoming.channel, text, data=data, block=block)
+              block: bool = False, attachment: Attachment | None = None) -> Outgoing:
+        return Outgoing("channel", self.incoming.channel, text, data=data, block=block,
+                        attachment=attachment)
 
     def private(
-        self, user: str, text: str, data: dict[str, Any] | None = None, secret: bool = True
+        self, user: str, text: str, data: dict[str, Any] | None = None, secret: bool = True,
+        attachment: Attachment | None = None,
     ) -> Outgoing:
         return Outgoing("private", self.incoming.channel, text, user=user, data=data,
-                        secret=secret)
+                        secret=secret, attachment=attachment)
 
     def to_gms(
         self, text: str, data: dict[str, Any] | None = None, exclude: str | None = None

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -28,6 +29,8 @@ from bot import router, systems
 from bot.config import Settings
 from bot.context import Context
 from bot.errors import CommandError
+from bot.gamelog import book as log_book
+from bot.gamelog.book import Line, LogBook
 from bot.i18n import Catalog, rule_key
 from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
@@ -55,6 +58,10 @@ MAX_REPLY = 2000
 """Characters of one reply; the core shortens anything longer (adapters split further)."""
 ACK_DELAY = 0.2
 """Seconds a delivered reply may stay in the outbox, so that deletions share a commit."""
+MAX_SAID = 4000
+"""Characters of one chat message kept in a game log (longer ones are cut)."""
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -100,6 +107,7 @@ class Core:
         self._locales: dict[tuple[str, str], str] = {}
         self._bot_ids: dict[str, str] = {}
         self._tables: dict[tuple[str, str], str] = {}
+        self.logbook = LogBook()
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
 
@@ -137,11 +145,12 @@ class Core:
 
     # --- the entry point -----------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
+        said = incoming
         incoming = one_line(incoming)
         text = normalize(incoming.text)
         body = strip_prefix(text)
         if body is None:
-            return []
+            return await self._chatter(said)
         locale = self.cached_locale(incoming.platform, incoming.channel)
         if len(body) > MAX_INPUT:
             return [self._error(incoming, locale, "core.error.input_too_long",
@@ -154,7 +163,7 @@ class Core:
         if not router.is_command(body):
             close = router.near_miss(body)  # `.hlep`: a typo of a command, not chatter
             if close is None:
-                return []
+                return await self._chatter(said)
             return [self._error(incoming, locale, "core.error.did_you_mean",
                                 typed=body.split()[0][:20], command=close)]
         early = router.unambiguous(body)  # the same command whatever the channel plays
@@ -278,13 +287,90 @@ class Core:
         if isinstance(run.source, PlatformDiceSource) and run.source.used:
             outs = self._mark_platform_dice(outs, run.source, ctx.locale)
         run.locale = channel.locale or self.platform_locale(incoming.platform)
-        return await self._to_outbox(session, incoming.platform,
-                                     [self._bounded(out) for out in outs])
+        outs = [self._bounded(out) for out in outs]
+        outs = await self._logged(session, channel, incoming, outs, run.locale)
+        return await self._to_outbox(session, incoming.platform, outs)
 
     def _refusal_of(self, run: Run, exc: CommandError | RuleError) -> Outgoing:
         return self._refusal(run.incoming, self.cached_locale(
             run.incoming.platform, run.incoming.channel), exc,
             private=run.command is not None and run.command.hidden)
+
+    # --- the game log ---------------------------------------------------------------
+    async def _logged(self, session: AsyncSession, channel: Channel, incoming: Incoming,
+                      outs: list[Outgoing], locale: str) -> list[Outgoing]:
+        """Record the command and its replies in the table's running log, if any; a
+        log that reaches its cap stops, and the table is told so."""
+        book = self.logbook
+        if book.idle(channel.platform, channel.channel_key):
+            return outs
+        row = await book.active(session, channel.platform, channel.channel_key, channel.id)
+        if row is None:
+            return outs
+        names = {gm.user: gm.display_name for gm in channel.gms}
+        lines = [self._said(incoming)] + [
+            Line("reply", "", "", out.text) if out.to == "channel" else
+            Line("private", out.user or "", names.get(out.user or "") or out.user or "",
+                 out.text)
+            for out in outs]
+        if book.record(session, row, lines):
+            return outs
+        return [*outs, self._log_full(incoming, row.name, locale)]
+
+    @staticmethod
+    def _said(incoming: Incoming) -> Line:
+        return Line("said", incoming.user, incoming.display_name or incoming.user,
+                    incoming.text[:MAX_SAID])
+
+    def _log_full(self, incoming: Incoming, name: str, locale: str) -> Outgoing:
+        return Outgoing("channel", incoming.channel, self.catalog.text(
+            locale, "core.log.full", name=name, lines=log_book.MAX_LINES))
+
+    async def _chatter(self, incoming: Incoming) -> list[Outgoing]:
+        """A message that is no command: recorded when its table logs, else nothing —
+        and no database read while the table is known to log nothing."""
+        if incoming.is_private or any(map(has_lone_surrogate, (
+                incoming.text, incoming.display_name, incoming.user, incoming.channel))):
+            return []
+        key = (incoming.platform, incoming.channel)
+        table = self._tables.get(key) or await self.table_key(*key)
+        if self.logbook.idle(incoming.platform, table):
+            return []
+        async with self._locks.setdefault((incoming.platform, table), asyncio.Lock()):
+            try:
+                return await self._transaction(
+                    lambda session: self._log_chatter(session, incoming, table))
+            except Exception:
+                log.exception("a message could not be added to the game log")
+                return []
+
+    async def _log_chatter(self, session: AsyncSession, incoming: Incoming,
+                           table: str) -> list[Outgoing]:
+        channel = await session.scalar(select(Channel).where(
+            Channel.platform == incoming.platform, Channel.channel_key == table))
+        if channel is None:
+            self.logbook.remember(incoming.platform, table, None)
+            return []
+        row = await self.logbook.active(session, incoming.platform, table, channel.id)
+        if row is None or not await self._first_time(session, incoming):
+            return []
+        if self.logbook.record(session, row, [self._said(incoming)]):
+            return []
+        locale = channel.locale or self.platform_locale(incoming.platform)
+        return await self._to_outbox(session, incoming.platform,
+                                     [self._log_full(incoming, row.name, locale)])
+
+    async def _transaction(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """``work`` in a savepoint of the writer's batch (group commit), or in a
+        transaction of its own; returns once it is committed."""
+        if self.writer is None:
+            async with self.sessions() as session, session.begin():
+                return await work(session)
+
+        async def nested(session: AsyncSession) -> T:
+            async with session.begin_nested():
+                return await work(session)
+        return await self.writer.run(nested)
 
     # --- helpers of handle ---------------------------------------------------------
     async def _first_time(self, session: AsyncSession, incoming: Incoming) -> bool:

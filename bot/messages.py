@@ -9,7 +9,9 @@ check, for every platform at once, that a secret never lands in the channel.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import base64
+import mimetypes
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 
@@ -47,6 +49,48 @@ class Incoming:
 
 
 TargetKind = Literal["channel", "private"]
+AttachmentKind = Literal["picture", "file"]
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
+"""The largest attachment a message may carry (8 MiB)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with a message: a ``picture`` (a battle map, shown inline) or a
+    ``file`` (a game log). Each adapter sends it its platform's way; one that cannot
+    send it sends the message's text alone."""
+
+    filename: str
+    data: bytes = field(repr=False)
+    kind: AttachmentKind = "file"
+
+    def __post_init__(self) -> None:
+        # bounded: it is stored in the outbox (base64) until the platform took it, and
+        # under Discord's default upload limit (10 MiB)
+        if len(self.data) > MAX_ATTACHMENT_BYTES:
+            raise ValueError(f"attachment {self.filename!r} is {len(self.data)} bytes, "
+                             f"over {MAX_ATTACHMENT_BYTES}")
+        if not self.filename or "/" in self.filename or "\\" in self.filename:
+            raise ValueError(f"not a plain file name: {self.filename!r}")
+
+    @property
+    def mime(self) -> str:
+        """The media type its name says (``image/png``), for platforms that want one."""
+        return mimetypes.guess_type(self.filename)[0] or "application/octet-stream"
+
+    def describe(self) -> dict[str, Any]:
+        """What a log or the console's JSON shows of it: never the bytes."""
+        return {"filename": self.filename, "kind": self.kind, "mime": self.mime,
+                "size": len(self.data)}
+
+    def to_record(self) -> dict[str, str]:
+        return {"filename": self.filename, "kind": self.kind,
+                "data": base64.b64encode(self.data).decode("ascii")}
+
+    @classmethod
+    def from_record(cls, record: dict[str, str]) -> Attachment:
+        return cls(record["filename"], base64.b64decode(record["data"]),
+                   record.get("kind", "file"))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +107,7 @@ class Outgoing:
     names users a channel message is for (the player whose turn it is): adapters of
     platforms that notify mention them — pinging them alone. ``block`` marks a text
     laid out in columns (a battle board): shown in a code block where there is one.
+    ``attachment`` is a file sent with the text (:class:`Attachment`).
     """
 
     to: TargetKind
@@ -73,6 +118,7 @@ class Outgoing:
     secret: bool = False
     notify: tuple[str, ...] = ()
     block: bool = False
+    attachment: Attachment | None = None
     outbox_id: int | None = None
 
     def to_record(self) -> dict[str, Any]:
@@ -80,18 +126,26 @@ class Outgoing:
         message; the id is the stored row's own)."""
         record = asdict(self)
         del record["outbox_id"]
+        record["attachment"] = self.attachment.to_record() if self.attachment else None
         return record
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Outgoing:
-        return cls(**{**record, "notify": tuple(record.get("notify") or ())})
+        attachment = record.get("attachment")
+        return cls(**{**record, "notify": tuple(record.get("notify") or ()),
+                      "attachment": Attachment.from_record(attachment) if attachment
+                      else None})
 
     def as_json(self) -> dict[str, Any]:
-        """The console ``--json`` line (schema in docs/console-json.md)."""
-        return {
+        """The console ``--json`` line (schema in docs/console-json.md); an attachment
+        is described (name, kind, size), never its bytes."""
+        line = {
             "to": self.to,
             "channel": self.channel,
             "user": self.user,
             "text": self.text,
             "data": self.data,
         }
+        if self.attachment is not None:
+            line["attachment"] = self.attachment.describe()
+        return line

@@ -154,3 +154,34 @@ class PendingPrivate(Base):
     user: Mapped[str] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class GameLog(Base):
+    """A table's game log (`.log on`): a named record of what was said and rolled."""
+
+    __tablename__ = "game_logs"
+    __table_args__ = (UniqueConstraint("channel_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    active: Mapped[bool] = mapped_column(default=False)
+    lines: Mapped[int] = mapped_column(Integer, default=0)
+    chars: Mapped[int] = mapped_column(Integer, default=0)
+    full: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class GameLogLine(Base):
+    """One line of a game log. ``kind``: ``said`` (a player's message), ``reply`` (the
+    bot's channel message) or ``private`` (a private message: the GM's copy only)."""
+
+    __tablename__ = "game_log_lines"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    log_id: Mapped[int] = mapped_column(ForeignKey("game_logs.id"), index=True)
+    at: Mapped[datetime] = mapped_column(default=_now)
+    kind: Mapped[str] = mapped_column(String(16))
+    user: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)

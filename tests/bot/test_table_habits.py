@@ -88,5 +88,5 @@ async def test_item10_a_typo_of_a_command_gets_did_you_mean(table: Table) -> Non
     assert await table.text("u", ".batle start") == (
         "⚠ 沒有 .batle 這個指令；是要 .battle 嗎？")
     # short words, other bots' commands and chatter stay silent
-    for line in (".ob", ".jrrp", ".coc7", ".rabbit", ".passive", ".hello world", "...", ".log on"):
+    for line in (".ob", ".jrrp", ".coc7", ".rabbit", ".passive", ".hello world", "...", ".bot on"):
         assert await table.say("u", line) == [], line
