@@ -1,0 +1,181 @@
+"""The duel (JS-4): `.attack`, `.defend`, `.assist`, `.evade` and `.duel` (show; the GM's
+`.duel pass` answers "no" for an absent player). Play-by-post: the table waits for the
+named player's command, with no timeout; each reply names who answers next."""
+
+from __future__ import annotations
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.systems.jianshou.args import art_ref, find_player, is_no, is_word, split_level
+from bot.systems.jianshou.state import load, me, running, save
+from bot.systems.jianshou.table import command
+from bot.systems.jianshou.text import (
+    card_label,
+    channel,
+    duel_line,
+    name_of,
+    over_lines,
+    readable,
+)
+from rules.systems import jianshou as js
+
+
+@command("attack", "atk", "攻擊", "攻击")
+@readable
+async def attack(ctx: Context) -> list[Outgoing]:
+    """JS-4 attack declaration: `.attack @target 松風劍法 [2]`."""
+    tokens = ctx.args.split()
+    if len(tokens) < 2:
+        raise CommandError("jianshou.error.attack_usage")
+    row, game = await running(ctx)
+    player = me(ctx, game)
+    target = find_player(ctx, game, tokens[0])
+    art, level = split_level(tokens[1:])
+    game, step = js.attack(game, player.user, target.user, art_ref(game, art), level)
+    save(row, game)
+    d = step.declared
+    lines = [ctx.t("jianshou.duel.attack", name=player.name, target=target.name,
+                   art=card_label(ctx, game, d.art), level=d.level, attack=d.value,
+                   precision=game.duel.precision if game.duel else 0, cost=d.cost,
+                   neili=d.neili),
+             *_next_lines(ctx, game, step)]
+    return [channel(ctx, lines, "attack", game, step=_step_data(step))]
+
+
+@command("defend", "def", "防禦", "防御")
+@readable
+async def defend(ctx: Context) -> list[Outgoing]:
+    """JS-4 defend: `.defend 流雲掌 [2]`, or `.defend no [@helper]` (ask an assist)."""
+    tokens = ctx.args.split()
+    if not tokens:
+        raise CommandError("jianshou.error.defend_usage")
+    row, game = await running(ctx)
+    player = me(ctx, game)
+    if is_no(tokens[0]):
+        if len(tokens) > 2:
+            raise CommandError("jianshou.error.defend_usage")
+        helper = find_player(ctx, game, tokens[1]).user if len(tokens) == 2 else ""
+        game, step = js.defend(game, player.user, helper=helper)
+    else:
+        art, level = split_level(tokens)
+        game, step = js.defend(game, player.user, art_ref(game, art), level)
+    save(row, game)
+    return [_step_reply(ctx, game, step, "defend")]
+
+
+@command("assist", "援助")
+@readable
+async def assist(ctx: Context) -> list[Outgoing]:
+    """JS-4 assist defense (asked by the target): `.assist 流雲掌 [2]` or `.assist no`."""
+    tokens = ctx.args.split()
+    if not tokens:
+        raise CommandError("jianshou.error.assist_usage")
+    row, game = await running(ctx)
+    player = me(ctx, game)
+    if is_no(tokens[0]) and len(tokens) == 1:
+        game, step = js.assist(game, player.user)
+    else:
+        art, level = split_level(tokens)
+        game, step = js.assist(game, player.user, art_ref(game, art), level)
+    save(row, game)
+    return [_step_reply(ctx, game, step, "assist")]
+
+
+@command("evade", "回避", "閃避", "闪避")
+@readable
+async def evade(ctx: Context) -> list[Outgoing]:
+    """JS-4 evade: `.evade 踏雪步 [2]` or `.evade no`; then the hit check."""
+    tokens = ctx.args.split()
+    if not tokens:
+        raise CommandError("jianshou.error.evade_usage")
+    row, game = await running(ctx)
+    player = me(ctx, game)
+    if is_no(tokens[0]) and len(tokens) == 1:
+        game, step = js.evade(game, player.user, ctx.dice)
+    else:
+        art, level = split_level(tokens)
+        game, step = js.evade(game, player.user, ctx.dice, art_ref(game, art), level)
+    save(row, game)
+    return [_step_reply(ctx, game, step, "evade")]
+
+
+@command("duel", "對決", "对决")
+@readable
+async def duel(ctx: Context) -> list[Outgoing]:
+    """`.duel`: the open duel; `.duel pass` (GM): answer "no" for the awaited player."""
+    tokens = ctx.args.split()
+    if tokens and is_word(tokens[0], "pass", "force", "略過", "略过", "代答"):
+        require_gm_if_any(ctx)
+        row, game = await running(ctx)
+        if game.duel is None:
+            raise CommandError("jianshou.error.no_duel")
+        who = name_of(game, game.duel.awaited)
+        game, step = js.force_pass(game, ctx.dice)
+        save(row, game)
+        return [_step_reply(ctx, game, step, "forced", ctx.t("jianshou.duel.forced", name=who))]
+    if tokens:
+        raise CommandError("jianshou.error.duel_usage")
+    _, game = await load(ctx)
+    if game.duel is None:
+        return [ctx.reply(ctx.t("jianshou.duel.none"), {"kind": "jianshou.duel", "duel": None})]
+    return [channel(ctx, [duel_line(ctx, game)], "duel", game)]
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def _step_reply(ctx: Context, game: js.Game, step: js.DuelStep, event: str,
+                head: str = "") -> Outgoing:
+    lines = [head, _declared_line(ctx, game, step.declared), *_next_lines(ctx, game, step)]
+    return channel(ctx, lines, event, game, step=_step_data(step))
+
+
+def _declared_line(ctx: Context, game: js.Game, d: js.Declared) -> str:
+    name = name_of(game, d.user)
+    if not d.art:
+        return ctx.t(f"jianshou.duel.{d.step}_no", name=name)
+    return ctx.t(f"jianshou.duel.{d.step}", name=name, art=card_label(ctx, game, d.art),
+                 level=d.level, value=d.value, cost=d.cost, neili=d.neili)
+
+
+def _next_lines(ctx: Context, game: js.Game, step: js.DuelStep) -> list[str]:
+    """Who answers next (and how), or the resolution."""
+    if step.resolution is not None:
+        return resolution_lines(ctx, game, step.resolution)
+    who = name_of(game, step.awaited)
+    if step.waiting == "defend":
+        return [ctx.t("jianshou.duel.ask_defend", name=who)]
+    if step.waiting == "assist":
+        return [ctx.t("jianshou.duel.ask_assist", name=who,
+                      target=name_of(game, game.duel.target if game.duel else ""))]
+    return [ctx.t("jianshou.duel.ask_evade", name=who)]
+
+
+def resolution_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]:
+    target = name_of(game, r.target)
+    if r.roll is None:
+        return [ctx.t("jianshou.duel.blocked", attack=r.attack, defense=r.defense,
+                      target=target)]
+    evade = ctx.t("jianshou.duel.evade_capped", evade=r.evade, raw=r.evade_raw) \
+        if r.evade_raw > r.evade else str(r.evade)
+    key = "jianshou.duel.hit" if r.hit else "jianshou.duel.miss"
+    detail = ctx.t("jianshou.duel.after_defense", attack=r.attack, defense=r.defense) \
+        if r.defense else ""
+    lines = [ctx.t(key, roll=r.roll, precision=f"{r.precision:+d}", total=r.total,
+                   cmp=">" if r.hit else "≤", evade=evade, target=target,
+                   remaining=r.remaining, detail=detail, before=r.hp_before, hp=r.hp)]
+    if r.defeated:
+        lines.append(ctx.t("jianshou.defeated.hp", name=target))
+    return [*lines, *over_lines(ctx, game)]
+
+
+def _step_data(step: js.DuelStep) -> dict[str, object]:
+    data: dict[str, object] = {"declared": dict(step.declared.__dict__),
+                               "waiting": step.waiting or None,
+                               "awaited": step.awaited or None}
+    if step.resolution is not None:
+        data["resolution"] = {**step.resolution.__dict__,
+                              "winners": list(step.resolution.winners)}
+    return data

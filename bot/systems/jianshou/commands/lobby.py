@@ -1,0 +1,262 @@
+"""`.js` (劍手): the table — who sits, the deal (JS-1), the deck (load, paste, sample),
+a card's text, resigning, the GM's kick and reset (JS-5)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.systems.jianshou.args import card_named, find_player, is_word, short
+from bot.systems.jianshou.decks import sample, table_deck
+from bot.systems.jianshou.documents import DeckDoc, DraftDoc
+from bot.systems.jianshou.state import load, me, require_jianshou, save
+from bot.systems.jianshou.table import command
+from bot.systems.jianshou.text import (
+    card_text,
+    channel,
+    data,
+    drawn_private,
+    hand_private,
+    kind_word,
+    names,
+    over_lines,
+    readable,
+    sep,
+    status_lines,
+    turn_start_lines,
+)
+from rules.errors import RuleError
+from rules.systems import jianshou as js
+from rules.systems.jianshou.cards import MAX_CARDS, parse_card
+
+Verb = Callable[[Context, list[str]], Awaitable[list[Outgoing]]]
+
+
+@command("js", "劍手", "剑手", "jianshou")
+@readable
+async def table_command(ctx: Context) -> list[Outgoing]:
+    tokens = ctx.args.split()
+    verb, rest = (tokens[0], tokens[1:]) if tokens else ("", [])
+    for spellings, handler in VERBS:
+        if is_word(verb, *spellings):
+            return await handler(ctx, rest)
+    raise CommandError("jianshou.error.usage")
+
+
+async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    _, game = await load(ctx)
+    if game.status == "lobby":
+        deck, _ = await table_deck(ctx)
+        players = sep(ctx).join(
+            p.name + (ctx.t("jianshou.status.team", team=p.team) if p.team else "")
+            for p in game.players) or ctx.t("jianshou.nobody")
+        text = ctx.t("jianshou.lobby", deck=deck.name, count=len(game.players),
+                     players=players)
+        return [ctx.reply(text, data("show", game))]
+    if game.status == "mulligan":
+        waiting = [p.user for p in game.players if not p.kept]
+        lines = [ctx.t("jianshou.mulligan.waiting", who=names(ctx, game, waiting)),
+                 *status_lines(ctx, game)]
+        return [ctx.reply("\n".join(lines), data("show", game))]
+    return [ctx.reply("\n".join([*status_lines(ctx, game), *over_lines(ctx, game)]),
+                      data("show", game))]
+
+
+async def join(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """JS-1: sit down, optionally in a team (`.js join 紅`)."""
+    if len(rest) > 1:
+        raise CommandError("jianshou.error.join_usage")
+    row, game = await load(ctx)
+    game, joined = js.join(game, ctx.user, short(ctx.name), rest[0] if rest else "")
+    save(row, game)
+    key = "jianshou.rejoined" if joined.rejoined else "jianshou.joined"
+    team = ctx.t("jianshou.status.team", team=joined.team) if joined.team else ""
+    return [ctx.reply(ctx.t(key, name=joined.name, team=team, count=joined.players),
+                      data("join", game, user=ctx.user))]
+
+
+async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """Leave the lobby; in a running game, resign (JS-5: defeated)."""
+    row, game = await load(ctx)
+    player = me(ctx, game)
+    return await _remove(ctx, row, game, player)
+
+
+async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: take a player out of the lobby, or resign them from a running game."""
+    require_gm_if_any(ctx)
+    if len(rest) != 1:
+        raise CommandError("jianshou.error.kick_usage")
+    row, game = await load(ctx)
+    return await _remove(ctx, row, game, find_player(ctx, game, rest[0]))
+
+
+async def _remove(ctx: Context, row, game: js.Game, player: js.Player) -> list[Outgoing]:
+    if game.status in ("lobby", "over"):
+        game = js.leave(js.reset(game), player.user)
+        save(row, game)
+        return [ctx.reply(ctx.t("jianshou.left", name=player.name),
+                          data("leave", game, user=player.user))]
+    game, resigned = js.resign(game, player.user)
+    save(row, game)
+    lines = [ctx.t("jianshou.defeated.resigned", name=player.name),
+             *turn_start_lines(ctx, game, resigned.starts)]
+    if not resigned.starts:
+        lines += over_lines(ctx, game)
+    return [channel(ctx, lines, "resign", game, user=player.user),
+            *drawn_private(ctx, game, resigned.starts)]
+
+
+async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """JS-1: seats, HP, 內力, a shuffled deck each and six cards dealt privately."""
+    row, game = await load(ctx)
+    if game.status in ("lobby", "over"):
+        if ctx.gm_users:
+            require_gm_if_any(ctx)
+        else:
+            me(ctx, game)
+    deck, _ = await table_deck(ctx)
+    game, started = js.start(game, deck, ctx.dice)
+    save(row, game)
+    order = sep(ctx).join(f"{i}.{p.name}" for i, p in enumerate(game.players, start=1))
+    text = ctx.t("jianshou.started", order=order, hp=started.hp, neili=started.neili,
+                 deck=started.deck_size, name=deck.name)
+    outs = [ctx.reply(text, data("start", game))]
+    outs += [hand_private(ctx, game, user, ctx.t("jianshou.hand.dealt"))
+             for user in started.order]
+    return outs
+
+
+async def reset(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """JS-5: a new game with the same players (the GM's; anyone's at a table without a
+    GM once the game is over)."""
+    row, game = await load(ctx)
+    if game.status != "over" or ctx.gm_users:
+        require_gm_if_any(ctx)
+    game = js.reset(game)
+    save(row, game)
+    return [ctx.reply(ctx.t("jianshou.reset", count=len(game.players)), data("reset", game))]
+
+
+# --------------------------------------------------------------------------- cards and decks
+
+
+async def card(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """A card's text (public: every card of the deck is known to the table)."""
+    require_jianshou(ctx)
+    if not rest:
+        raise CommandError("jianshou.error.card_usage")
+    _, game = await load(ctx)
+    cards = game.cards or (await table_deck(ctx))[0].cards
+    found = card_named(cards, " ".join(rest))
+    return [ctx.reply(card_text(ctx, found), {"kind": "jianshou.card", "card": found.to_dict()})]
+
+
+async def deck(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    require_jianshou(ctx)
+    verb = rest[0] if rest else ""
+    for spellings, handler in DECK_VERBS:
+        if is_word(verb, *spellings):
+            return await handler(ctx, rest[1:])
+    raise CommandError("jianshou.error.deck_usage")
+
+
+async def deck_show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    current, is_sample = await table_deck(ctx)
+    counts: dict[str, int] = {}
+    for c in current.cards:
+        counts[c.kind] = counts.get(c.kind, 0) + c.copies
+    kinds = sep(ctx).join(f"{kind_word(ctx, k)} {n}" for k, n in counts.items())
+    key = "jianshou.deck.sample" if is_sample else "jianshou.deck.loaded"
+    return [ctx.reply(ctx.t("jianshou.deck.show", name=current.name, count=current.size,
+                            kinds=kinds, origin=ctx.t(key)),
+                      {"kind": "jianshou.deck", "deck": current.to_dict()})]
+
+
+async def deck_begin(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: start pasting a deck (`.js deck begin [name]`)."""
+    require_gm_if_any(ctx)
+    row = await ctx.document(DraftDoc)
+    row.data = {"name": short(" ".join(rest)), "cards": []}
+    return [ctx.reply(ctx.t("jianshou.deck.begin"), {"kind": "jianshou.deck_draft", "cards": 0})]
+
+
+async def deck_add(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: paste a part of the deck — a card, a list of cards or a whole deck object —
+    each card checked at once."""
+    require_gm_if_any(ctx)
+    text = ctx.args.split(None, 2)[2] if len(ctx.args.split(None, 2)) > 2 else ""
+    try:
+        part = json.loads(text)
+    except (ValueError, RecursionError):
+        raise RuleError("jianshou.deck_bad_json", detail="") from None
+    row = await ctx.document(DraftDoc)
+    draft = dict(row.data or {"name": "", "cards": []})
+    cards = list(draft.get("cards", []))
+    if isinstance(part, dict) and "cards" in part:
+        draft["name"] = str(part.get("name", draft.get("name", "")))[:40]
+        part = part["cards"]
+    items = part if isinstance(part, list) else [part]
+    for offset, raw in enumerate(items, start=len(cards) + 1):
+        parse_card(raw, offset)
+    cards += items
+    if len(cards) > MAX_CARDS:
+        raise RuleError("jianshou.deck_too_large", count=len(cards), limit=MAX_CARDS)
+    row.data = {**draft, "cards": cards}
+    total = sum(int(c.get("copies", 1)) for c in cards)
+    return [ctx.reply(ctx.t("jianshou.deck.added", added=len(items), kinds=len(cards),
+                            count=total), {"kind": "jianshou.deck_draft", "cards": total})]
+
+
+async def deck_done(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """GM: validate the pasted deck (JS-1) and use it from the next game on."""
+    require_gm_if_any(ctx)
+    row = await ctx.document(DraftDoc)
+    draft = dict(row.data or {})
+    if not draft.get("cards"):
+        raise CommandError("jianshou.error.no_draft")
+    loaded = js.parse_deck({"name": draft.get("name") or ctx.t("jianshou.deck.unnamed"),
+                            "cards": draft["cards"]})
+    (await ctx.document(DeckDoc)).data = {"deck": loaded.to_dict()}
+    row.data = {}
+    return [ctx.reply(ctx.t("jianshou.deck.done", name=loaded.name, count=loaded.size),
+                      {"kind": "jianshou.deck", "deck": loaded.to_dict()})]
+
+
+async def deck_cancel(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    require_gm_if_any(ctx)
+    (await ctx.document(DraftDoc)).data = {}
+    return [ctx.reply(ctx.t("jianshou.deck.cancelled"), {"kind": "jianshou.deck_draft",
+                                                         "cards": 0})]
+
+
+async def deck_sample(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    require_gm_if_any(ctx)
+    (await ctx.document(DeckDoc)).data = {}
+    return [ctx.reply(ctx.t("jianshou.deck.to_sample", name=sample().name),
+                      {"kind": "jianshou.deck", "deck": sample().to_dict()})]
+
+
+DECK_VERBS: list[tuple[tuple[str, ...], Verb]] = [
+    (("", "show", "顯示", "显示"), deck_show),
+    (("begin", "new", "開始", "开始", "新"), deck_begin),
+    (("add", "加", "貼", "贴"), deck_add),
+    (("done", "end", "load", "完成", "載入", "载入"), deck_done),
+    (("cancel", "取消"), deck_cancel),
+    (("sample", "default", "範例", "范例"), deck_sample),
+]
+
+VERBS: list[tuple[tuple[str, ...], Verb]] = [
+    (("", "show", "status", "狀態", "状态"), show),
+    (("join", "加入", "入座"), join),
+    (("leave", "quit", "resign", "離開", "离开", "認輸", "认输"), leave),
+    (("start", "deal", "開始", "开始", "開局", "开局"), start),
+    (("reset", "重置", "重開", "重开"), reset),
+    (("kick", "踢"), kick),
+    (("deck", "牌組", "牌组"), deck),
+    (("card", "卡", "牌"), card),
+]

@@ -1,0 +1,216 @@
+"""The state of one 剑手 table: players (seat order), their zones, the turn and the duel.
+
+Everything is immutable; the operations in ``table``, ``turns`` and ``duel`` return a
+new :class:`Game` and an event. ``to_dict`` / ``from_dict`` give the JSON the bot
+stores (hands and decks included: the store is not a channel message).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, Literal
+
+from rules.errors import RuleError
+from rules.systems.jianshou.cards import Card, card_from_dict
+
+Status = Literal["lobby", "mulligan", "play", "over"]
+Phase = Literal["practise", "item", "action"]
+PHASES: tuple[Phase, ...] = ("practise", "item", "action")
+Step = Literal["defend", "assist", "evade"]
+
+HAND_LIMIT = 7
+"""JS-2: a hand holds at most seven cards at the end of a turn."""
+START_HAND = 6
+"""JS-1: each player draws six."""
+MAX_MULLIGANS = 2
+"""JS-1: at most two mulligans."""
+TURN_DRAW = 2
+"""JS-2: two cards at the start of a turn (the first turn: less one per mulligan)."""
+START_NEILI = 2
+MAX_NEILI = 10
+MAX_HP = 10
+BASE_HP = 12
+"""JS-1: HP = 12 − players, at most 10."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+"""Decision: 2 … 8 players (with 8, HP starts at 4)."""
+ASSIST_SURCHARGE = 2
+"""JS-4: an assisting defender pays the art's cost + 2."""
+EVADE_CAP = 4
+"""JS-4: the evade value of a hit check is at most 4."""
+
+
+@dataclass(frozen=True)
+class Art:
+    """An art in a player's art zone and the level they have practised it to."""
+
+    name: str
+    level: int = 1
+
+
+@dataclass(frozen=True)
+class Player:
+    user: str
+    name: str
+    team: str = ""
+    hp: int = 0
+    neili: int = START_NEILI
+    deck: tuple[str, ...] = ()
+    hand: tuple[str, ...] = ()
+    arts: tuple[Art, ...] = ()
+    equipment: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    mulligans: int = 0
+    kept: bool = False
+    turns: int = 0
+    """Turns this player has completed (JS-2: only they may be attacked)."""
+    defeated: str = ""
+    """Why the player is out: ``hp``, ``deck`` (JS-5) or ``resigned``; "" while in."""
+
+    @property
+    def side(self) -> str:
+        """The side a player fights for: their team, or themselves (JS-5)."""
+        return f"team:{self.team}" if self.team else f"user:{self.user}"
+
+    @property
+    def alive(self) -> bool:
+        return not self.defeated
+
+    def art(self, name: str) -> Art | None:
+        return next((a for a in self.arts if a.name == name), None)
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A duel in progress (JS-4): the attack as declared and what answered it so far.
+    ``step`` is whose answer the table waits for: the target's defense, the asked
+    helper's assist, or the target's evade."""
+
+    attacker: str
+    target: str
+    art: str
+    level: int
+    attack: int
+    precision: int
+    cost: int
+    step: Step = "defend"
+    helper: str = ""
+    defender: str = ""
+    defense_art: str = ""
+    defense_level: int = 0
+    defense: int = 0
+    defense_cost: int = 0
+
+    @property
+    def awaited(self) -> str:
+        """The user whose answer the duel waits for."""
+        return self.helper if self.step == "assist" else self.target
+
+
+@dataclass(frozen=True)
+class Turn:
+    player: str
+    done: tuple[Phase, ...] = ()
+
+
+@dataclass(frozen=True)
+class Game:
+    status: Status = "lobby"
+    players: tuple[Player, ...] = ()
+    """Join order in the lobby; seat order (= turn order, JS-1) once started."""
+    cards: tuple[Card, ...] = ()
+    """The catalog of the deck this game was dealt from (a later `.deck load` leaves a
+    running game alone)."""
+    deck_name: str = ""
+    current: int = 0
+    round: int = 0
+    first: int = -1
+    turn: Turn | None = None
+    duel: Duel | None = None
+    winners: tuple[str, ...] = ()
+
+    @cached_property
+    def catalog(self) -> dict[str, Card]:
+        return {c.name: c for c in self.cards}
+
+    def card(self, name: str) -> Card:
+        return self.catalog[name]
+
+    def index(self, user: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.user == user:
+                return i
+        raise RuleError("jianshou.not_a_player", who=user)
+
+    def player(self, user: str) -> Player:
+        return self.players[self.index(user)]
+
+    def find(self, user: str) -> Player | None:
+        return next((p for p in self.players if p.user == user), None)
+
+    @property
+    def actor(self) -> Player | None:
+        if self.status != "play" or not self.players:
+            return None
+        return self.players[self.current]
+
+    def alive(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if p.alive)
+
+    def with_player(self, user: str, **changes: Any) -> Game:
+        i = self.index(user)
+        players = list(self.players)
+        players[i] = replace(players[i], **changes)
+        return replace(self, players=tuple(players))
+
+    # ------------------------------------------------------------------ storage
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "players": [_player_dict(p) for p in self.players],
+            "cards": [c.to_dict() for c in self.cards],
+            "deck_name": self.deck_name,
+            "current": self.current,
+            "round": self.round,
+            "first": self.first,
+            "turn": None if self.turn is None else {"player": self.turn.player,
+                                                    "done": list(self.turn.done)},
+            "duel": None if self.duel is None else dict(self.duel.__dict__),
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        if not data:
+            return cls()
+        turn = data.get("turn")
+        duel = data.get("duel")
+        return cls(
+            status=data.get("status", "lobby"),
+            players=tuple(_player_from(p) for p in data.get("players", [])),
+            cards=tuple(card_from_dict(c) for c in data.get("cards", [])),
+            deck_name=data.get("deck_name", ""),
+            current=data.get("current", 0),
+            round=data.get("round", 0),
+            first=data.get("first", -1),
+            turn=None if turn is None else Turn(turn["player"], tuple(turn["done"])),
+            duel=None if duel is None else Duel(**duel),
+            winners=tuple(data.get("winners", [])),
+        )
+
+
+def _player_dict(p: Player) -> dict[str, Any]:
+    data = dict(p.__dict__)
+    for key in ("deck", "hand", "equipment", "discard"):
+        data[key] = list(data[key])
+    data["arts"] = [[a.name, a.level] for a in p.arts]
+    return data
+
+
+def _player_from(data: dict[str, Any]) -> Player:
+    values = dict(data)
+    for key in ("deck", "hand", "equipment", "discard"):
+        values[key] = tuple(values.get(key, ()))
+    values["arts"] = tuple(Art(name, level) for name, level in values.get("arts", ()))
+    return Player(**values)
+
