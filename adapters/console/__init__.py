@@ -8,6 +8,9 @@ Input that is not valid in the terminal's encoding never stops the console: the
 undecodable bytes become U+FFFD and the line is answered. Output never fails on
 text the terminal cannot encode (lone surrogates, or CJK under an ASCII locale):
 JSON escapes it (``\\udXXX``), plain text gets a backslash escape.
+
+An attachment (a battle map, a game log) is not printed: plain text names it (file
+name, kind, size) under the reply, and ``--json`` describes it in ``attachment``.
 """
 
 from __future__ import annotations
@@ -76,9 +79,13 @@ def render(out: Outgoing, as_json: bool, encoding: str = "utf-8") -> str:
         except (UnicodeEncodeError, LookupError):
             line = json.dumps(data, ensure_ascii=True)
         return line
+    text = out.text
+    if out.attachment is not None:  # a terminal shows no picture: say what came with it
+        a = out.attachment
+        text += f"\n[附件 {a.filename}：{a.kind}，{len(a.data)} bytes]"
     if out.to == "private":
-        return f"[私訊 → {out.user}] {out.text}"
-    return f"[#{out.channel}] {out.text}"
+        return f"[私訊 → {out.user}] {text}"
+    return f"[#{out.channel}] {text}"
 
 
 def _read_lines(stdin: TextIO, loop: asyncio.AbstractEventLoop,

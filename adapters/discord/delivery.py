@@ -15,12 +15,20 @@ Where each message goes:
 Everything is escaped for Discord's markdown (``convert.escape_markdown``: user
 text is shown literally — no link, embed, heading or mention), sent with
 ``allowed_mentions=none``, and split at 2,000 characters after escaping.
+
+An ``Outgoing.attachment`` (a battle map, a game log) is uploaded as a
+``discord.File`` with the last piece of its text, the way Discord takes files
+(multipart ``payload_json`` + ``files[0]``); a picture is shown inline. When Discord
+refuses the upload (too large for the server, no Attach Files permission), the
+text is sent alone: it is complete without the file.
 """
 
 from __future__ import annotations
 
+import io
 import logging
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import discord
 
@@ -31,7 +39,7 @@ from adapters.discord.convert import (
     message_pieces,
     private_channel_user,
 )
-from bot.messages import Incoming, Outgoing
+from bot.messages import Attachment, Incoming, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -39,20 +47,59 @@ log = logging.getLogger(__name__)
 class Origin(Protocol):
     """Where the command came from: how to answer in its channel and privately."""
 
-    async def to_channel(self, text: str, block: bool = False) -> None: ...
+    async def to_channel(self, text: str, block: bool = False,
+                         attachment: Attachment | None = None) -> None: ...
 
-    async def to_invoker(self, text: str) -> bool: ...
+    async def to_invoker(self, text: str, attachment: Attachment | None = None) -> bool: ...
 
 
-async def send_dm(client: discord.Client, user_id: str, text: str) -> bool:
+#: sends one message: its content (None: the file alone) and a file, or None
+SendPiece = Callable[[str | None, discord.File | None], Awaitable[Any]]
+
+
+def to_file(attachment: Attachment) -> discord.File:
+    """A new ``discord.File`` (each upload reads its own copy of the bytes)."""
+    return discord.File(io.BytesIO(attachment.data), filename=attachment.filename)
+
+
+def file_kwargs(file: discord.File | None) -> dict[str, Any]:
+    """``file=`` only when there is one (discord.py's default is "no file", not None)."""
+    return {"file": file} if file is not None else {}
+
+
+async def send_pieces(send: SendPiece, pieces: list[str],
+                      attachment: Attachment | None) -> None:
+    """Send ``pieces`` in order, the attachment with the last one (alone when there is
+    no text). If Discord refuses the upload, the last piece goes without it."""
+    if attachment is not None and not pieces:
+        pieces = [""]
+    for index, piece in enumerate(pieces):
+        if attachment is None or index < len(pieces) - 1:
+            await send(piece, None)
+            continue
+        try:
+            await send(piece or None, to_file(attachment))
+        except discord.HTTPException as exc:
+            log.warning("Discord refused the %s %s (%s %s); sending the text alone",
+                        attachment.kind, attachment.filename, exc.status, exc.code)
+            if not piece:
+                raise
+            await send(piece, None)
+
+
+async def send_dm(client: discord.Client, user_id: str, text: str,
+                  attachment: Attachment | None = None) -> bool:
     """DM ``text`` to a user; ``False`` when Discord refuses (DMs closed, unknown user)."""
     if not user_id.isdigit():
         log.error("not a Discord user id: %r", user_id)
         return False
     try:
         channel = await client.create_dm(discord.Object(id=int(user_id)))
-        for piece in message_pieces(text):
-            await channel.send(piece, allowed_mentions=NO_MENTIONS)
+
+        async def send(piece: str | None, file: discord.File | None) -> None:
+            await channel.send(piece, allowed_mentions=NO_MENTIONS, **file_kwargs(file))
+
+        await send_pieces(send, message_pieces(text), attachment)
     except discord.HTTPException as exc:
         log.info("DM to %s refused: %s %s", user_id, exc.status, exc.code)
         return False
@@ -78,11 +125,11 @@ async def send_ping(client: discord.Client, channel_id: str, users: tuple[str, .
 
 
 async def send_to_channel(client: discord.Client, channel_id: str, text: str,
-                          block: bool = False) -> None:
+                          block: bool = False, attachment: Attachment | None = None) -> None:
     """Post in a channel other than the origin (rare; the core answers where it was asked)."""
     dm_user = private_channel_user(channel_id)
     if dm_user is not None:
-        await send_dm(client, dm_user, text)
+        await send_dm(client, dm_user, text, attachment)
         return
     if not channel_id.isdigit():
         log.error("not a Discord channel id: %r", channel_id)
@@ -93,8 +140,12 @@ async def send_to_channel(client: discord.Client, channel_id: str, text: str,
         if not isinstance(channel, discord.abc.Messageable):
             log.error("channel %s cannot receive messages", channel_id)
             return
-        for piece in message_pieces(text, block):
-            await channel.send(piece, allowed_mentions=NO_MENTIONS)
+        target = channel
+
+        async def send(piece: str | None, file: discord.File | None) -> None:
+            await target.send(piece, allowed_mentions=NO_MENTIONS, **file_kwargs(file))
+
+        await send_pieces(send, message_pieces(text, block), attachment)
     except discord.HTTPException as exc:
         log.warning("post to channel %s failed: %s", channel_id, exc)
 
@@ -117,36 +168,44 @@ class InteractionOrigin:
         await self.interaction.response.defer(thinking=True)
         self.placeholder = True
 
-    async def to_channel(self, text: str, block: bool = False) -> None:
-        for piece in message_pieces(text, block):
-            await self._send(piece, ephemeral=False)
+    async def to_channel(self, text: str, block: bool = False,
+                         attachment: Attachment | None = None) -> None:
+        async def send(piece: str | None, file: discord.File | None) -> None:
+            await self._send(piece, ephemeral=False, file=file)
 
-    async def to_invoker(self, text: str) -> bool:
+        await send_pieces(send, message_pieces(text, block), attachment)
+
+    async def to_invoker(self, text: str, attachment: Attachment | None = None) -> bool:
+        async def send(piece: str | None, file: discord.File | None) -> None:
+            await self._send(piece, ephemeral=True, file=file)
+
         try:
-            for piece in message_pieces(text):
-                await self._send(piece, ephemeral=True)
+            await send_pieces(send, message_pieces(text), attachment)
         except discord.HTTPException as exc:
             log.warning("ephemeral reply failed: %s", exc)
             return False
         return True
 
-    async def _send(self, piece: str, *, ephemeral: bool) -> None:
+    async def _send(self, piece: str | None, *, ephemeral: bool,
+                    file: discord.File | None = None) -> None:
         interaction = self.interaction
+        extra = file_kwargs(file)
         if not interaction.response.is_done():
             await interaction.response.send_message(
-                piece, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+                piece, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS, **extra)
         elif self.placeholder:
             self.placeholder = False
             if ephemeral:
                 await interaction.delete_original_response()
                 await interaction.followup.send(piece, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+                                                allowed_mentions=NO_MENTIONS, **extra)
             else:
-                await interaction.edit_original_response(content=piece,
-                                                         allowed_mentions=NO_MENTIONS)
+                await interaction.edit_original_response(
+                    content=piece, allowed_mentions=NO_MENTIONS,
+                    **({"attachments": [file]} if file is not None else {}))
         else:
             await interaction.followup.send(piece, ephemeral=ephemeral,
-                                            allowed_mentions=NO_MENTIONS)
+                                            allowed_mentions=NO_MENTIONS, **extra)
 
     async def finish(self, fallback: str) -> None:
         """Discord requires an answer to every interaction: say ``fallback`` (only to
@@ -165,17 +224,20 @@ class MessageOrigin:
         self.message = message
         self._replied = False
 
-    async def to_channel(self, text: str, block: bool = False) -> None:
-        for piece in message_pieces(text, block):
+    async def to_channel(self, text: str, block: bool = False,
+                         attachment: Attachment | None = None) -> None:
+        async def send(piece: str | None, file: discord.File | None) -> None:
             reference = None
-            if not self._replied:
+            if not self._replied:  # the first message that gets through is the reply
                 reference = self.message.to_reference(fail_if_not_exists=False)
-                self._replied = True
             await self.message.channel.send(piece, reference=reference,
-                                            allowed_mentions=NO_MENTIONS)
+                                            allowed_mentions=NO_MENTIONS, **file_kwargs(file))
+            self._replied = True
 
-    async def to_invoker(self, text: str) -> bool:
-        return await send_dm(self.client, str(self.message.author.id), text)
+        await send_pieces(send, message_pieces(text, block), attachment)
+
+    async def to_invoker(self, text: str, attachment: Attachment | None = None) -> bool:
+        return await send_dm(self.client, str(self.message.author.id), text, attachment)
 
 
 class DiscordDelivery(Delivery):
@@ -195,14 +257,15 @@ class DiscordDelivery(Delivery):
     async def send_channel(self, out: Outgoing) -> None:
         if self.origin is not None and self.incoming is not None \
                 and out.channel == self.incoming.channel:
-            await self.origin.to_channel(out.text, out.block)
+            await self.origin.to_channel(out.text, out.block, out.attachment)
         else:
-            await send_to_channel(self.client, out.channel, out.text, out.block)
+            await send_to_channel(self.client, out.channel, out.text, out.block,
+                                  out.attachment)
         if out.notify:
             await send_ping(self.client, out.channel, out.notify)
 
     async def send_private(self, out: Outgoing) -> bool:
         if self.origin is not None and self.incoming is not None \
                 and out.user == self.incoming.user:
-            return await self.origin.to_invoker(out.text)
-        return await send_dm(self.client, out.user or "", out.text)
+            return await self.origin.to_invoker(out.text, out.attachment)
+        return await send_dm(self.client, out.user or "", out.text, out.attachment)

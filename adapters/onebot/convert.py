@@ -125,14 +125,18 @@ def incoming_from_event(event: MessageEvent, text: str) -> Incoming:
     )
 
 
-def to_message(text: str, at_user: str | None = None) -> Message:
-    """Segments for one chat message: an optional @ and the text, never parsed,
-    its links defused."""
+def to_message(text: str, at_user: str | None = None, image: bytes | None = None) -> Message:
+    """Segments for one chat message: an optional @, the text, never parsed, its links
+    defused, and an optional picture (an ``image`` segment with ``base64://…``, which
+    OneBot v11 implementations such as NapCat and Lagrange accept as ``file``)."""
     segments: list[MessageSegment] = []
     if at_user is not None:
         segments.append(MessageSegment.at(at_user))
         text = " " + text
-    segments.append(MessageSegment.text(defuse_links(text)))
+    if text:
+        segments.append(MessageSegment.text(defuse_links(text)))
+    if image is not None:
+        segments.append(MessageSegment.image(image))
     return Message(segments)
 
 

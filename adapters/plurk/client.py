@@ -132,6 +132,32 @@ class PlurkClient:
             raise error
         return text
 
+    async def upload(self, path: str, field: str, filename: str, data: bytes,
+                     content_type: str) -> str:
+        """POST one file as ``multipart/form-data`` (signed over the ``oauth_*``
+        parameters only, see oauth.py); return the body text."""
+        url = self.base_url + path
+        headers = sign(url, None, client_key=self.credentials.app_key,
+                       client_secret=self.credentials.app_secret,
+                       token=self.credentials.token,
+                       token_secret=self.credentials.token_secret)
+        headers["User-Agent"] = self.user_agent
+        form = aiohttp.FormData()
+        form.add_field(field, data, filename=filename, content_type=content_type)
+        try:
+            async with self.session.post(url, data=form, headers=headers,
+                                         timeout=self._timeout) as resp:
+                text = await resp.text()
+                status = resp.status
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("plurk %s: no answer (%s)", path, type(exc).__name__)
+            raise PlurkError(0, f"network: {type(exc).__name__}", path) from exc
+        if status >= 400:
+            error = PlurkError(status, error_text_of(text), path)
+            log.info("plurk %s refused: HTTP %s %s", path, status, error.error_text)
+            raise error
+        return text
+
     async def call(self, endpoint: str, params: Mapping[str, ParamValue] | None = None) -> Any:
         """Call ``/APP/<endpoint>`` with the access token; return the JSON."""
         path = "/APP/" + endpoint.lstrip("/")
@@ -222,3 +248,18 @@ class PlurkClient:
                 raise ValueError("limited_to must list positive user ids")
             params["limited_to"] = json.dumps(ids)
         return await self.call("Timeline/plurkAdd", params)
+
+    async def upload_picture(self, filename: str, data: bytes,
+                             content_type: str = "image/png") -> dict[str, Any]:
+        """Upload a picture to Plurk (``Timeline/uploadPicture``, the file in the
+        ``image`` part); ``{"full": url, "thumbnail": url}``: a post that holds the
+        ``full`` URL shows the picture."""
+        path = "/APP/Timeline/uploadPicture"
+        text = await self.upload(path, "image", filename, data, content_type)
+        try:
+            answer = json.loads(text)
+        except ValueError as exc:
+            raise PlurkError(200, "answer is not JSON", path) from exc
+        if not isinstance(answer, dict) or not isinstance(answer.get("full"), str):
+            raise PlurkError(200, "answer has no picture URL", path)
+        return answer

@@ -6,7 +6,9 @@ oauthlib only computes signatures, so it sits cleanly on aiohttp.
 
 Every Plurk call is a form-encoded POST; oauthlib signs the form parameters
 together with the ``oauth_*`` ones and puts the latter in the
-``Authorization`` header.
+``Authorization`` header. The one multipart call, ``Timeline/uploadPicture``, is
+signed over the ``oauth_*`` parameters only (PLURK.md; OAuth 1.0a signs a body
+only when it is form-encoded): :func:`sign` with ``body=None``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def _stringify(value: ParamValue) -> str:
 
 def sign(
     url: str,
-    body: str,
+    body: str | None,
     *,
     client_key: str,
     client_secret: str,
@@ -56,7 +58,9 @@ def sign(
     verifier: str | None = None,
     callback_uri: str | None = None,
 ) -> dict[str, str]:
-    """Return the headers (``Authorization``, ``Content-Type``) for a signed POST."""
+    """Return the headers (``Authorization``, ``Content-Type``) for a signed POST; with
+    ``body`` None (a multipart upload) only ``Authorization``: the caller's HTTP
+    client sets the multipart ``Content-Type`` with its boundary."""
     client = Client(
         client_key,
         client_secret=client_secret,
@@ -65,6 +69,9 @@ def sign(
         verifier=verifier,
         callback_uri=callback_uri,
     )
+    if body is None:
+        _uri, signed_headers, _body = client.sign(url, http_method="POST")
+        return {"Authorization": signed_headers["Authorization"]}
     headers = {"Content-Type": FORM_CONTENT_TYPE}
     _uri, signed_headers, _body = client.sign(url, http_method="POST", body=body, headers=headers)
     return dict(signed_headers)

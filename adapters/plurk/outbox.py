@@ -12,7 +12,9 @@ thread gets a short notice without its content), ``core.delivered`` removes it
 from the store. A private message Plurk cannot deliver ("Must be friends", a
 retry ceiling, an audience that is not one real user) goes to
 ``core.private_delivery_failed``, which keeps it for ``.gm pending`` and removes
-it from the outbox in one transaction. At start, ``core.undelivered`` gives back
+it from the outbox in one transaction. A picture attached to a reply (the battle
+map) is uploaded and its URL posted after the text (``PlurkSender.upload``); other
+files (a game log) are not sent here: their text is. At start, ``core.undelivered`` gives back
 what a stop or a crash cut off, and it is sent again; a stop therefore needs to
 store nothing. A crash after Plurk accepted a reply but before ``delivered``
 sends it again at the next start (at least once, never lost), as does a stop in
@@ -156,8 +158,9 @@ class PlurkOutbox:
                 return
             # the player whose turn it is now is @-ed: Plurk notifies them
             mention = next(filter(None, map(self.nick_of, out.notify)), None)
+            link = await self._picture(out)
             try:
-                await self.sender.reply(thread, out.text, mention)
+                await self.sender.reply(thread, out.text, mention, link)
             except Refused as exc:
                 log.error("plurk: a reply to thread %s was dropped: %s", thread, exc)
                 await self._delivered(out)
@@ -175,7 +178,7 @@ class PlurkOutbox:
             await self._private_failed(out, thread)
             return
         try:
-            await self.sender.private(user_id, out.text)
+            await self.sender.private(user_id, out.text, await self._picture(out))
         except Refused as exc:  # incl. an unsafe audience: nothing was posted to anyone
             log.error("plurk: private message to %s not delivered: %s", user_id, exc)
             await self._private_failed(out, thread)
@@ -186,6 +189,18 @@ class PlurkOutbox:
             await self._private_failed(out, thread)
             return
         await self._delivered(out)
+
+    async def _picture(self, out: Outgoing) -> str | None:
+        """The URL of the reply's picture once uploaded; None without one (or when
+        Plurk did not take it: the text goes alone)."""
+        attachment = out.attachment
+        if attachment is None:
+            return None
+        if attachment.kind != "picture":
+            log.warning("plurk: a %s attachment is not sent; the text goes alone",
+                        attachment.kind)
+            return None
+        return await self.sender.upload(attachment.filename, attachment.data, attachment.mime)
 
     async def _delivered(self, out: Outgoing) -> None:
         try:

@@ -25,12 +25,18 @@ to one positive user id that is not the bot's own (:func:`check_audience`):
 A network error after Plurk accepted a post can make a retry post twice; that
 is preferred over losing a reply. Post contents are never logged (a private
 plurk holds a GM secret).
+
+A picture (the battle map) is uploaded first (``Timeline/uploadPicture``, retried
+like a post) and its URL is posted after the text, as a part of its own and as is
+(a neutralised URL would not show the picture); Plurk shows the picture there. If
+the upload fails, the text is posted alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -47,6 +53,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+#: what an uploaded picture's URL must look like to be posted as is
+_PICTURE_URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]{1,300}")
+
 #: appended to a part Plurk refused as ``anti-flood-same-content`` (full-width
 #: parentheses: no emoticon, no markup; the core's normalisation reads them as ``(2)``)
 SAME_CONTENT_MARKER = " （2）"
@@ -58,6 +67,9 @@ class PostingClient(Protocol):
     async def plurk_add(
         self, content: str, qualifier: str = ":", limited_to: Any = None
     ) -> dict[str, Any]: ...
+
+    async def upload_picture(self, filename: str, data: bytes,
+                             content_type: str = "image/png") -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -156,20 +168,40 @@ class PlurkSender:
                             - plurk_length(prefix), self.max_parts)
         return [prefix + parts[0], *parts[1:]] if parts else parts
 
-    async def reply(self, plurk_id: int, text: str, mention: str | None = None) -> list[Any]:
-        """Post ``text`` as one or more responses in thread ``plurk_id``, in order.
+    async def upload(self, filename: str, data: bytes, content_type: str) -> str | None:
+        """Upload a picture; its ``full`` URL, or None when Plurk did not take it (the
+        caller posts the text alone). A fatal OAuth refusal is raised."""
+        async def post(_part: str) -> Any:
+            return await self.client.upload_picture(filename, data, content_type)
+
+        try:
+            answer = await self._with_retries("uploadPicture", "", post)
+        except (Refused, _TooLong) as exc:
+            log.error("plurk uploadPicture: not uploaded (%s); the text goes alone", exc)
+            return None
+        url = answer.get("full") if isinstance(answer, dict) else None
+        if not isinstance(url, str) or not _PICTURE_URL.fullmatch(url):
+            log.error("plurk uploadPicture: no usable picture URL in the answer")
+            return None
+        return url
+
+    async def reply(self, plurk_id: int, text: str, mention: str | None = None,
+                    link: str | None = None) -> list[Any]:
+        """Post ``text`` as one or more responses in thread ``plurk_id``, in order;
+        ``link`` (an uploaded picture's URL) follows as a response of its own.
 
         Callers keep one thread's replies in order (the outbox: one worker per
         thread); replies to different threads may be posted concurrently.
         """
         return await self._post_all(
-            self.parts(text, mention),
+            self.parts(text, mention) + ([link] if link else []),
             lambda part: self.client.response_add(plurk_id, part, self.qualifier),
             "responseAdd",
         )
 
-    async def private(self, user_id: int, text: str) -> int | None:
-        """Send ``text`` to one friend as a private plurk; return its plurk id.
+    async def private(self, user_id: int, text: str, link: str | None = None) -> int | None:
+        """Send ``text`` to one friend as a private plurk; return its plurk id
+        (``link``, an uploaded picture's URL, as its last part).
 
         Parts after the first become responses to that private plurk, which
         keep its privacy. Raises :class:`UnsafeAudience` (nothing posted) unless
@@ -177,7 +209,7 @@ class PlurkSender:
         :class:`PlurkError` with kind ``MUST_BE_FRIENDS`` when Plurk refuses.
         """
         audience = check_audience([user_id], self.own_id)
-        parts = self.parts(text)
+        parts = self.parts(text) + ([link] if link else [])
         if not parts:
             return None
         plurk_id: int | None = None

@@ -27,6 +27,13 @@ documented):
   callback to one interaction (docs);
 - a deferred callback (type 5) makes the "thinking…" placeholder the original
   response, which the first edit replaces (docs, "Receiving and Responding");
+- a message with files is a multipart request: its JSON in the ``payload_json``
+  part, each file in a ``files[n]`` part whose ``n`` is the ``id`` of an entry of
+  the JSON's ``attachments`` (docs, "Uploading Files"); a file over the upload
+  limit (10 MiB without boosts, docs "Uploading Files") is ``413 / 40005 Request
+  entity too large``; a channel where the bot lacks Attach Files refuses a file with
+  ``403 / 50013 Missing Permissions`` (docs, "Permissions": ATTACH_FILES); the
+  message returned lists the files in ``attachments`` (id, filename, size, url);
 - any request this double does not know fails the test (assumed: stricter
   than Discord, which would answer 404 / 0).
 """
@@ -34,6 +41,7 @@ documented):
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -89,6 +97,7 @@ class Request:
     body: Any
     via: str  # "rest" (bot token) or "webhook" (interaction token)
     refused: bool = False  # Discord answered with an error
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # (filename, bytes) uploaded
 
     @property
     def data(self) -> dict[str, Any]:
@@ -107,7 +116,7 @@ class Request:
 
     @property
     def sends_message(self) -> bool:
-        return bool(self.content)
+        return bool(self.content) or bool(self.files)
 
 
 @dataclass
@@ -116,6 +125,7 @@ class DiscordApi:
 
     closed_dms: set[int] = field(default_factory=set)
     locked_channels: set[int] = field(default_factory=set)  # the bot may not post there
+    no_files_channels: set[int] = field(default_factory=set)  # no Attach Files permission
     requests: list[Request] = field(default_factory=list)
     dm_channels: dict[int, int] = field(default_factory=dict)  # channel id → user id
     acknowledged: set[int] = field(default_factory=set)  # interaction ids answered
@@ -125,6 +135,9 @@ class DiscordApi:
     # --- the two HTTP entry points of discord.py ----------------------------------
     async def rest(self, route: Route, *, files: Any = None, form: Any = None,
                    **kwargs: Any) -> Any:
+        if form:
+            body, uploads = read_multipart(form)
+            return self.answer("rest", route, body, uploads)
         return self.answer("rest", route, kwargs.get("json"))
 
     def webhook_adapter(self) -> AsyncWebhookAdapter:
@@ -132,17 +145,23 @@ class DiscordApi:
 
         class RecordingWebhookAdapter(AsyncWebhookAdapter):
             async def request(self, route: Route, session: Any, *, payload: Any = None,
-                              **kwargs: Any) -> Any:
+                              multipart: Any = None, **kwargs: Any) -> Any:
+                if multipart:
+                    body, uploads = read_multipart(multipart)
+                    return api.answer("webhook", route, body, uploads)
                 return api.answer("webhook", route, payload)
 
         return RecordingWebhookAdapter()
 
     # --- Discord's side ------------------------------------------------------------
-    def answer(self, via: str, route: Route, body: Any) -> Any:
+    def answer(self, via: str, route: Route, body: Any,
+               uploads: list[tuple[str, bytes]] | None = None) -> Any:
         path = route.url.removeprefix(Route.BASE).split("?")[0]
-        self.requests.append(Request(route.method, path, body, via))
+        self.requests.append(Request(route.method, path, body, via, files=list(uploads or [])))
         parts = path.strip("/").split("/")
         bot = user_payload(BOT_ID, "trpgbot", bot=True)
+        if uploads:
+            self._check_uploads(int(parts[1]) if parts[0] == "channels" else None, uploads)
         match route.method, parts:
             case "POST", ["users", "@me", "channels"]:
                 user_id = int(body["recipient_id"])
@@ -160,8 +179,8 @@ class DiscordApi:
                     raise discord.Forbidden(FakeResponse(403, "Forbidden"),
                                             {"code": 50007,
                                              "message": "Cannot send messages to this user"})
-                return message_payload(next(self._ids), int(channel), body.get("content", ""),
-                                       bot)
+                return self._with_files(message_payload(next(self._ids), int(channel),
+                                                        body.get("content") or "", bot), body)
             case "POST", ["interactions", interaction_id, token, "callback"]:
                 if int(interaction_id) in self.acknowledged:
                     self.requests[-1].refused = True
@@ -174,12 +193,13 @@ class DiscordApi:
                     self.originals.add(token)
                 return self._callback(int(interaction_id), body, bot)
             case "POST", ["webhooks", _app, _token]:
-                return message_payload(next(self._ids), CHANNEL_ID, body.get("content", ""),
-                                       bot, body.get("flags", 0))
+                return self._with_files(message_payload(
+                    next(self._ids), CHANNEL_ID, body.get("content") or "", bot,
+                    body.get("flags", 0)), body)
             case "PATCH", ["webhooks", _app, token, "messages", "@original"]:
                 self._original(token)
-                return message_payload(next(self._ids), CHANNEL_ID, body.get("content", ""),
-                                       bot)
+                return self._with_files(message_payload(
+                    next(self._ids), CHANNEL_ID, body.get("content") or "", bot), body)
             case "DELETE", ["webhooks", _app, token, "messages", "@original"]:
                 self._original(token)
                 self.originals.discard(token)
@@ -191,6 +211,27 @@ class DiscordApi:
                          "version": "1", "guild_id": guild, "default_member_permissions": None}
                         for command in body]
         raise AssertionError(f"unexpected Discord request {route.method} {path}")
+
+    def _check_uploads(self, channel: int | None, uploads: list[tuple[str, bytes]]) -> None:
+        """Discord's refusals of a file: no Attach Files permission, over the limit."""
+        if channel is not None and channel in self.no_files_channels:
+            self.requests[-1].refused = True
+            raise discord.Forbidden(FakeResponse(403, "Forbidden"),
+                                    {"code": 50013, "message": "Missing Permissions"})
+        if any(len(data) > UPLOAD_LIMIT for _name, data in uploads):
+            self.requests[-1].refused = True
+            raise discord.HTTPException(FakeResponse(413, "Payload Too Large"),
+                                        {"code": 40005, "message": "Request entity too large"})
+
+    def _with_files(self, message: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        """The message Discord returns lists the uploaded files as attachments."""
+        request = self.requests[-1]
+        message["attachments"] = [
+            {"id": str(next(self._ids)), "filename": name, "size": len(data),
+             "url": f"https://cdn.discordapp.com/attachments/0/0/{name}",
+             "proxy_url": f"https://media.discordapp.net/attachments/0/0/{name}"}
+            for name, data in request.files]
+        return message
 
     def _original(self, token: str) -> None:
         """Editing or deleting ``@original`` needs one (Discord: 404 Unknown Message)."""
@@ -206,8 +247,9 @@ class DiscordApi:
         resource: dict[str, Any] = {"type": kind}
         interaction: dict[str, Any] = {"id": str(interaction_id), "type": 2}
         if kind == 4:  # channel message
-            message = message_payload(next(self._ids), CHANNEL_ID, data.get("content", ""),
-                                      bot, data.get("flags", 0))
+            message = self._with_files(message_payload(
+                next(self._ids), CHANNEL_ID, data.get("content") or "", bot,
+                data.get("flags", 0)), data)
             resource["message"] = message
             interaction.update(response_message_id=message["id"],
                                response_message_ephemeral=bool(message["flags"] & EPHEMERAL))
@@ -216,6 +258,10 @@ class DiscordApi:
         return {"interaction": interaction, "resource": resource}
 
     # --- views for assertions --------------------------------------------------------
+    def files(self) -> list[tuple[str, bytes]]:
+        """Every file Discord accepted, in order."""
+        return [upload for r in self.messages() for upload in r.files]
+
     def messages(self) -> list[Request]:
         """Every message Discord accepted (posted or edited), in order."""
         return [r for r in self.requests
@@ -240,6 +286,28 @@ class DiscordApi:
         """(recipient, text) of every DM sent."""
         return [(self.dm_channels[int(r.path.split("/")[2])], r.content)
                 for r in self.messages() if self.is_dm(r)]
+
+
+#: Discord's upload limit for a server without boosts (docs, "Uploading Files")
+UPLOAD_LIMIT = 10 * 1024 * 1024
+
+
+def read_multipart(form: list[dict[str, Any]]) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+    """A multipart message as Discord reads it: the JSON of ``payload_json`` and the
+    ``files[n]`` parts, each matched to the ``attachments`` entry with id ``n``."""
+    parts = {part["name"]: part for part in form}
+    body = json.loads(parts["payload_json"]["value"])
+    message = body.get("data", body) if isinstance(body.get("data"), dict) else body
+    uploads: list[tuple[str, bytes]] = []
+    for entry in message.get("attachments", []):
+        part = parts.get(f"files[{entry['id']}]")
+        assert part is not None, f"attachment {entry} has no files[{entry['id']}] part"
+        value = part["value"]
+        data = value.read() if hasattr(value, "read") else bytes(value)
+        assert part["filename"] == entry["filename"], (part["filename"], entry)
+        uploads.append((part["filename"], data))
+    assert len(uploads) == sum(name.startswith("files[") for name in parts), "stray files"
+    return body, uploads
 
 
 # --- how a Discord client shows a message's content ------------------------------------

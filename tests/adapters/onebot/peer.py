@@ -23,12 +23,19 @@ Where its behaviour comes from ("assumed" = chosen, not documented):
 - an action the peer does not implement is ``status: "failed", retcode: 1404``
   (OneBot v11: 1404 = the API does not exist, for WebSocket);
 - message events use the array message format (NapCat's ``messagePostFormat:
-  "array"``), an @ as ``{"type": "at", "data": {"qq": "<number>", "name"}}``.
+  "array"``), an @ as ``{"type": "at", "data": {"qq": "<number>", "name"}}``;
+- an ``image`` segment's ``file`` is a URL, a ``file://`` path or ``base64://``
+  data (OneBot v11, "message/segment": image); the peer decodes ``base64://``
+  and fails the action (``retcode`` 1200, like any failed send) when the data is not
+  base64 or not a PNG/JPEG/GIF picture (assumed: NapCat cannot upload it), or when
+  ``refuse_pictures`` is set (QQ refusing a picture: risk control, a muted group).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import itertools
 import json
@@ -121,9 +128,29 @@ def message_text(params: dict[str, Any]) -> str:
             parts.append(segment["data"]["text"])
         elif segment["type"] == "at":
             parts.append(f"@<{segment['data']['qq']}>")
+        elif segment["type"] == "image":
+            parts.append("[image]")
         else:
             parts.append(f"[{segment['type']}]")
     return "".join(parts)
+
+
+PICTURE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
+
+
+def image_bytes(segment: dict[str, Any]) -> bytes | None:
+    """The picture an ``image`` segment carries as ``base64://`` data, else None
+    (a URL or a path: the peer does not fetch it)."""
+    file = str(segment["data"].get("file", ""))
+    if not file.startswith("base64://"):
+        return None
+    return base64.b64decode(file.removeprefix("base64://"), validate=True)
+
+
+def pictures(params: dict[str, Any]) -> list[bytes]:
+    """The pictures of an action's message (base64 data decoded)."""
+    return [data for segment in params["message"] if segment["type"] == "image"
+            and (data := image_bytes(segment)) is not None]
 
 
 def ok(data: Any) -> dict[str, Any]:
@@ -157,6 +184,7 @@ class OneBotPeer:
         self.friends = friends
         self.temp_groups = temp_groups or set()
         self.groups = groups or {}
+        self.refuse_pictures = False
         self.actions: list[dict[str, Any]] = []
         self._changed = asyncio.Event()
         self._ws: Any = None
@@ -224,6 +252,10 @@ class OneBotPeer:
                 and params.get("user_id") not in self.friends \
                 and params.get("group_id") not in self.temp_groups:
             return failed("user is not a friend")
+        if action in ("send_group_msg", "send_private_msg", "send_msg"):
+            refusal = self._picture_refusal(params)
+            if refusal is not None:
+                return failed(refusal)
         if action == "get_group_list":
             return ok([{"group_id": group, "group_name": f"group {group}",
                         "member_count": len(members), "max_member_count": 500}
@@ -239,6 +271,23 @@ class OneBotPeer:
         if action in ("send_group_msg", "send_private_msg", "send_msg"):
             return ok({"message_id": next(self._message_ids)})
         return failed(f"不支持的 Api {action}", NO_SUCH_ACTION)
+
+    def _picture_refusal(self, params: dict[str, Any]) -> str | None:
+        for segment in params.get("message", []):
+            if segment["type"] != "image":
+                continue
+            if self.refuse_pictures:
+                return "图片发送失败"
+            file = str(segment["data"].get("file", ""))
+            if not file.startswith(("base64://", "file://", "http://", "https://")):
+                return f"unknown file: {file[:40]}"
+            try:
+                data = image_bytes(segment)
+            except (binascii.Error, ValueError):
+                return "invalid base64"
+            if data is not None and not data.startswith(PICTURE_SIGNATURES):
+                return "not a picture"
+        return None
 
     async def post(self, event: dict[str, Any]) -> None:
         assert self._ws is not None

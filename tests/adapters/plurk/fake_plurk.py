@@ -35,6 +35,17 @@ documented anywhere, chosen to be at least as strict as Plurk could be):
   bot was away are only found by the catch-up over ``Alerts/getHistory``
   (assumed; PLURK.md recommends that catch-up).
 - ``Alerts/getHistory`` returns the last 30 alerts, newest first (PLURK.md).
+- ``Timeline/uploadPicture`` is ``multipart/form-data`` with the picture in the
+  ``image`` part, signed over the ``oauth_*`` parameters only (PLURK.md: "only
+  ``oauth_*`` params are signed"), and answers ``{"full": URL, "thumbnail": URL}``
+  (public clients: plurk-oauth's README uploads ``files={'image': …}``, plurdart's
+  ``UploadPicture`` reads ``full`` and ``thumbnail``). The fake serves the
+  picture back at ``full`` (GET) so a test can compare the bytes. A request without
+  an ``image`` file, or one that is not a PNG/JPEG/GIF picture, is HTTP 400
+  ``{"error_text": "Invalid file"}``, and one over ``picture_limit`` bytes (10 MiB,
+  assumed) ``"File too big"`` (both texts assumed). Plurk shows a picture whose
+  ``full`` URL a post holds; the fake renders it as a link (assumed: the exact HTML
+  of an embedded picture is not documented).
 
 The comet poll is unsigned (the channel URL is the credential), as on Plurk.
 All keys are obviously fake.
@@ -67,6 +78,9 @@ CREDENTIALS = PlurkCredentials(
 
 BOT_ID = 5000
 BOT_NICK = "dicebot"
+
+PICTURE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
+PICTURE_LIMIT = 10 * 1024 * 1024
 
 _RANDOM_TOKEN = re.compile(r"\((?:dice\d*|lots|bobei|coin|rock-paper-scissors)\)")
 
@@ -256,6 +270,8 @@ class FakePlurk:
         self.blocked_domains: set[str] = set()
         self.refuse_same_content = True
         self.errors: dict[str, deque[tuple[int, str]]] = {}
+        self.pictures: dict[str, bytes] = {}  # picture name -> bytes uploaded
+        self.picture_limit = PICTURE_LIMIT
 
         self._ids = itertools.count(1000)
         self._channel = _Channel("generic-0")
@@ -281,7 +297,10 @@ class FakePlurk:
         await self.close()
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._user_agent_middleware])
+        app = web.Application(middlewares=[self._user_agent_middleware],
+                              client_max_size=2 * PICTURE_LIMIT)
+        app.router.add_post("/APP/Timeline/uploadPicture", self._upload_picture)
+        app.router.add_get("/pictures/{name}", self._picture)
         app.router.add_post("/APP/{endpoint:.+}", self._app)
         app.router.add_post("/OAuth/request_token", self._request_token)
         app.router.add_post("/OAuth/access_token", self._access_token)
@@ -458,7 +477,8 @@ class FakePlurk:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _verify(self, request: web.Request, body: str, *, need_access_token: bool) -> Any:
+    def _verify(self, request: web.Request, body: str | None, *,
+                need_access_token: bool) -> Any:
         """The oauthlib request when the signature is valid, else None (and recorded)."""
         valid, oauth_request = self.endpoint.validate_request(
             str(request.url), http_method=request.method, body=body, headers=dict(request.headers)
@@ -546,6 +566,44 @@ class FakePlurk:
         if self.refuse_same_content and self.posts and self.posts[-1].content == content:
             return "anti-flood-same-content"
         return None
+
+    async def _upload_picture(self, request: web.Request) -> web.Response:
+        """Multipart: only the ``oauth_*`` parameters are signed, so the body is not
+        part of the signature (verified with ``body=None``)."""
+        if self._verify(request, None, need_access_token=True) is None:
+            return self._error(400, BAD_SIGNATURE)
+        endpoint = "Timeline/uploadPicture"
+        self.calls.append(endpoint)
+        self._notify()
+        scripted = self.errors.get(endpoint)
+        if scripted:
+            status, text = scripted.popleft()
+            return self._error(status, text)
+        if not request.content_type.startswith("multipart/form-data"):
+            return self._error(400, "Invalid file")
+        form = await request.post()
+        image = form.get("image")
+        if not isinstance(image, web.FileField):
+            return self._error(400, "Invalid file")
+        data = image.file.read()
+        if len(data) > self.picture_limit:
+            return self._error(400, "File too big")
+        if not data.startswith(PICTURE_SIGNATURES):
+            return self._error(400, "Invalid file")
+        name = f"{next(self._ids)}.png"
+        self.pictures[name] = data
+        return web.json_response({"full": f"{self.base_url}/pictures/{name}",
+                                  "thumbnail": f"{self.base_url}/pictures/mx_{name}"})
+
+    async def _picture(self, request: web.Request) -> web.Response:
+        data = self.pictures.get(request.match_info["name"])
+        if data is None:
+            return web.Response(status=404)
+        return web.Response(body=data, content_type="image/png")
+
+    def picture_urls(self) -> list[str]:
+        """The ``full`` URLs of every picture uploaded, in order."""
+        return [f"{self.base_url}/pictures/{name}" for name in self.pictures]
 
     async def _api_Users_me(self, params: dict[str, str]) -> web.Response:
         return web.json_response(self.users[self.bot_id])

@@ -1,5 +1,6 @@
-"""`plurk` field (PL-15): `.field` shows or (GM) resizes the board, `.place` (GM)
-puts a combatant on a cell, `.move` moves the current actor paying BP per cell.
+"""`plurk` field (PL-15): `.field` shows or (GM) resizes the board (`.field png`: also
+as a picture), `.place` (GM) puts a combatant on a cell, `.move` moves the current
+actor paying BP per cell.
 
 Cells, distances, occupancy and BP are the rules' (``place``, ``move``,
 ``set_field``, ``render_board``); this module parses `B3` / `10x10`, decides who
@@ -26,10 +27,14 @@ from bot.systems.plurk.battle_state import (
     save_setup,
 )
 from bot.systems.plurk.battle_text import battle_data, readable, sep, spend_text
+from bot.systems.plurk.field_view import field_picture
 from bot.systems.plurk.table import command
 from rules.systems import plurk
 from rules.systems.plurk import Battle
 
+PICTURE_WORDS = ("png", "pic", "picture", "image", "img", "圖", "圖片", "图", "图片", "地圖",
+                 "地图")
+"""`.field png` and its spellings: the board as a picture too."""
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*X ]\s*(\d{1,2})$")
 
 
@@ -79,6 +84,8 @@ async def field(ctx: Context) -> list[Outgoing]:
         row, battle = await running_battle(ctx)
         return [ctx.reply(board_text(ctx, row, battle), battle_data("field", battle),
                           block=True)]
+    if is_word(ctx.args.strip(), *PICTURE_WORDS):
+        return await field_png(ctx)
     require_gm_if_any(ctx)
     width, height = parse_size(ctx.args)
     row, battle = await load_battle(ctx)
@@ -95,6 +102,19 @@ async def field(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(done)]
     return [ctx.reply(f"{done}\n{board_text(ctx, row, battle)}", battle_data("field", battle),
                       block=True)]
+
+
+async def field_png(ctx: Context) -> list[Outgoing]:
+    """`.field png` (issue 16 item 3): the board as text and as a picture. Adapters
+    that can send a picture send both; the others send the text, which is complete."""
+    row, battle = await running_battle(ctx)
+    _setup_row, setup = await load_setup(ctx)
+    picture, complete = await field_picture(ctx, row, battle, setup)
+    text = board_text(ctx, row, battle)
+    if not complete:
+        text += "\n" + ctx.t("plurk.battle.field.picture_without_names")
+    data = battle_data("field", battle, picture=picture.describe())
+    return [ctx.reply(text, data, block=True, attachment=picture)]
 
 
 @command("place", "放置", "配置")
