@@ -203,8 +203,7 @@ class Core:
             cmd.precheck(args)
 
     @staticmethod
-    def _command_at(body: str, channel: Channel, incoming: Incoming) -> tuple[
-            router.Command, str]:
+    def _command_at(body: str, channel: Channel) -> tuple[router.Command, str]:
         """The command ``body`` runs at this table, or a refusal naming the systems that
         have it (`.atk` typed in a channel that plays another system)."""
         found = router.resolve(body, channel.system)
@@ -213,7 +212,6 @@ class Core:
             name = next(iter(owners.values())).names[0] if owners else body[:20]
             raise CommandError("core.error.other_system", command=f".{name}",
                                owners="、".join(owners), system=channel.system)
-        Core._check_before_work(*found, incoming)
         return found
 
     async def _run(
@@ -278,7 +276,12 @@ class Core:
         if not await self._first_time(session, incoming):
             return []
         channel = await self.channel_row(session, incoming.platform, run.table)
-        run.command, args = run.early or self._command_at(run.body, channel, incoming)
+        if run.early is None:
+            # known before its checks, so that a hidden command's refusal stays private
+            run.command, args = self._command_at(run.body, channel)
+            self._check_before_work(run.command, args, incoming)
+        else:
+            run.command, args = run.early
         self._refresh_gm_name(channel, incoming)
         ctx = Context(self, session, channel, incoming, run.source, args,
                       run.command.names[0],
