@@ -157,11 +157,21 @@ def is_command(body: str) -> bool:
                for name in _ALL_NAMES)
 
 
+def _own(system_id: str) -> list[CommandTable]:
+    """The tables of a channel's system: for a layered id (``ap20+v6``) the layers' own
+    (the last first), then the base's."""
+    return [_SYSTEMS[part] for part in reversed(system_id.split("+")) if part in _SYSTEMS]
+
+
 def resolve(body: str, system_id: str) -> tuple[Command, str] | None:
     """The command ``body`` runs in a channel that plays ``system_id``: the system's
     own table first (a name of the same length wins over the common one), then the
     common commands."""
-    own = _SYSTEMS[system_id].match(body) if system_id in _SYSTEMS else None
+    own = None
+    for table in _own(system_id):
+        found = table.match(body)
+        if found is not None and (own is None or found[2] > own[2]):
+            own = found
     common = COMMON.match(body)
     best = own if own is not None and (common is None or own[2] >= common[2]) else common
     return None if best is None else (best[0], best[1])
@@ -184,7 +194,7 @@ def owners_of(body: str) -> dict[str, Command]:
 
 def commands(system_id: str) -> list[Command]:
     """The commands of a channel that plays ``system_id``: common ones, then its own."""
-    own = _SYSTEMS[system_id].commands() if system_id in _SYSTEMS else []
+    own = [cmd for table in reversed(_own(system_id)) for cmd in table.commands()]
     shadowed = {name for cmd in own for name in (n.casefold() for n in cmd.names)}
     common = [c for c in COMMON.commands()
               if not shadowed & {n.casefold() for n in c.names}]
@@ -193,7 +203,7 @@ def commands(system_id: str) -> list[Command]:
 
 def find(name: str, system_id: str) -> Command | None:
     """The command called ``name`` in a channel that plays ``system_id``."""
-    own = _SYSTEMS[system_id].find(name) if system_id in _SYSTEMS else None
+    own = next((cmd for table in _own(system_id) if (cmd := table.find(name))), None)
     return own or COMMON.find(name)
 
 

@@ -13,18 +13,29 @@ from bot.router import command
 
 @command("system", "sys", "系統", "系统")
 async def system(ctx: Context) -> list[Outgoing]:
-    available = "、".join(f"{p.id}（{p.game.names[0]}）" for p in systems.plugins().values())
-    wanted = ctx.args.strip()
+    available = "、".join(
+        f"{p.layer_of[0]}+{p.id}（{p.game.names[0]}）" if p.layer_of
+        else f"{p.id}（{p.game.names[0]}）" for p in systems.plugins().values())
+    wanted = ctx.args.strip().replace(" ", "")
     if not wanted:
-        return [ctx.reply(ctx.t("core.system.show", id=ctx.system.id, name=ctx.system.names[0],
-                                available=available))]
+        return [ctx.reply(ctx.t("core.system.show", id=ctx.channel.system,
+                                name=names(ctx.channel.system), available=available))]
     require_gm_if_any(ctx)
     plugin = systems.get(wanted)
     if plugin is None:
         raise CommandError("core.error.system_unknown", id=wanted, available=available)
-    chosen = plugin.game
-    ctx.channel.system = chosen.id
-    return [ctx.reply(ctx.t("core.system.set", id=chosen.id, name=chosen.names[0]))]
+    if plugin.layer_of:  # a tactical layer alone is no game: name the base it needs
+        raise CommandError("core.error.system_layer", id=plugin.id, base=plugin.layer_of[0])
+    chosen = "+".join([plugin.id, *(p.id for p in systems.layers(wanted))])
+    ctx.channel.system = chosen
+    return [ctx.reply(ctx.t("core.system.set", id=chosen, name=names(chosen)))]
+
+
+def names(system_id: str) -> str:
+    """``規則書·戰鬥篇 + 站位与姿势``: the base's name and each layer's."""
+    base = systems.get(system_id)
+    parts = [base.game.names[0]] if base is not None else [system_id]
+    return " + ".join(parts + [p.game.names[0] for p in systems.layers(system_id)])
 
 
 @command("lang", "language", "語言", "语言")

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.router import CommandTable, add_table, remove_table
 from rules.kits.game_system import GameSystem
@@ -47,6 +47,12 @@ class SystemPlugin:
     """Typed state documents (channel and character) the system stores."""
     locales: Path | None = None
     """Folder of ``<locale>/*.toml`` catalogs holding this system's ``<id>.*`` keys."""
+    layer_of: tuple[str, ...] = ()
+    """A tactical layer (v6) is played only on top of one of these systems: a channel
+    plays ``<base>+<id>`` (`.system ap20+v6`), the base's commands and the layer's."""
+    hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """Services a system offers the layers played with it, or a layer its base, by
+    name (``bot.kits.layers`` names them); neither side imports the other."""
 
     @property
     def id(self) -> str:
@@ -68,7 +74,23 @@ def plugins() -> dict[str, SystemPlugin]:
 
 
 def get(system_id: str) -> SystemPlugin | None:
-    return plugins().get(system_id.casefold())
+    """The plugin of ``system_id``; for a layered id (``ap20+v6``) its base's, when every
+    layer may be played on that base."""
+    base, *layers = system_id.casefold().split("+")
+    found = plugins().get(base)
+    if found is None or found.layer_of:
+        return found if not layers else None
+    for layer in layers:
+        plugin = plugins().get(layer)
+        if plugin is None or base not in plugin.layer_of:
+            return None
+    return found
+
+
+def layers(system_id: str) -> list[SystemPlugin]:
+    """The layers a channel plays on its base (``ap20+v6`` → [v6]), in order."""
+    found = [plugins().get(layer) for layer in system_id.casefold().split("+")[1:]]
+    return [p for p in found if p is not None]
 
 
 def check(plugin: SystemPlugin) -> SystemPlugin:

@@ -1,0 +1,77 @@
+"""What ap20 commands read from their arguments: words in any script, bounded numbers,
+``key=value`` options, advantage words, and who the speaker may act for."""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.names import fold
+from rules.kits.advantage import AttackKind, Layer
+
+MAX_VALUE = 10_000
+MAX_NAME = 30
+ECHO = 30
+"""Characters of a player's word a refusal quotes back."""
+
+_INT = re.compile(r"^[+-]?\d{1,5}$")
+_LAYER = re.compile(r"^(adv|dis|優勢|优势|劣勢|劣势)(\d?)$", re.IGNORECASE)
+_OPTION = re.compile(r"^([^=＝:：\s]+)[=＝:：](.+)$")
+
+KINDS: dict[str, AttackKind] = {}
+for _key, _words in (("melee", ("melee", "近戰", "近战", "近身")),
+                     ("shot", ("shot", "shoot", "射擊", "射击", "隔空", "ranged", "遠程", "远程")),
+                     ("throw", ("throw", "投擲", "投掷", "拋射", "抛射"))):
+    for _word in _words:
+        KINDS[fold(_word)] = _key  # type: ignore[assignment]
+
+
+def is_word(token: str, *spellings: str) -> bool:
+    """Command words in any script: ``開始`` / ``开始`` / ``START``."""
+    key = fold(token)
+    return any(fold(s) == key for s in spellings)
+
+
+def integer(text: str, usage: str) -> int:
+    """A whole number (|N| ≤ 10,000), else the command's usage."""
+    if not _INT.match(text.strip()):
+        raise CommandError(usage)
+    value = int(text)
+    if abs(value) > MAX_VALUE:
+        raise CommandError("ap20.error.too_big", limit=MAX_VALUE)
+    return value
+
+
+def option(token: str) -> tuple[str, str] | None:
+    """``hp=12`` / ``護甲：3`` → (key, value), else None."""
+    match = _OPTION.match(token)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def layer(token: str) -> Layer | None:
+    """``adv`` / ``優勢2`` / ``dis`` → an advantage layer the player declares."""
+    match = _LAYER.match(token)
+    if match is None:
+        return None
+    count = int(match.group(2) or 1)
+    sign = 1 if fold(match.group(1)) in ("adv", fold("優勢")) else -1
+    return Layer(sign * count, "declared")
+
+
+def kind(token: str) -> AttackKind | None:
+    return KINDS.get(fold(token))
+
+
+def name_arg(text: str) -> str:
+    """A combatant name as typed (bounded)."""
+    name = text.strip()
+    if not name or len(name) > MAX_NAME or name.startswith(("@", "<@", "[CQ")):
+        raise CommandError("ap20.error.bad_name", name=name[:ECHO], limit=MAX_NAME)
+    return name
+
+
+def may_speak_for(ctx: Context, owner: str | None) -> bool:
+    """The player speaks for their own fighter, a GM for anyone; a channel without GMs
+    is run by everyone."""
+    return ctx.is_gm or not ctx.gm_users or (owner is not None and owner == ctx.user)

@@ -1,0 +1,194 @@
+"""d20 checks: `.ra` (an attribute check, AP-8 tier), `.save` (AP-5), `.dc` (AP-5) and
+`.def` (AP-2 defence level) — each with AP-6 advantage layers where a d20 is rolled."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.kits.references import active_sheet
+from bot.messages import Outgoing
+from bot.systems.ap20.args import ECHO, is_word, layer, option
+from bot.systems.ap20.state import actor, attribute, find, load, numbers, own_fighter
+from bot.systems.ap20.table import command
+from bot.systems.ap20.text import label, signed
+from rules.kits.advantage import DEFENSE_PARTS, Layer
+from rules.systems import ap20
+from rules.systems.ap20 import Check, Fighter
+
+_NUMBER = re.compile(r"^(?:>=|≥|dc=?)?(\d{1,3})$", re.IGNORECASE)
+_MOD = re.compile(r"^[+-]\d{1,3}$")
+
+
+@dataclass
+class CheckArgs:
+    stat: str | None = None
+    modifier: int | None = None
+    dc: int | None = None
+    mods: int = 0
+    layers: list[Layer] = field(default_factory=list)
+    by: str | None = None
+
+
+def parse_check(text: str, usage: str) -> CheckArgs:
+    args = CheckArgs()
+    for token in text.split():
+        pair = option(token)
+        declared = ap20.SYSTEM.stat(token)
+        if pair is not None and is_word(pair[0], "by", "由"):
+            args.by = pair[1]
+        elif args.stat is None and declared is not None and declared.name in ap20.ATTRIBUTES:
+            args.stat = declared.name
+        elif _MOD.match(token):
+            args.mods += int(token)
+        elif (found := layer(token)) is not None:
+            args.layers.append(found)
+        elif (match := _NUMBER.match(token)) and args.dc is None:
+            args.dc = int(match.group(1))
+        else:
+            raise CommandError("ap20.error.check_word", word=token[:ECHO],
+                               attributes="、".join(ap20.ATTRIBUTES))
+    return args
+
+
+async def subject(ctx: Context, by: str | None) -> tuple[str, dict[str, int], Fighter | None]:
+    """Who rolls: a fighter named with ``by=`` (own, or a GM's), the speaker's fighter,
+    else the speaker's active character outside a fight."""
+    _, combat = await load(ctx)
+    if by is not None:
+        if combat is None:
+            raise CommandError("ap20.error.no_fight")
+        fighter = await actor(ctx, combat, by)
+        return fighter.name, await numbers(ctx, fighter), fighter
+    if combat is not None:
+        mine = await own_fighter(ctx, combat)
+        if mine is not None:
+            return mine.name, await numbers(ctx, mine), mine
+    character = await active_sheet(ctx)
+    sheet = Fighter(character.name, character_id=character.id)
+    return character.name, await numbers(ctx, sheet), None
+
+
+def roll_text(ctx: Context, result: Check) -> str:
+    if len(result.rolls) == 1:
+        return ctx.t("ap20.roll.one", raw=result.raw)
+    key = "ap20.roll.high" if result.advantage > result.disadvantage else "ap20.roll.low"
+    return ctx.t(key, a=result.rolls[0], b=result.rolls[1], raw=result.raw)
+
+
+def check_text(ctx: Context, key: str, who: str, stat: str | None, result: Check,
+               **extra: Any) -> str:
+    parts = [roll_text(ctx, result)]
+    if stat is not None:
+        parts.append(ctx.t("ap20.check.stat", stat=stat, value=signed(result.modifier)))
+    if result.tier_bonus:
+        parts.append(ctx.t("ap20.check.tier", value=signed(result.tier_bonus)))
+    if result.mods:
+        parts.append(signed(result.mods))
+    counts = [ctx.t(key, n=n) for key, n in (("ap20.attack.adv", result.advantage),
+                                             ("ap20.attack.dis", result.disadvantage)) if n]
+    if counts:
+        parts.append(ctx.t("ap20.check.layers", layers="·".join(counts)))
+    if result.dc is None:
+        outcome = ""
+    else:
+        outcome = ctx.t("ap20.check.outcome", cmp="≥" if result.total >= result.dc else "<",
+                        dc=result.dc, result=ctx.t("ap20.check.success" if result.success
+                                                   else "ap20.check.failure"))
+        if result.auto:
+            outcome += ctx.t(f"ap20.check.{result.auto}")
+    return ctx.t(key, who=who, stat=stat or ctx.t("ap20.check.unnamed"),
+                 body=" ".join(parts), total=result.total, outcome=outcome, **extra)
+
+
+def check_data(kind: str, who: str, stat: str | None, result: Check) -> dict[str, Any]:
+    return {"kind": kind, "who": who, "stat": stat, "rolls": list(result.rolls),
+            "raw": result.raw, "modifier": result.modifier, "tier_bonus": result.tier_bonus,
+            "mods": result.mods, "total": result.total, "dc": result.dc,
+            "success": result.success, "auto": result.auto,
+            "critical_taken": result.critical_taken,
+            "advantage": result.advantage, "disadvantage": result.disadvantage}
+
+
+def modifier_of(values: dict[str, int], stat: str | None, who: str) -> int:
+    if stat is None:
+        return 0
+    score = attribute(values, stat)
+    if score is None:
+        raise CommandError("ap20.error.no_stat", name=who, stat=stat)
+    return ap20.modifier(score)
+
+
+def tier_of(fighter: Fighter | None, values: dict[str, int]) -> int:
+    return fighter.tier if fighter is not None else max(1, values.get("tier", 1))
+
+
+@command("ra", "check", "檢定", "检定")
+async def ra(ctx: Context) -> list[Outgoing]:
+    """An attribute check: d20 + modifier (+ tier, AP-8) [+ mods] [against a DC]."""
+    args = parse_check(ctx.args, "ap20.error.ra_usage")
+    who, values, fighter = await subject(ctx, args.by)
+    result = ap20.check(ctx.dice, modifier=modifier_of(values, args.stat, who), mods=args.mods,
+                        tier=tier_of(fighter, values), dc=args.dc, layers=args.layers)
+    return [ctx.reply(check_text(ctx, "ap20.check.line", who, args.stat, result),
+                      check_data("ap20.check", who, args.stat, result))]
+
+
+@command("save", "豁免")
+async def save(ctx: Context) -> list[Outgoing]:
+    """AP-5: d20 + the attribute's modifier (+ tier) + mods ≥ DC; raw 1 fails and takes
+    a critical, raw 20 succeeds."""
+    args = parse_check(ctx.args, "ap20.error.save_usage")
+    if args.stat is None or args.dc is None:
+        raise CommandError("ap20.error.save_usage")
+    who, values, fighter = await subject(ctx, args.by)
+    result = ap20.saving_throw(ctx.dice, modifier=modifier_of(values, args.stat, who),
+                               dc=args.dc, mods=args.mods, tier=tier_of(fighter, values),
+                               layers=args.layers)
+    return [ctx.reply(check_text(ctx, "ap20.check.save", who, args.stat, result),
+                      check_data("ap20.save", who, args.stat, result))]
+
+
+@command("dc", "難度", "难度")
+async def dc(ctx: Context) -> list[Outgoing]:
+    """AP-5: a spell's or maneuver's DC = 10 + the attribute's modifier + mods."""
+    args = parse_check(ctx.args, "ap20.error.dc_usage")
+    if args.stat is None or args.dc is not None or args.layers:
+        raise CommandError("ap20.error.dc_usage")
+    who, values, _ = await subject(ctx, args.by)
+    mod = modifier_of(values, args.stat, who)
+    value = ap20.save_dc(mod, args.mods)
+    return [ctx.reply(ctx.t("ap20.check.dc", who=who, stat=args.stat, mod=signed(mod),
+                            mods=signed(args.mods) if args.mods else "", dc=value),
+                      {"kind": "ap20.dc", "who": who, "stat": args.stat, "modifier": mod,
+                       "mods": args.mods, "dc": value})]
+
+
+@command("def", "defense", "防禦", "防御")
+async def def_(ctx: Context) -> list[Outgoing]:
+    """AP-2: a fighter's defence level now — its four parts, and armor only at 0 AP or
+    incapacitated."""
+    named = ctx.args.strip() or None
+    _, combat = await load(ctx)
+    if combat is None:
+        who, values, fighter = await subject(ctx, None)
+        ap, down = None, False
+    else:
+        fighter = find(combat, named) if named else await actor(ctx, combat, None)
+        who, values = fighter.name, await numbers(ctx, fighter)
+        hp = values.get("hp")
+        ap, down = fighter.ap, fighter.has("incapacitated") or (hp is not None and hp <= 0)
+    result = ap20.defense_level({p: values.get(p, 0) for p in DEFENSE_PARTS}, ap=ap,
+                                incapacitated=down)
+    parts = "+".join(ctx.t("ap20.defense.part", part=label(ctx, "part", p), value=v)
+                     for p, v in result.clamped.items())
+    note = ctx.t("ap20.attack.armor_only", reason=label(ctx, "armor_only", result.armor_only)) \
+        if result.armor_only else ""
+    return [ctx.reply(ctx.t("ap20.defense.line", who=who, total=result.total, parts=parts,
+                            note=note),
+                      {"kind": "ap20.defense", "who": who, "total": result.total,
+                       "parts": result.parts, "clamped": result.clamped,
+                       "counted": result.counted, "armor_only": result.armor_only})]

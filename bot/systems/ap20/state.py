@@ -1,0 +1,211 @@
+"""The stored fight and the sheets behind it.
+
+The fight lives in ``ctx.document(CombatDoc)`` (``Combat.to_dict()``); a player's
+fighter links its sheet by ``Character.id`` and reads its numbers there on every
+command (命中, 護甲, 生命 …, the names ``rules.systems.ap20.KEYS`` lists); a GM-run
+fighter keeps them in the fight. Hits on a player's fighter are written to its
+sheet's 生命.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.kits import layers
+from bot.kits.references import active_sheet
+from bot.names import fold
+from bot.store.models import ChannelState, Character
+from bot.systems.ap20.args import ECHO, may_speak_for
+from bot.systems.ap20.documents import CombatDoc
+from rules.errors import RuleError
+from rules.systems import ap20
+from rules.systems.ap20 import Combat, Fighter
+
+
+def require_ap20(ctx: Context) -> None:
+    if ctx.system.id != ap20.SYSTEM.id:
+        raise CommandError("ap20.error.wrong_system", system=ctx.channel.system)
+
+
+async def load(ctx: Context) -> tuple[ChannelState, Combat | None]:
+    require_ap20(ctx)
+    row = await ctx.document(CombatDoc)
+    return row, Combat.from_dict(row.data or {})
+
+
+async def running(ctx: Context) -> tuple[ChannelState, Combat]:
+    row, combat = await load(ctx)
+    if combat is None:
+        raise CommandError("ap20.error.no_fight")
+    return row, combat
+
+
+def save(row: ChannelState, combat: Combat | None) -> None:
+    row.data = combat.to_dict() if combat is not None else {}  # a new dict: JSON columns
+
+
+# --------------------------------------------------------------------------- sheets
+
+
+def sheet_value(stats: dict[str, Any], name: str) -> int | None:
+    """A sheet entry by its declared name or any spelling of it (繁/简, alias)."""
+    declared = ap20.SYSTEM.stat(name)
+    spellings = {fold(s) for s in (name, *(declared.aliases if declared else ()))}
+    for key, value in stats.items():
+        if fold(key) in spellings:
+            return int(value)
+    return None
+
+
+async def sheet_of(ctx: Context, fighter: Fighter) -> Character | None:
+    if fighter.character_id is None:
+        return None
+    character = await ctx.session.get(Character, fighter.character_id)
+    if character is None or character.channel_id != ctx.channel.id:
+        return None
+    return character
+
+
+async def numbers(ctx: Context, fighter: Fighter) -> dict[str, int]:
+    """A fighter's numbers under the rules' keys (``armor``, ``hit``, ``hp`` …, and each
+    attribute under its sheet name): a player's from the sheet, a GM-run one's stored."""
+    character = await sheet_of(ctx, fighter)
+    if character is None:
+        return dict(fighter.stats)
+    stats = dict(character.stats or {})
+    found: dict[str, int] = {}
+    for key, name in ap20.KEYS.items():
+        value = sheet_value(stats, name)
+        if value is not None:
+            found[key] = value
+    for name in ap20.ATTRIBUTES:
+        value = sheet_value(stats, name)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+def attribute(values: dict[str, int], name: str) -> int | None:
+    """An attribute score from a fighter's numbers (敏捷 also as ``dex``, 體質 ``con``)."""
+    if name in values:
+        return values[name]
+    return values.get({"敏捷": "dex", "體質": "con"}.get(name, ""))
+
+
+async def able(ctx: Context, fighter: Fighter) -> bool:
+    """Can fight: not incapacitated (失能) and — decision 12 — above 0 HP."""
+    hp = (await numbers(ctx, fighter)).get("hp")
+    return not fighter.has("incapacitated") and (hp is None or hp > 0)
+
+
+async def write_hp(ctx: Context, fighter: Fighter, combat: Combat, taken: int
+                   ) -> tuple[Combat, int | None, int | None]:
+    """Take ``taken`` HP off a fighter (never below 0): its sheet's 生命 for a player,
+    the fight's number for a GM-run one. (None, None) when it has no HP to show."""
+    character = await sheet_of(ctx, fighter)
+    if character is None:
+        return ap20.hurt(combat, fighter.name, taken)
+    stats = dict(character.stats or {})
+    name = next((k for k in stats if fold(k) in {fold("生命"), fold("HP")}), None)
+    if name is None:
+        return combat, None, None
+    before = int(stats[name])
+    stats[name] = max(0, before - taken)
+    character.stats = stats
+    return combat, before, stats[name]
+
+
+# --------------------------------------------------------------------------- who
+
+
+def find(combat: Combat, typed: str) -> Fighter:
+    """A fighter by name: as written, case-insensitively, then 繁/简-folded."""
+    found = combat.find(typed)
+    if found is None:
+        key = fold(typed)
+        found = next((f for f in combat.fighters if fold(f.name) == key), None)
+    if found is None:
+        raise CommandError("ap20.error.unknown_fighter", name=typed.strip()[:ECHO],
+                           known=" / ".join(f.name for f in combat.fighters))
+    return found
+
+
+async def own_fighter(ctx: Context, combat: Combat) -> Fighter | None:
+    """The speaker's fighter: their active character's, else the one they run."""
+    character = await ctx.active_character()
+    if character is not None:
+        mine = next((f for f in combat.fighters if f.character_id == character.id), None)
+        if mine is not None:
+            return mine
+    return next((f for f in combat.fighters if f.owner == ctx.user), None)
+
+
+async def actor(ctx: Context, combat: Combat, named: str | None) -> Fighter:
+    """Who acts: the fighter named (the speaker's own, or anyone's for a GM), else the
+    speaker's own fighter, else — for a GM — the fighter whose turn it is."""
+    if named:
+        fighter = find(combat, named)
+        if not may_speak_for(ctx, fighter.owner):
+            raise CommandError("ap20.error.not_yours", name=fighter.name)
+        return fighter
+    mine = await own_fighter(ctx, combat)
+    if mine is not None:
+        return mine
+    current = combat.actor
+    if current is not None and current.owner is None and may_speak_for(ctx, None):
+        return current  # the GM plays the GM-run fighter whose turn it is
+    if current is not None and may_speak_for(ctx, current.owner):
+        # a player's fighter is never the GM's by default: name it
+        raise CommandError("ap20.error.name_actor", actor=current.name)
+    raise CommandError("ap20.error.no_fighter")
+
+
+async def sheet_owner(ctx: Context) -> Character:
+    return await active_sheet(ctx)
+
+
+# --------------------------------------------------------------------------- layer hooks
+
+
+async def roster_hook(ctx: Context) -> layers.Roster | None:
+    """``bot.kits.layers.ROSTER``: the fight as a roster for a tactical layer."""
+    _, combat = await load(ctx)
+    if combat is None:
+        return None
+    members = tuple([layers.Member(f.name, f.side, f.owner, f.character_id,
+                                   await able(ctx, f)) for f in combat.fighters])
+    actor_ = combat.actor
+    return layers.Roster(members, actor_.name if actor_ else None, combat.round)
+
+
+LAYER_ACTIONS = {"instant": "reaction", "tactical": "standard"}
+"""v6 decision 1: an instant action costs what a reaction (瞬發) does, 1 AP; a tactical
+action what a standard action does, 3 AP — and, like one, only on one's own turn."""
+
+
+async def charge_hook(ctx: Context, name: str, kind: str, count: int) -> layers.Charge:
+    """``bot.kits.layers.CHARGE``: a layer's actions paid in action points (AP-1)."""
+    row, combat = await running(ctx)
+    fighter = find(combat, name)
+    action = LAYER_ACTIONS[kind]
+    cost = ap20.ACTIONS[action][0] * count
+    what = ctx.t(f"ap20.layer_action.{kind}", count=count)
+    try:
+        ap20.check_turn(combat, fighter.name, action)
+    except RuleError as exc:
+        raise CommandError("ap20.error.charge_turn", action=what,
+                           actor=exc.params["actor"]) from exc
+    if fighter.ap - cost < 0:
+        raise CommandError("ap20.error.charge_ap", action=what, cost=cost, points=fighter.ap)
+    combat = ap20.update(combat, fighter.name, ap=fighter.ap - cost)
+    save(row, combat)
+    return layers.Charge(fighter.name, kind, count, "ap", cost, fighter.ap, fighter.ap - cost)
+
+
+def refreshed(fighter: Fighter, values: dict[str, int]) -> Fighter:
+    """A player's fighter with its AP max from the sheet (行動力, default 6)."""
+    ap_max = values.get("ap", fighter.ap_max)
+    return replace(fighter, ap_max=max(0, ap_max))

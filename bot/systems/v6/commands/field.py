@@ -1,0 +1,299 @@
+"""The field (V6-1 … V6-4): `.place`, `.face`, `.pose`, `.move`, `.shove`, `.map`,
+`.fatigue`. Combatants are the base's fight (ap20's `.init`), found through
+``bot.kits.layers``; posture changes and a lying roll are paid from the base's
+action points; moves cost fatigue."""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.kits import layers
+from bot.messages import Outgoing
+from bot.names import fold
+from bot.permissions import require_gm_if_any
+from bot.systems.v6.state import (
+    ECHO,
+    arrow,
+    cell,
+    field_data,
+    fight,
+    label,
+    load,
+    looks_like_cell,
+    may_speak_for,
+    member,
+    movement,
+    mover,
+    own_turn,
+    save,
+    unit_text,
+)
+from bot.systems.v6.table import command
+from rules.kits import grid
+from rules.systems import v6
+
+_OPTION = re.compile(r"^([^=＝:：\s]+)[=＝:：](.+)$")
+_SIZE = re.compile(r"^(\d{1,2})\s*[x×*]\s*(\d{1,2})$", re.IGNORECASE)
+
+
+def is_word(token: str, *spellings: str) -> bool:
+    key = fold(token)
+    return any(fold(s) == key for s in spellings)
+
+
+def option(token: str) -> tuple[str, str] | None:
+    match = _OPTION.match(token)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def small(text: str, usage: str) -> int:
+    if not re.fullmatch(r"\d{1,3}", text.strip()):
+        raise CommandError(usage)
+    return int(text)
+
+
+def split_by(tokens: list[str]) -> tuple[list[str], str | None]:
+    """The tokens without ``by=<name>``, and the name."""
+    rest, by = [], None
+    for token in tokens:
+        pair = option(token)
+        if pair is not None and is_word(pair[0], "by", "由"):
+            by = pair[1]
+        else:
+            rest.append(token)
+    return rest, by
+
+
+STATS = {"stride": ("stride", "步幅"), "agility": ("agility", "靈巧", "灵巧"),
+         "might": ("might", "強壯", "强壮")}
+
+
+@command("place", "站位", "放置")
+async def place(ctx: Context) -> list[Outgoing]:
+    """`.place <name> <cell> [facing] [size] [sense] [步幅=3 靈巧=4 強壯=4]` — the GM
+    sets the field; a player places their own combatant before the fight starts."""
+    tokens = ctx.args.split()
+    if len(tokens) < 2:
+        raise CommandError("v6.error.place_usage")
+    row, f = await load(ctx)
+    roster = await fight(ctx)
+    who = member(roster, tokens[0])
+    if not may_speak_for(ctx, who):
+        raise CommandError("v6.error.not_yours", name=who.name)
+    if roster.current is not None and not (ctx.is_gm or not ctx.gm_users):
+        raise CommandError("v6.error.place_gm", name=who.name)
+    where = cell(tokens[1])
+    facing = size = sense = None
+    stats: dict[str, int] = {}
+    for token in tokens[2:]:
+        pair = option(token)
+        if pair is not None:
+            key = next((k for k, words in STATS.items() if is_word(pair[0], *words)), None)
+            if key is None:
+                raise CommandError("v6.error.place_word", word=token[:ECHO])
+            stats[key] = small(pair[1], "v6.error.place_usage")
+        elif (d := v6.direction(token)) is not None and facing is None:
+            facing = d
+        elif token.casefold() in v6.SIZE_ALIASES or token in v6.SIZE_ALIASES:
+            size = v6.SIZE_ALIASES.get(token.casefold(), v6.SIZE_ALIASES.get(token))
+        elif token.casefold() in v6.SENSE_ALIASES or token in v6.SENSE_ALIASES:
+            sense = v6.SENSE_ALIASES.get(token.casefold(), v6.SENSE_ALIASES.get(token))
+        else:
+            raise CommandError("v6.error.place_word", word=token[:ECHO])
+    f, unit = v6.place(f, who.name, where, facing=facing, size=size, sense=sense, stats=stats)
+    save(row, f)
+    return [ctx.reply(ctx.t("v6.field.placed", unit=unit_text(ctx, unit),
+                            size=label(ctx, "size", unit.size)),
+                      field_data(f, "place", name=unit.name))]
+
+
+@command("face", "轉向", "转向", "朝向")
+async def face(ctx: Context) -> list[Outgoing]:
+    """V6-1: `.face 北|NE|135|<combatant> [by=<name>]`, on one's own turn."""
+    tokens, by = split_by(ctx.args.split())
+    if len(tokens) != 1:
+        raise CommandError("v6.error.face_usage")
+    row, f = await load(ctx)
+    roster = await fight(ctx)
+    who = await mover(ctx, roster, by)
+    own_turn(roster, who)
+    facing = v6.direction(tokens[0])
+    if facing is None:
+        other = member(roster, tokens[0])
+        facing = v6.facing_toward(f, who.name, other.name)
+    f, turned = v6.face(f, who.name, facing)
+    save(row, f)
+    unit = f.unit(who.name)
+    return [ctx.reply(ctx.t("v6.field.faced", name=who.name, before=turned.before,
+                            after=turned.after, arrow=arrow(unit.facing)),
+                      field_data(f, "face", name=who.name, before=turned.before,
+                                 after=turned.after))]
+
+
+@command("pose", "姿勢", "姿势")
+async def pose(ctx: Context) -> list[Outgoing]:
+    """V6-2: `.pose 蹲伏|站立|骑坐|匍匐|躺倒 [by=<name>]`; the change's instant or tactical
+    actions are paid from the base's action points."""
+    tokens, by = split_by(ctx.args.split())
+    if len(tokens) != 1:
+        raise CommandError("v6.error.pose_usage")
+    after = v6.posture(tokens[0])
+    row, f = await load(ctx)
+    roster = await fight(ctx)
+    who = await mover(ctx, roster, by)
+    f, change = v6.pose(f, who.name, after)
+    paid = await layers.charge(ctx, who.name, change.kind, change.count)
+    save(row, f)
+    cost = ctx.t("v6.cost.paid", kind=label(ctx, "action", change.kind), count=change.count,
+                 cost=paid.cost, before=paid.before, after=paid.after) if paid else ""
+    return [ctx.reply(ctx.t("v6.field.posed", name=who.name,
+                            before=label(ctx, "posture", change.before),
+                            after=label(ctx, "posture", change.after), cost=cost),
+                      field_data(f, "pose", name=who.name, before=change.before,
+                                 after=change.after, action=change.kind, count=change.count,
+                                 ap_cost=paid.cost if paid else None))]
+
+
+@command("move", "移動", "移动")
+async def move(ctx: Context) -> list[Outgoing]:
+    """V6-3: `.move C4 [D6 …] [climb=N] [vault=H] [leap=W] [drag|support] [partner=<name>]
+    [by=<name>]` on one's own turn: straight legs through the cells, fatigue by stride."""
+    tokens, by = split_by(ctx.args.split())
+    path, vaults, leaps, climb, mode, partner = [], [], [], 0, "walk", None
+    for token in tokens:
+        pair = option(token)
+        if looks_like_cell(token):
+            path.append(cell(token))
+        elif pair is not None and is_word(pair[0], "climb", "攀爬", "爬"):
+            climb = small(pair[1], "v6.error.move_usage")
+        elif pair is not None and is_word(pair[0], "vault", "翻越", "翻"):
+            vaults.append(small(pair[1], "v6.error.move_usage"))
+        elif pair is not None and is_word(pair[0], "leap", "跃过", "躍過", "跳"):
+            leaps.append(small(pair[1], "v6.error.move_usage"))
+        elif pair is not None and is_word(pair[0], "partner", "搀扶者", "攙扶者", "扶"):
+            partner = pair[1]
+        elif token in v6.MODE_ALIASES or token.casefold() in v6.MODE_ALIASES:
+            mode = v6.MODE_ALIASES.get(token, v6.MODE_ALIASES.get(token.casefold(), "walk"))
+        else:
+            raise CommandError("v6.error.move_word", word=token[:ECHO])
+    if not path and not climb:
+        raise CommandError("v6.error.move_usage")
+    row, f = await load(ctx)
+    roster = await fight(ctx)
+    who = await mover(ctx, roster, by)
+    own_turn(roster, who)
+    unit = f.unit(who.name)
+    if unit.cell is None:
+        raise CommandError("v6.error.not_placed", name=who.name)
+    values = await movement(ctx, who, unit)
+    partner_stride = None
+    if partner is not None:
+        helper = member(roster, partner)
+        partner_stride = (await movement(ctx, helper, f.unit(helper.name)))["stride"]
+    f, moved = v6.move(f, who.name, path or [unit.cell], base_stride=values["stride"],
+                       agility=values.get("agility"), might=values.get("might"), mode=mode,
+                       vaults=vaults, leaps=leaps, climb=climb, partner_stride=partner_stride)
+    paid = None
+    if moved.roll:
+        paid = await layers.charge(ctx, who.name, moved.action_kind or "tactical",
+                                   moved.action_count)
+    save(row, f)
+    if moved.roll:
+        text = ctx.t("v6.field.rolled", name=who.name, start=moved.start, end=moved.end,
+                     cost=ctx.t("v6.cost.paid", kind=label(ctx, "action", "tactical"),
+                                count=moved.action_count, cost=paid.cost, before=paid.before,
+                                after=paid.after) if paid else "")
+    else:
+        cost = moved.cost
+        assert cost is not None
+        extras = []
+        if cost.obstacles:
+            extras.append(ctx.t("v6.move.obstacles", steps=cost.obstacles))
+        if cost.climbed:
+            extras.append(ctx.t("v6.move.climb", steps=cost.climbed, rate=cost.climb_rate,
+                                fatigue=cost.climb_fatigue))
+        if cost.mode != "walk":
+            extras.append(label(ctx, "mode", cost.mode))
+        text = ctx.t("v6.field.moved", name=who.name, start=moved.start, end=moved.end,
+                     steps=moved.walked, stride=cost.stride,
+                     extra="".join(ctx.t("v6.move.extra", item=e) for e in extras),
+                     fatigue=cost.fatigue, before=moved.fatigue_before,
+                     after=moved.fatigue_after)
+    return [ctx.reply(text, field_data(f, "move", name=who.name, start=moved.start,
+                                       end=moved.end, walked=moved.walked, roll=moved.roll,
+                                       fatigue=moved.cost.fatigue if moved.cost else 0,
+                                       fatigue_after=moved.fatigue_after,
+                                       stride=moved.cost.stride if moved.cost else None))]
+
+
+@command("shove", "擊退", "击退", "牽引", "牵引", "被迫移動", "被迫移动")
+async def shove(ctx: Context) -> list[Outgoing]:
+    """V6-3, GM: a forced move (knock-back, pull, flight) — no fatigue, a straight line,
+    stopping before the first base in the way."""
+    require_gm_if_any(ctx)
+    tokens = ctx.args.split()
+    if len(tokens) != 2:
+        raise CommandError("v6.error.shove_usage")
+    row, f = await load(ctx)
+    roster = await fight(ctx)
+    who = member(roster, tokens[0])
+    f, moved = v6.forced_move(f, who.name, cell(tokens[1]))
+    save(row, f)
+    stop = ctx.t("v6.field.stopped", other=moved.stopped_by) if moved.stopped_by else ""
+    return [ctx.reply(ctx.t("v6.field.shoved", name=who.name, start=moved.start, end=moved.end,
+                            steps=moved.walked, stop=stop),
+                      field_data(f, "shove", name=who.name, start=moved.start, end=moved.end,
+                                 stopped_by=moved.stopped_by))]
+
+
+@command("map", "地圖", "地图", "場地", "场地")
+async def map_(ctx: Context) -> list[Outgoing]:
+    """`.map` shows the field: the board (letters mark combatants, a legend below);
+    `.map 16x12` (GM) resizes it."""
+    text = ctx.args.strip()
+    row, f = await load(ctx)
+    if text:
+        match = _SIZE.match(text)
+        if match is None:
+            raise CommandError("v6.error.map_usage")
+        require_gm_if_any(ctx)
+        f = v6.resize(f, int(match.group(1)), int(match.group(2)))
+        save(row, f)
+    roster = await layers.roster(ctx)
+    names = [m.name for m in roster.members] if roster else []
+    placed = [u for u in (f.find(n) for n in names) if u is not None and u.cell is not None]
+    marks = {u.cell: chr(ord("a") + i) for i, u in enumerate(placed) if i < 26}
+    board = grid.render(f.width, f.height, {c: m for c, m in marks.items() if c})
+    legend = [f"{chr(ord('a') + i)} {unit_text(ctx, u)}" for i, u in enumerate(placed)]
+    head = ctx.t("v6.field.head", width=f.width, height=f.height)
+    unplaced = [n for n in names if f.find(n) is None or f.unit(n).cell is None]
+    tail = [ctx.t("v6.field.unplaced", names=ctx.t("v6.note.sep").join(unplaced))
+            ] if unplaced else []
+    return [ctx.reply("\n".join([head, *board, *legend, *tail]),
+                      field_data(f, "map"), block=True)]
+
+
+@command("fatigue", "疲勞", "疲劳")
+async def fatigue(ctx: Context) -> list[Outgoing]:
+    """`.fatigue` shows everyone's fatigue; `.fatigue <name> N` (GM) sets it."""
+    tokens = ctx.args.split()
+    row, f = await load(ctx)
+    roster = await fight(ctx)
+    if not tokens:
+        items = [ctx.t("v6.fatigue.item", name=m.name, fatigue=f.unit(m.name).fatigue)
+                 for m in roster.members]
+        return [ctx.reply(ctx.t("v6.fatigue.show", items=ctx.t("v6.note.sep").join(items)),
+                          field_data(f, "fatigue"))]
+    require_gm_if_any(ctx)
+    if len(tokens) not in (1, 2):
+        raise CommandError("v6.error.fatigue_usage")
+    who = member(roster, tokens[0])
+    value = small(tokens[1], "v6.error.fatigue_usage") if len(tokens) == 2 else 0
+    before = f.unit(who.name).fatigue
+    f = v6.rest(f, who.name, value)
+    save(row, f)
+    return [ctx.reply(ctx.t("v6.fatigue.set", name=who.name, before=before, after=value),
+                      field_data(f, "fatigue", name=who.name))]
+

@@ -1,0 +1,165 @@
+"""The stored field, the base's fight behind it (through ``bot.kits.layers``), the sheets'
+movement numbers, and the hook that judges an attack (``bot.kits.layers.ATTACK``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.kits import layers
+from bot.kits.layers import Member, Roster
+from bot.names import fold
+from bot.store.models import ChannelState, Character
+from bot.systems.v6.documents import FieldDoc
+from rules.errors import RuleError
+from rules.kits.advantage import AttackTactics
+from rules.kits.grid import Coord, cell_name, parse_cell
+from rules.systems import v6
+from rules.systems.v6 import Field, Unit
+
+ECHO = 30
+STAT_KEYS = {"stride": "步幅", "agility": "靈巧", "might": "強壯"}
+"""The rules' movement numbers → the sheet names they are read from (V6-3)."""
+
+
+def require_v6(ctx: Context) -> None:
+    if not layers.is_on(ctx, "v6"):
+        raise CommandError("v6.error.wrong_system", system=ctx.channel.system)
+
+
+async def load(ctx: Context) -> tuple[ChannelState, Field]:
+    require_v6(ctx)
+    row = await ctx.document(FieldDoc)
+    return row, Field.from_dict(row.data or {})
+
+
+def save(row: ChannelState, f: Field) -> None:
+    row.data = f.to_dict()
+
+
+async def fight(ctx: Context) -> Roster:
+    """The base's fight (v6 places only its combatants)."""
+    roster = await layers.roster(ctx)
+    if roster is None:
+        raise CommandError("v6.error.no_fight")
+    return roster
+
+
+def member(roster: Roster, typed: str) -> Member:
+    found = roster.find(typed)
+    if found is None:
+        raise CommandError("v6.error.not_in_fight", name=typed.strip()[:ECHO],
+                           known=" / ".join(m.name for m in roster.members))
+    return found
+
+
+def may_speak_for(ctx: Context, who: Member) -> bool:
+    return ctx.is_gm or not ctx.gm_users or (who.owner is not None and who.owner == ctx.user)
+
+
+async def mover(ctx: Context, roster: Roster, named: str | None) -> Member:
+    """Who acts: the one named (own, or anyone for a GM), else the speaker's own
+    combatant (their active character's), else for a GM the one whose turn it is."""
+    if named:
+        who = member(roster, named)
+        if not may_speak_for(ctx, who):
+            raise CommandError("v6.error.not_yours", name=who.name)
+        return who
+    character = await ctx.active_character()
+    mine = [m for m in roster.members if m.owner == ctx.user]
+    if character is not None:
+        mine.sort(key=lambda m: m.character_id != character.id)
+    if mine:
+        return mine[0]
+    if roster.current is not None:
+        current = member(roster, roster.current)
+        if current.owner is None and may_speak_for(ctx, current):
+            return current  # the GM plays the GM-run combatant whose turn it is
+        if may_speak_for(ctx, current):
+            raise CommandError("v6.error.name_actor", actor=current.name)
+    raise CommandError("v6.error.no_combatant")
+
+
+def own_turn(roster: Roster, who: Member) -> None:
+    """V6-1 (facing) and V6-3 (an active move): only on one's own turn, once the fight
+    has started."""
+    if roster.current is not None and roster.current != who.name:
+        raise CommandError("v6.error.not_your_turn", name=who.name, actor=roster.current)
+
+
+async def movement(ctx: Context, who: Member, unit: Unit) -> dict[str, int]:
+    """``stride`` / ``agility`` / ``might``: a player's from the sheet (步幅 靈巧 強壯), a
+    GM-run combatant's from the field; the stride defaults to 3 (decision 8)."""
+    values = dict(unit.stats)
+    if who.character_id is not None:
+        character = await ctx.session.get(Character, who.character_id)
+        if character is not None:
+            for key, name in STAT_KEYS.items():
+                declared = v6.SYSTEM.stat(name)
+                spellings = {fold(s) for s in (name, *(declared.aliases if declared else ()))}
+                for sheet_name, value in (character.stats or {}).items():
+                    if fold(sheet_name) in spellings:
+                        values[key] = int(value)
+    values.setdefault("stride", v6.DEFAULT_STRIDE)
+    return values
+
+
+def cell(text: str) -> Coord:
+    found = parse_cell(text)
+    if found is None:
+        raise CommandError("v6.error.bad_cell", cell=text[:ECHO])
+    return found
+
+
+def looks_like_cell(text: str) -> bool:
+    return re.fullmatch(r"[A-Za-z]\d{1,2}", text.strip()) is not None
+
+
+def label(ctx: Context, group: str, key: str) -> str:
+    full = f"v6.{group}.{key}"
+    return ctx.t(full) if ctx.core.catalog.has(full, ctx.locale) else key
+
+
+ARROWS = "↑↗→↘↓↙←↖"
+
+
+def arrow(facing: int) -> str:
+    return ARROWS[round(facing / 45) % 8]
+
+
+def unit_text(ctx: Context, unit: Unit) -> str:
+    where = cell_name(*unit.cell) if unit.cell else ctx.t("v6.field.offboard")
+    return ctx.t("v6.field.unit", name=unit.name, cell=where, arrow=arrow(unit.facing),
+                 facing=unit.facing, posture=label(ctx, "posture", unit.posture),
+                 fatigue=unit.fatigue)
+
+
+def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
+    return {"kind": "v6.field", "event": event, "field": f.to_dict(), **extra}
+
+
+# --------------------------------------------------------------------------- the hook
+
+
+async def attack_hook(ctx: Context, query: layers.AttackQuery) -> tuple[AttackTactics, str]:
+    """``bot.kits.layers.ATTACK``: V6-1 / V6-2 on one attack — and its note."""
+    _, f = await load(ctx)
+    try:
+        verdict = v6.tactics(f, query.attacker, query.target, query.kind,
+                             query.roster.allies(query.attacker))
+    except RuleError as exc:
+        if exc.code == "v6.crawl_attack":
+            raise RuleError(exc.code, kind=label(ctx, "kind", str(exc.params["kind"]))) from exc
+        raise
+    parts = [ctx.t("v6.note.layer", reason=label(ctx, "layer", layer.reason),
+                   amount=f"{layer.amount:+d}") for layer in verdict.layers]
+    facts = dict(verdict.facts)
+    if "parry" in verdict.lost_defense:
+        parts.append(ctx.t("v6.note.no_parry"))
+    if facts.get("sector") in ("side", "back"):
+        parts.append(label(ctx, "sector", str(facts["sector"])))
+    if "flank" in facts:
+        parts.append(ctx.t("v6.note.flank", ally=facts["flank"]))
+    return verdict, ctx.t("v6.note.sep").join(parts)

@@ -1,0 +1,235 @@
+"""The fight: fighters in initiative order on the ``rules.kits.turns`` kit, their action
+points (AP-1, refilled by the kit's ``on_turn_start`` hook), the numbers of the
+GM-run fighters, and the attack applied to them.
+
+Player characters keep their numbers on their sheets (the bot reads them for every
+command); a GM-run fighter keeps them here in ``stats`` under the rules' keys
+(``armor``, ``dodge``, ``hit``, ``hp`` …, ``rules.systems.ap20.vocabulary.KEYS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.dice.source import DiceSource
+from rules.errors import RuleError
+from rules.kits import turns
+from rules.kits.turns import TurnOrder
+from rules.systems.ap20.actions import OWN_TURN_ONLY, Spend, action_key, spend
+from rules.systems.ap20.checks import Check, check
+from rules.systems.ap20.vocabulary import DEFAULT_AP
+
+FLAGS = ("incapacitated", "hidden", "invisible", "blindsight", "truesight")
+"""States a fighter may be in: 失能 (AP-2: armor only), 隱匿 / 隱形 (AP-7: its attacks
+are sneak attacks), 盲視 / 真實視覺 (AP-7: sneak attacks against it fail)."""
+
+SIDES = ("party", "foe")
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One combatant: who runs it, its initiative, its action points, and — for a
+    GM-run fighter — its numbers (``stats``), states (``flags``) and resistances."""
+
+    name: str
+    side: str = "party"
+    owner: str | None = None
+    character_id: int | None = None
+    initiative: int = 0
+    init_rolls: tuple[int, ...] = ()
+    tiebreak: int = 0
+    ap: int = DEFAULT_AP
+    ap_max: int = DEFAULT_AP
+    tier: int = 1
+    stats: dict[str, int] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
+    resist: dict[str, int] = field(default_factory=dict)
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    @property
+    def hp(self) -> int | None:
+        return self.stats.get("hp")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "side": self.side, "owner": self.owner,
+                "character_id": self.character_id, "initiative": self.initiative,
+                "init_rolls": list(self.init_rolls), "tiebreak": self.tiebreak, "ap": self.ap,
+                "ap_max": self.ap_max, "tier": self.tier, "stats": dict(self.stats),
+                "flags": list(self.flags), "resist": dict(self.resist)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Fighter:
+        return cls(str(data["name"]), str(data.get("side", "party")), data.get("owner"),
+                   data.get("character_id"), int(data.get("initiative", 0)),
+                   tuple(data.get("init_rolls", ())), int(data.get("tiebreak", 0)),
+                   int(data.get("ap", DEFAULT_AP)), int(data.get("ap_max", DEFAULT_AP)),
+                   int(data.get("tier", 1)),
+                   {str(k): int(v) for k, v in (data.get("stats") or {}).items()},
+                   tuple(data.get("flags", ())),
+                   {str(k): int(v) for k, v in (data.get("resist") or {}).items()})
+
+
+@dataclass(frozen=True)
+class Combat:
+    """Fighters in initiative order; ``started`` once the first turn began (round 1)."""
+
+    order: TurnOrder[Fighter]
+    started: bool = False
+
+    @property
+    def fighters(self) -> tuple[Fighter, ...]:
+        return self.order.members
+
+    @property
+    def round(self) -> int:
+        return self.order.round
+
+    @property
+    def actor(self) -> Fighter | None:
+        return self.order.actor if self.started else None
+
+    def find(self, name: str) -> Fighter | None:
+        folded = name.strip().casefold()
+        return next((f for f in self.fighters if f.name.casefold() == folded), None)
+
+    def get(self, name: str) -> Fighter:
+        found = self.find(name)
+        if found is None:
+            raise RuleError("ap20.unknown_combatant", name=name.strip(),
+                            known=", ".join(f.name for f in self.fighters))
+        return found
+
+    def index(self, name: str) -> int:
+        target = self.get(name)
+        return next(i for i, f in enumerate(self.fighters) if f is target)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fighters": [f.to_dict() for f in self.fighters], "current": self.order.current,
+                "round": self.order.round, "started": self.started}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Combat | None:
+        fighters = tuple(Fighter.from_dict(f) for f in data.get("fighters", ()))
+        if not fighters:
+            return None
+        return cls(TurnOrder(fighters, int(data.get("current", 0)), int(data.get("round", 0))),
+                   bool(data.get("started", False)))
+
+
+def initiative(source: DiceSource, *, modifier: int = 0, mods: int = 0, tier: int = 1) -> Check:
+    """Decision 2: initiative is a 敏捷 check — d20 + 敏捷 modifier + tier bonus (AP-8)
+    + mods; higher acts first."""
+    return check(source, modifier=modifier, mods=mods, tier=tier)
+
+
+def join(combat: Combat | None, fighter: Fighter) -> Combat:
+    """Add a fighter in initiative order (ties: the higher ``tiebreak`` — the 敏捷
+    modifier — first, then whoever joined first). A fighter joining a started fight
+    before the current actor first acts next round (the kit's ``insert``)."""
+    if fighter.tier < 1:
+        raise RuleError("ap20.bad_tier", tier=fighter.tier)
+    if combat is None:
+        return Combat(TurnOrder((fighter,)))
+    if combat.find(fighter.name) is not None:
+        raise RuleError("ap20.duplicate_name", name=fighter.name)
+    key = (fighter.initiative, fighter.tiebreak)
+    at = next((i for i, f in enumerate(combat.fighters) if (f.initiative, f.tiebreak) < key),
+              len(combat.fighters))
+    if not combat.started:
+        members = (*combat.fighters[:at], fighter, *combat.fighters[at:])
+        return replace(combat, order=TurnOrder(members))
+    return replace(combat, order=turns.insert(combat.order, at, fighter))
+
+
+def remove(combat: Combat, name: str) -> Combat | None:
+    """Take a fighter out (None when it was the last); the current actor stays current
+    (removing the actor itself hands the turn to the next in order, without a refill)."""
+    at = combat.index(name)
+    if len(combat.fighters) == 1:
+        return None
+    return replace(combat, order=turns.remove(combat.order, at))
+
+
+def refill(fighter: Fighter) -> Fighter:
+    """AP-1: action points back to the fighter's max at the start of its turn."""
+    return replace(fighter, ap=fighter.ap_max)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A turn change: who ended, who acts now with its refill, the round."""
+
+    previous: str | None
+    current: str
+    round: int
+    new_round: bool
+    ap_before: int
+    ap_after: int
+
+
+def next_turn(combat: Combat) -> tuple[Combat, Turn]:
+    """Start the fight (round 1, the first in order) or end the current turn; the
+    incoming actor's action points refill through the turn kit's ``on_turn_start``."""
+    if not combat.started:
+        first = combat.order.members[0]
+        members = (refill(first), *combat.order.members[1:])
+        started = Combat(TurnOrder(members, 0, 1), True)
+        return started, Turn(None, first.name, 1, True, first.ap, first.ap_max)
+    before = combat.order.members[(combat.order.current + 1) % len(combat.fighters)].ap
+    order, change = turns.advance(combat.order, on_turn_start=refill)
+    return replace(combat, order=order), Turn(change.previous.name, change.current.name,
+                                              change.round, change.new_round, before,
+                                              change.current.ap)
+
+
+def update(combat: Combat, name: str, **changes: Any) -> Combat:
+    """The fight with one fighter's fields replaced (AP, stats, flags, …)."""
+    at = combat.index(name)
+    fighter = replace(combat.fighters[at], **changes)
+    if fighter.ap < 0 or fighter.ap_max < 0:
+        raise RuleError("ap20.negative", name="ap", value=min(fighter.ap, fighter.ap_max))
+    if fighter.tier < 1:
+        raise RuleError("ap20.bad_tier", tier=fighter.tier)
+    return replace(combat, order=turns.update(combat.order, at, fighter))
+
+
+def with_flags(fighter: Fighter, add: Iterable[str] = (), drop: Iterable[str] = ()) -> tuple[
+        str, ...]:
+    """A fighter's flags with some added and some dropped, in ``FLAGS`` order."""
+    kept = (set(fighter.flags) | set(add)) - set(drop)
+    return tuple(f for f in FLAGS if f in kept)
+
+
+def spend_action(combat: Combat, name: str, action: str, *, mp: int | None = None,
+                 stamina: int | None = None, stamina_base: int = 0) -> tuple[Combat, Spend]:
+    """AP-1 in a fight: ``name`` pays for ``action``. Decision 3: a maneuver, a standard
+    action and a standard cast only on one's own turn once the fight has started."""
+    fighter = combat.get(name)
+    key = action_key(action)
+    actor = combat.actor
+    if key in OWN_TURN_ONLY and actor is not None and actor.name != fighter.name:
+        raise RuleError("ap20.not_your_turn", name=fighter.name, actor=actor.name, action=key)
+    paid = spend(key, fighter.ap, mp=mp, stamina=stamina, stamina_base=stamina_base)
+    return update(combat, fighter.name, ap=paid.ap_after), paid
+
+
+def check_turn(combat: Combat, name: str, action: str) -> None:
+    """Refuse an own-turn action (decision 3) by someone whose turn it is not."""
+    actor = combat.actor
+    if action in OWN_TURN_ONLY and actor is not None and actor.name.casefold() != \
+            name.strip().casefold():
+        raise RuleError("ap20.not_your_turn", name=name, actor=actor.name, action=action)
+
+
+def hurt(combat: Combat, name: str, amount: int) -> tuple[Combat, int | None, int | None]:
+    """Take ``amount`` HP off a GM-run fighter that has HP (never below 0): the fight and
+    the HP before and after (None, None for a fighter whose HP is on a sheet)."""
+    fighter = combat.get(name)
+    if fighter.hp is None:
+        return combat, None, None
+    after = max(0, fighter.hp - amount)
+    return update(combat, fighter.name, stats={**fighter.stats, "hp": after}), fighter.hp, after

@@ -1,0 +1,236 @@
+"""A whole scripted `ap20` fight through the console adapter in `--json` mode (issue 14).
+
+The GM ``keeper`` runs 食人魔 (a tier-2 monster: its initiative gets +1, AP-8; 火焰
+resistance 2) and 哥布林; ``alice`` plays 艾莉絲, ``bob`` 鮑伯, ``carol`` 卡蘿. Two rounds:
+initiative rolls, hits and a miss, a crit by a raw 20 (dice ×2), the defender's 1-AP
+reaction and armor only at 0 AP, a spend refused below 0, a cast's 精神力, a save, typed
+damage with a resistance, the refill at each turn's start, and the end.
+
+The script runs twice — one `trpgbot console --json` process with every die on
+``--dice``, and a fresh ``Core`` for every line with only that line's dice — and the two
+transcripts must be identical; the numbers are asserted on the per-line replies.
+The helpers are shared with the v6 session (``tests/bot/test_v6_session.py``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from adapters.console import serve_console
+from bot.config import Settings
+from bot.core import Core
+from rules.dice.source import ScriptedSource
+
+TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
+CHANNEL = "console"
+
+Message = dict[str, Any]
+
+
+class Step(NamedTuple):
+    line: str
+    dice: list[int]
+    name: str = ""
+
+
+class NoMoreDice:
+    def roll(self, faces: int) -> int:
+        raise AssertionError(f"unscripted d{faces} rolled")
+
+
+def database_url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path.as_posix()}"
+
+
+def one_process(tmp: Path, script: list[Step]) -> list[Message]:
+    """The installed console: one process, the whole script on stdin."""
+    text = "".join(f"{step.line}\n" for step in script)
+    dice = ",".join(str(d) for step in script for d in step.dice)
+    env = {**os.environ, "TRPGBOT_DATA_DIR": str(tmp)}
+    done = subprocess.run(
+        [TRPGBOT, "console", "--json", "--dice", dice, "--db", database_url(tmp / "a.db")],
+        input=text, capture_output=True, text=True, env=env, cwd=tmp, timeout=120, check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+async def restart_every_line(tmp: Path, script: list[Step]) -> list[list[Message]]:
+    """A fresh Core — a restarted bot — for every line; the replies of each line."""
+    settings = Settings(_env_file=None, data_dir=tmp, database_url=database_url(tmp / "b.db"))
+    replies: list[list[Message]] = []
+    for step in script:
+        dice = ScriptedSource(step.dice, fallback=NoMoreDice())
+        core = await Core.open(settings, dice=dice)
+        out = io.StringIO()
+        try:
+            await serve_console(core, "player", CHANNEL, as_json=True,
+                                stdin=io.StringIO(step.line + "\n"), stdout=out)
+        finally:
+            await core.close()
+        assert dice.remaining == 0, f"{step.line!r} left {dice.remaining} scripted dice"
+        replies.append([json.loads(line) for line in out.getvalue().splitlines()])
+    return replies
+
+
+class Session(NamedTuple):
+    script: list[Step]
+    whole: list[Message]
+    by_line: list[list[Message]]
+
+    def said(self, name: str) -> Message:
+        """The one channel message of the step called ``name``."""
+        index = next(i for i, step in enumerate(self.script) if step.name == name)
+        [out] = self.by_line[index]
+        assert (out["to"], out["channel"]) == ("channel", CHANNEL), out
+        return out
+
+    def text(self, name: str) -> str:
+        return str(self.said(name)["text"])
+
+    def data(self, name: str) -> dict[str, Any]:
+        found = self.said(name)["data"]
+        assert found is not None, name
+        return dict(found)
+
+
+async def play(tmp: Path, script: list[Step]) -> Session:
+    names = [step.name for step in script if step.name]
+    assert len(names) == len(set(names)), "duplicate step names"
+    return Session(script, one_process(tmp, script), await restart_every_line(tmp, script))
+
+
+def assert_same_transcript(session: Session) -> None:
+    restarted = [message for line in session.by_line for message in line]
+    assert len(session.whole) == len(restarted)
+    for i, (one, other) in enumerate(zip(session.whole, restarted, strict=True)):
+        assert one == other, f"message {i} differs"
+    assert all(session.by_line), "every line of the script answers"
+
+
+# --------------------------------------------------------------------------- the script
+
+SCRIPT: list[Step] = [
+    Step("keeper: .gm", []),
+    Step("keeper: .system ap20", [], "system"),
+    Step("alice: .pc new 艾莉絲", []),
+    Step("alice: .st 敏捷 14 命中 5 破甲 1 護甲 1 閃避 2 生命 18 精神力 6", []),
+    Step("bob: .pc new 鮑伯", []),
+    Step("bob: .st 敏捷 12 命中 4 破甲 2 護甲 3 招架 2 生命 22 耐力 8", []),
+    Step("carol: .pc new 卡蘿", []),
+    Step("carol: .st 敏捷 10 命中 3 破甲 3 護甲 4 格擋 2 生命 24 感知 14", []),
+    # decision 2: d20 + 敏捷 modifier
+    Step("alice: .init join", [11], "join_alice"),  # 11 + 2 = 13
+    Step("bob: .init join", [15], "join_bob"),  # 15 + 1 = 16
+    Step("carol: .init join", [9], "join_carol"),  # 9 + 0 = 9
+    # AP-8: tier 2 adds 1 to the initiative check: 10 + 0 + 1 = 11
+    Step("keeper: .init add 食人魔 hp=20 tier=2 敏捷=10 護甲=3 閃避=1 命中=4 破甲=3 韌性=2 火焰=2",
+         [10], "add_ogre"),
+    Step("keeper: .init add 哥布林 hp=8 護甲=1 閃避=2 命中=2 破甲=1 init=5", [], "add_goblin"),
+    Step("keeper: .init", [], "order"),
+    Step("keeper: .init next", [], "round_1"),  # 鮑伯
+    # AP-3: 14 + 4 + 2 = 20 ≥ 3 + 1 = 4; 1d8+2 = 7 → 20 → 13; 食人魔 reacts 6 → 5
+    Step("bob: .atk 食人魔 1d8+2 揮砍", [14, 5], "bob_hit"),
+    Step("bob: .ap 戰技 耐力=2", [], "bob_maneuver_refused"),  # AP-1: 3 < 5
+    Step("bob: .ap 迅捷", [], "bob_swift"),  # 3 → 1
+    Step("bob: .pass", [], "to_alice"),
+    # AP-3: a raw 20 always hits and crits: 4 × 2 + 1 = 9 → 13 → 4
+    Step("alice: .atk 食人魔 1d6+1", [20, 4], "alice_crit"),
+    Step("alice: .ap 瞬發施法", [], "alice_cast"),  # AP 3 → 2, 精神力 6 → 3
+    Step("alice: .pass", [], "to_ogre"),
+    # 食人魔 hits 艾莉絲 (defence 1 + 2, she reacts 2 → 1): 9 + 7 = 16; 2d6+3 = 10 → 18 → 8
+    Step("keeper: .atk 艾莉絲 2d6+3", [9, 3, 4], "ogre_hit"),
+    Step("keeper: .atk 鮑伯 1d6", [1], "ogre_fumble"),  # raw 1: a miss; 鮑伯 reacts 1 → 0
+    Step("keeper: .pass", [], "to_carol"),
+    Step("carol: .save 感知 13", [12], "carol_save"),  # AP-5: 12 + 2 = 14 ≥ 13
+    # AP-2: 食人魔 has 0 AP — armor only (3): 10 + 6 = 16; 1d10 = 7 → 4 → 0
+    Step("carol: .atk 食人魔 1d10", [10, 7], "carol_armor_only"),
+    Step("carol: .pass", [], "to_goblin"),
+    Step("keeper: .atk 卡蘿 1d4", [8, 2], "goblin_hit"),  # 8 + 3 = 11 ≥ 6; 24 → 22
+    Step("keeper: .pass", [], "round_2"),  # 鮑伯 refilled 0 → 6
+    Step("bob: .atk 哥布林 1d8+2", [6, 3], "bob_goblin"),  # 12 ≥ 3; 5 → 8 → 3
+    # AP-9: typed damage and a resistance — the ogre resists fire, the goblin does not
+    Step("keeper: .dmg 哥布林 5 火焰", [], "fire_goblin"),  # 3 → 0
+    Step("keeper: .dmg 食人魔 4 火焰", [], "fire_ogre"),  # resisted: 4 − 2 = 2, HP 0 stays
+    Step("bob: .ap", [], "ap_round_2"),
+    Step("keeper: .init end", [], "end"),
+]
+
+
+@pytest.fixture(scope="module")
+async def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    return await play(tmp_path_factory.mktemp("ap20_session"), SCRIPT)
+
+
+def test_restarting_between_every_line_changes_nothing(session: Session) -> None:
+    assert_same_transcript(session)
+    refusals = [m["text"] for m in session.whole if m["text"].startswith("⚠")]
+    assert refusals == [session.text("bob_maneuver_refused")]
+    assert session.text("bob_maneuver_refused") == "⚠ 行動力不足：戰技要 5 點，只剩 3。"
+
+
+def test_initiative_and_the_order(session: Session) -> None:
+    assert session.text("join_alice") == (
+        "艾莉絲 加入戰鬥（我方）：先攻 13（11+2），排第 1，行動力 6")
+    assert session.text("add_ogre") == (
+        "食人魔 加入戰鬥（敵方）：先攻 11（10+0+1），排第 3，行動力 6")
+    assert session.text("order").splitlines()[1:] == [
+        "  1. 鮑伯（我方）先攻 16｜行動力 6/6｜生命 22",
+        "  2. 艾莉絲（我方）先攻 13｜行動力 6/6｜生命 18",
+        "  3. 食人魔（敵方）先攻 11｜行動力 6/6｜生命 20",
+        "  4. 卡蘿（我方）先攻 9｜行動力 6/6｜生命 24",
+        "  5. 哥布林（敵方）先攻 5｜行動力 6/6｜生命 8"]
+    assert session.text("round_1") == "▶ 第 1 輪開始，輪到 鮑伯（行動力 6/6）"
+    assert session.said("round_1")["data"]["turn"]["round"] == 1
+
+
+def test_attacks_defence_and_damage(session: Session) -> None:
+    assert session.text("bob_hit").splitlines() == [
+        "⚔ 鮑伯→食人魔：d20=14 +命中4+破甲2 = 20 ≥ 防禦 4 → 命中",
+        "💥 1d8+2=[5]+2=7 揮砍 → 食人魔 生命 20→13",
+        "行動力 鮑伯 6→3；食人魔 防禦反應 6→5"]
+    assert session.text("bob_swift") == "鮑伯：迅捷動作 −2 行動力 3→1"
+    crit = session.data("alice_crit")
+    assert (crit["check"]["crit_by"], crit["damage"]["rolled"], crit["hp"]) == (
+        "raw20", 9, {"before": 13, "after": 4})
+    assert session.text("alice_crit").splitlines()[1] == (
+        "💥 重擊 1d6+1=[4]×2+1=9 → 食人魔 生命 13→4")
+    assert session.text("alice_cast") == "艾莉絲：瞬發施法 −1 行動力 3→2，精神力 −3 6→3"
+    ogre = session.data("ogre_hit")
+    assert (ogre["check"]["total"], ogre["defense"]["total"], ogre["reaction"],
+            ogre["damage"]["rolled"], ogre["hp"]) == (
+        16, 3, {"before": 2, "after": 1}, 10, {"before": 18, "after": 8})
+    fumble = session.data("ogre_fumble")
+    assert (fumble["check"]["fumble"], fumble["check"]["hit"], fumble["damage"]) == (
+        True, False, None)
+    assert fumble["spend"] == {"ap_before": 3, "ap_after": 0}
+    armor = session.data("carol_armor_only")
+    assert armor["defense"] == {"total": 3, "counted": {"armor": 3},
+                                "armor_only": "no_ap", "lost": []}
+    assert armor["defended"] is False
+    assert session.text("carol_armor_only").splitlines()[1] == (
+        "💥 1d10=[7]=7 → 食人魔 生命 4→0（倒下）")
+    assert session.data("goblin_hit")["hp"] == {"before": 24, "after": 22}
+
+
+def test_saves_refill_resistance_and_end(session: Session) -> None:
+    assert session.text("carol_save") == "🛡 卡蘿「感知」豁免：d20=12 感知+2 = 14 ≥ DC 13 → 成功"
+    turn = session.data("round_2")["turn"]
+    assert (turn["current"], turn["round"], turn["new_round"], turn["ap_before"],
+            turn["ap_after"]) == ("鮑伯", 2, True, 0, 6)
+    assert session.data("bob_goblin")["hp"] == {"before": 8, "after": 3}
+    goblin, ogre = session.data("fire_goblin"), session.data("fire_ogre")
+    assert (goblin["resistance"], goblin["taken"], goblin["hp"]["after"]) == (0, 5, 0)
+    assert (ogre["resistance"], ogre["taken"], ogre["hp"]) == (2, 2, {"before": 0, "after": 0})
+    assert session.text("fire_ogre") == "💥 4 火焰，抗性 −2 = 2 → 食人魔 生命 0→0"
+    assert session.text("ap_round_2") == (
+        "行動力：鮑伯 3/6、艾莉絲 1/6、食人魔 0/6、卡蘿 2/6、哥布林 2/6")
+    assert session.text("end") == (
+        "⚔ 戰鬥結束（共 2 輪）。鮑伯 生命 22、艾莉絲 生命 8、食人魔 生命 0、卡蘿 生命 22、"
+        "哥布林 生命 0")
