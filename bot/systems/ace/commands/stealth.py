@@ -1,0 +1,108 @@
+"""`ace` stealth (AE-13): `.sneak`.
+
+`.sneak 狼人 蝙蝠 [警戒] [-N] [開闊] [專業]` — the speaker's character (``by=`` another)
+sneaks into the named creatures' sensing range: one 隱藏 pool against each one's 生存
+(passive) or 調查 (``警戒``: it keeps watch); 精神力 above twice the hider's discovers at
+once; ``-N`` takes dice for poor cover, ``開闊`` fails outright (the GM's call). Who
+stays unseen is kept: at `.init start` the undiscovered act first (ambush), and an
+ambusher still unseen by its target may `.atk 狼人 暗殺`.
+
+`.sneak` shows who hides from whom; `.sneak off` steps out of hiding.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.systems.ace.args import is_word, join_spaced
+from bot.systems.ace.sheet import level
+from bot.systems.ace.state import Someone, actor_or_speaker, load_fight, pop_by, save_fight, someone
+from bot.systems.ace.table import command
+from bot.systems.ace.text import data, joined, pool_text, readable, signed
+from bot.systems.ace.words import ACTIVE, EXPOSED, SPECIALTY, any_of
+from rules.systems.ace import fight as rules_fight
+from rules.systems.ace import stealth
+from rules.systems.ace import vocabulary as v
+
+OFF = ("off", "reveal", "現身", "现身", "解除")
+MAX_WATCHERS = 10
+
+
+def spirit(who: Someone) -> int:
+    value = who.stats.get(v.SPI)
+    if not isinstance(value, int):
+        raise CommandError("ace.error.attributes_missing", who=who.name, names=v.SPI)
+    return value
+
+
+@command("sneak", "潛行", "潜行")
+@readable
+async def sneak(ctx: Context) -> list[Outgoing]:
+    row, fight = await load_fight(ctx)
+    words, by = pop_by(join_spaced(ctx.args).split())
+    if not words:
+        items = [ctx.t("ace.sneak.item", name=h.hider,
+                       unseen=joined(ctx, h.unseen_by) or ctx.t("ace.nobody"),
+                       seen=joined(ctx, h.seen_by) or ctx.t("ace.nobody"))
+                 for h in fight.hidden]
+        return [ctx.reply(ctx.t("ace.sneak.list", items=joined(ctx, items) or
+                                ctx.t("ace.nobody")), data("hidden", hidden=fight.hidden))]
+    if len(words) == 1 and is_word(words[0], *OFF):
+        me = await actor_or_speaker(ctx, by, fight)
+        fight = rules_fight.with_hidden(fight, stealth.reveal(fight.hidden, me.name))
+        save_fight(row, fight)
+        return [ctx.reply(ctx.t("ace.sneak.revealed", name=me.name),
+                          data("hidden", hidden=fight.hidden))]
+    active = exposed = specialty = False
+    penalty = 0
+    refs = []
+    for token in words:
+        if any_of(token, ACTIVE):
+            active = True
+        elif any_of(token, EXPOSED):
+            exposed = True
+        elif any_of(token, SPECIALTY):
+            specialty = True
+        elif re.fullmatch(r"-\d{1,3}", token):
+            penalty += -int(token)
+        else:
+            refs.append(token)
+    if not refs or len(refs) > MAX_WATCHERS:
+        raise CommandError("ace.error.sneak_usage")
+    me = await actor_or_speaker(ctx, by, fight)
+    hider = stealth.Sneaker(me.name, spirit(me), level(me.stats, v.HIDE), specialty)
+    watchers = []
+    for ref in refs:
+        who = await someone(ctx, ref)
+        skill = v.INVESTIGATE if active else v.SURVIVAL
+        watchers.append(stealth.Watcher(who.name, spirit(who), level(who.stats, skill), active))
+    result = stealth.sneak(ctx.dice, hider, watchers, penalty=penalty, exposed=exposed)
+    fight = rules_fight.with_hidden(fight, stealth.record(fight.hidden, result))
+    save_fight(row, fight)
+    if result.exposed:
+        head = ctx.t("ace.sneak.exposed")
+    elif result.pool is None:
+        head = ctx.t("ace.sneak.no_roll")
+    else:
+        dp = f"{hider.dp}{signed(-penalty)}" if penalty else None
+        head = ctx.t("ace.sneak.hide", pool=pool_text(ctx, result.pool, dp))
+    checks = []
+    for check in result.checks:
+        seen = ctx.t("ace.sneak.seen" if check.discovered else "ace.sneak.unseen")
+        if check.instant:
+            checks.append(ctx.t("ace.sneak.instant", name=check.watcher))
+        elif check.pool is None:
+            checks.append(ctx.t("ace.sneak.check_plain", name=check.watcher, seen=seen))
+        else:
+            checks.append(ctx.t("ace.sneak.check", name=check.watcher,
+                                skill=ctx.t(f"ace.sneak.skill_{check.skill}"),
+                                pool=pool_text(ctx, check.pool), seen=seen))
+    seen_by = [c.watcher for c in result.checks if c.discovered]
+    verdict = ctx.t("ace.sneak.verdict_seen", names=joined(ctx, seen_by)) if seen_by \
+        else ctx.t("ace.sneak.verdict_unseen")
+    text = ctx.t("ace.sneak.line", name=me.name, head=head,
+                 checks=ctx.t("ace.bar").join(checks), verdict=verdict)
+    return [ctx.reply(text, data("sneak", result=result, unseen=result.unseen))]
