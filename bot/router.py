@@ -187,8 +187,9 @@ def unambiguous(body: str) -> tuple[Command, str] | None:
 
 
 def owners_of(body: str) -> dict[str, Command]:
-    """The systems whose own table has the command ``body`` starts with, and theirs."""
-    found = {system: table.match(body) for system, table in _SYSTEMS.items()}
+    """The systems whose own table has the command ``body`` starts with, and theirs —
+    by system id, so a refusal names them in the same order whatever loaded first."""
+    found = {system: _SYSTEMS[system].match(body) for system in sorted(_SYSTEMS)}
     return {system: match[0] for system, match in found.items() if match is not None}
 
 

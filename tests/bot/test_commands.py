@@ -93,10 +93,11 @@ async def test_sheet_survives_a_new_process_on_the_same_database(
 
 
 async def test_system_and_lang(table: Table) -> None:
+    every = ("ace（王牌進化）、ap20（規則書·戰鬥篇）、jianshou（劍手）、plurk（噗浪式TRPG）、"
+             "ap20+v6（站位與姿勢）")
     assert await table.text("u", ".system") == (
-        "本頻道的規則系統：plurk（噗浪式TRPG）。可用：plurk（噗浪式TRPG）")
-    assert await table.text("u", ".system nope") == (
-        "⚠ 沒有「nope」這個規則系統。可用：plurk（噗浪式TRPG）")
+        f"本頻道的規則系統：plurk（噗浪式TRPG）。可用：{every}")
+    assert await table.text("u", ".system nope") == f"⚠ 沒有「nope」這個規則系統。可用：{every}"
     assert await table.text("u", ".lang en") == "This channel now replies in en."
     assert await table.text("u", ".lang zh-Hans") == "本频道的回复语言改为 zh-Hans。"
     await table.text("gm", ".gm")  # a GM exists from now on: settings are the GM's

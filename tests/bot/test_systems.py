@@ -56,7 +56,7 @@ async def test_the_same_input_runs_each_channels_own_handler(duel_core: Core) ->
     assert await plurk.text("gm", ".ap set 3") == "行動點數設為 3：0 → 3"
     # a command of another system explains itself; the common ones work everywhere
     assert await duel.text("alice", ".ra 觀察") == (
-        "⚠ .ra 是 plurk 規則系統的指令；本頻道玩的是 duel（可用 .system 切換）。")
+        "⚠ .ra 是 ace、ap20、plurk 規則系統的指令；本頻道玩的是 duel（可用 .system 切換）。")
     assert await duel.text("alice", ".st 力量 3") == "alice 的數值已更新：力量:3"
     assert await duel.say("alice", ".rabbit") == []  # still no command at all
 
@@ -76,7 +76,8 @@ async def test_an_adapter_verb_names_each_systems_command(duel_core: Core) -> No
     await Table(duel_core, "thread-d").text("gm", ".system duel")
     assert await duel_core.verb_command("console", "thread-d", "check") == "atk"
     assert await duel_core.verb_command("console", "thread-p", "check") == "ra"
-    assert await duel_core.verb_command("console", "thread-d", "initiative") == "battle"
+    # duel has none: the first system that has one (ace's `.ri`), which explains itself
+    assert await duel_core.verb_command("console", "thread-d", "initiative") == "ri"
 
 
 def test_a_system_package_declares_the_plugin_interface() -> None:
