@@ -9,8 +9,10 @@ undecodable bytes become U+FFFD and the line is answered. Output never fails on
 text the terminal cannot encode (lone surrogates, or CJK under an ASCII locale):
 JSON escapes it (``\\udXXX``), plain text gets a backslash escape.
 
-An attachment (a battle map, a game log) is not printed: plain text names it (file
-name, kind, size) under the reply, and ``--json`` describes it in ``attachment``.
+An attachment (a battle map, a game log) is not printed: it is written to
+``<data_dir>/exports/<file name>`` (never over an existing file: ``name-2.ext``,
+``name-3.ext``, …), and plain text names it (file name, kind, size, path) under the
+reply; ``--json`` describes it in ``attachment``, with its ``path``.
 """
 
 from __future__ import annotations
@@ -23,14 +25,19 @@ import re
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from bot.core import Core
-from bot.messages import Incoming, Outgoing
+from bot.messages import Attachment, Incoming, Outgoing
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "console"
+EXPORTS = "exports"
+"""The folder under the data directory that attachments are written to."""
+MAX_SAME_NAME = 10_000
+"""Files of one name an export folder may hold (``name-2.ext`` … then it gives up)."""
 _LINE = re.compile(
     r"^(?:#(?P<channel>\S+)\s*)?"  # optional channel switch
     r"(?:(?P<user>[^\s:.。．/#][^\s:]{0,31}):\s?)?"  # optional speaker (not a command)
@@ -65,13 +72,39 @@ def parse_line(line: str, speaker: Speaker) -> str:
     return match["text"]
 
 
-def render(out: Outgoing, as_json: bool, encoding: str = "utf-8") -> str:
-    """One output line. JSON stays readable (``ensure_ascii=False``) when
-    ``encoding`` can carry it; a lone surrogate (not encodable in any UTF) is
-    written as its JSON escape, and everything is escaped when the encoding
-    cannot carry the text (an ASCII locale)."""
+def save_attachment(attachment: Attachment, folder: Path) -> Path | None:
+    """Write ``attachment`` into ``folder`` under its own name, or ``name-2.ext``,
+    ``name-3.ext``, … when that is taken (an existing file is never overwritten);
+    its absolute path, or None when it could not be written (logged)."""
+    name = Path(attachment.filename)
+    stem, suffix = (name.stem, name.suffix) if name.stem else (attachment.filename, "")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for number in range(1, MAX_SAME_NAME + 1):
+            path = folder / (attachment.filename if number == 1 else f"{stem}-{number}{suffix}")
+            try:
+                with path.open("xb") as file:  # x: fails if it exists, atomically
+                    file.write(attachment.data)
+            except (FileExistsError, IsADirectoryError):
+                continue
+            return path.absolute()
+        log.error("console: %s has %d files named like %s already", folder, MAX_SAME_NAME,
+                  attachment.filename)
+    except (OSError, ValueError) as exc:
+        log.error("console: could not write %s into %s: %s", attachment.filename, folder, exc)
+    return None
+
+
+def render(out: Outgoing, as_json: bool, encoding: str = "utf-8",
+           path: Path | None = None) -> str:
+    """One output line (``path``: where the attachment was written). JSON stays
+    readable (``ensure_ascii=False``) when ``encoding`` can carry it; a lone
+    surrogate (not encodable in any UTF) is written as its JSON escape, and
+    everything is escaped when the encoding cannot carry the text (an ASCII locale)."""
     if as_json:
         data = out.as_json()
+        if "attachment" in data and path is not None:
+            data["attachment"]["path"] = str(path)
         line = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}",
                                    json.dumps(data, ensure_ascii=False))
         try:
@@ -82,7 +115,8 @@ def render(out: Outgoing, as_json: bool, encoding: str = "utf-8") -> str:
     text = out.text
     if out.attachment is not None:  # a terminal shows no picture: say what came with it
         a = out.attachment
-        text += f"\n[附件 {a.filename}：{a.kind}，{len(a.data)} bytes]"
+        where = f" → {path}" if path is not None else ""
+        text += f"\n[附件 {a.filename}：{a.kind}，{len(a.data)} bytes{where}]"
     if out.to == "private":
         return f"[私訊 → {out.user}] {text}"
     return f"[#{out.channel}] {text}"
@@ -128,11 +162,20 @@ async def _next_line(lines: asyncio.Queue[str | None], stop: asyncio.Event) -> s
     return getting.result() if getting in done else None
 
 
+def exports_folder(core: Core) -> Path:
+    """``<data_dir>/exports``: where attachments are written."""
+    return Path(core.settings.data_dir) / EXPORTS
+
+
 async def write_all(core: Core, outs: list[Outgoing], stdout: TextIO, as_json: bool,
                     encoding: str) -> None:
-    """Print replies, then take them out of the core's outbox."""
+    """Write attachments and print replies, then take them out of the core's outbox
+    (a crash in between writes a file again, under the next free name)."""
     for out in outs:
-        stdout.write(render(out, as_json, encoding) + "\n")
+        path = None
+        if out.attachment is not None:
+            path = save_attachment(out.attachment, exports_folder(core))
+        stdout.write(render(out, as_json, encoding, path) + "\n")
     stdout.flush()
     for out in outs:
         await core.delivered(out)

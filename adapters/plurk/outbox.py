@@ -13,12 +13,18 @@ from the store. A private message Plurk cannot deliver ("Must be friends", a
 retry ceiling, an audience that is not one real user) goes to
 ``core.private_delivery_failed``, which keeps it for ``.gm pending`` and removes
 it from the outbox in one transaction. A picture attached to a reply (the battle
-map) is uploaded and its URL posted after the text (``PlurkSender.upload``); other
-files (a game log) are not sent here: their text is. At start, ``core.undelivered`` gives back
-what a stop or a crash cut off, and it is sent again; a stop therefore needs to
-store nothing. A crash after Plurk accepted a reply but before ``delivered``
-sends it again at the next start (at least once, never lost), as does a stop in
-the middle of a split reply (its earlier parts are posted again).
+map) is uploaded and its URL posted after the text (``PlurkSender.upload``). Plurk
+takes no other file: a private message's file (the GM's copy of a game log) becomes
+the text of the private plurk's responses — UTF-8 decoded, split like a reply, at
+most :data:`MAX_FILE_RESPONSES` of them and then one saying the rest was cut
+(``core.log.plurk_cut``); a channel message's file (the players' copy) is not posted
+at all — the thread gets the text and a note that files go to the GMs privately
+(``core.log.plurk_no_files``), never dozens of responses. At start,
+``core.undelivered`` gives back what a stop or a crash cut off, and it is sent
+again; a stop therefore needs to store nothing. A crash after Plurk accepted a
+reply but before ``delivered`` sends it again at the next start (at least once,
+never lost), as does a stop in the middle of a split reply (its earlier parts are
+posted again — for a file, a new private plurk from its first response).
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ _CORE_PLURK_USER = re.compile(r"[0-9]+|anon:.+")
 
 #: the notice (catalog key) for a reply Plurk refused for good
 REFUSED_KEY = "platform.plurk.reply_refused"
+#: responses a file's text may take in a private plurk (then one saying the rest was cut)
+MAX_FILE_RESPONSES = 40
 
 
 def plurk_id_of(value: str | None) -> int | None:
@@ -159,8 +167,14 @@ class PlurkOutbox:
             # the player whose turn it is now is @-ed: Plurk notifies them
             mention = next(filter(None, map(self.nick_of, out.notify)), None)
             link = await self._picture(out)
+            text = out.text
+            if out.attachment is not None and out.attachment.kind == "file":
+                # no file in a thread: the text, and where the file goes instead
+                note = self.core.catalog.text(self.core.cached_locale(PLATFORM, out.channel),
+                                              "core.log.plurk_no_files")
+                text = f"{text}\n{note}" if text.strip() else note
             try:
-                await self.sender.reply(thread, out.text, mention, link)
+                await self.sender.reply(thread, text, mention, link)
             except Refused as exc:
                 log.error("plurk: a reply to thread %s was dropped: %s", thread, exc)
                 await self._delivered(out)
@@ -178,7 +192,8 @@ class PlurkOutbox:
             await self._private_failed(out, thread)
             return
         try:
-            await self.sender.private(user_id, out.text, await self._picture(out))
+            await self.sender.private(user_id, out.text, await self._picture(out),
+                                      self._file_parts(out))
         except Refused as exc:  # incl. an unsafe audience: nothing was posted to anyone
             log.error("plurk: private message to %s not delivered: %s", user_id, exc)
             await self._private_failed(out, thread)
@@ -194,13 +209,26 @@ class PlurkOutbox:
         """The URL of the reply's picture once uploaded; None without one (or when
         Plurk did not take it: the text goes alone)."""
         attachment = out.attachment
-        if attachment is None:
-            return None
-        if attachment.kind != "picture":
-            log.warning("plurk: a %s attachment is not sent; the text goes alone",
-                        attachment.kind)
+        if attachment is None or attachment.kind != "picture":
             return None
         return await self.sender.upload(attachment.filename, attachment.data, attachment.mime)
+
+    def _file_parts(self, out: Outgoing) -> list[str]:
+        """The responses that carry a private message's file as text (none without one);
+        past :data:`MAX_FILE_RESPONSES`, a last one says the rest was cut."""
+        attachment = out.attachment
+        if attachment is None or attachment.kind != "file":
+            return []
+        locale = self.core.cached_locale(PLATFORM, out.channel)
+
+        def cut(shown: int, total: int) -> str:
+            log.warning("plurk: %s is %d responses long; only %d are posted",
+                        attachment.filename, total, shown)
+            return str(self.core.catalog.text(locale, "core.log.plurk_cut",
+                                              shown=shown, total=total))
+
+        return self.sender.file_parts(attachment.data.decode("utf-8", errors="replace"),
+                                      MAX_FILE_RESPONSES, cut)
 
     async def _delivered(self, out: Outgoing) -> None:
         try:

@@ -26,6 +26,11 @@ A network error after Plurk accepted a post can make a retry post twice; that
 is preferred over losing a reply. Post contents are never logged (a private
 plurk holds a GM secret).
 
+A file that is no picture (a game log) cannot be uploaded: its text follows a
+private plurk's message as responses (:meth:`PlurkSender.file_parts`), escaped and
+split like any text but capped (the outbox's cap, 40), with a last response saying
+the rest was cut.
+
 A picture (the battle map) is uploaded first (``Timeline/uploadPicture``, retried
 like a post) and its URL is posted after the text, as a part of its own and as is
 (a neutralised URL would not show the picture); Plurk shows the picture there. If
@@ -168,6 +173,17 @@ class PlurkSender:
                             - plurk_length(prefix), self.max_parts)
         return [prefix + parts[0], *parts[1:]] if parts else parts
 
+    def file_parts(self, content: str, cap: int, cut: Callable[[int, int], str]) -> list[str]:
+        """The responses that carry a file's text: escaped (emoticon dice never rolled:
+        they were rolled when the log was said), split to the limit like a reply, at
+        most ``cap`` of them; past the cap, the first ``cap`` and one more part,
+        ``cut(shown, total)`` (escaped and trimmed to one part)."""
+        limit = self.limit - plurk_length(SAME_CONTENT_MARKER)
+        parts = split_reply(neutralise(content), limit)
+        if len(parts) <= cap:
+            return parts
+        return parts[:cap] + split_reply(neutralise(cut(cap, len(parts))), limit, 1)
+
     async def upload(self, filename: str, data: bytes, content_type: str) -> str | None:
         """Upload a picture; its ``full`` URL, or None when Plurk did not take it (the
         caller posts the text alone). A fatal OAuth refusal is raised."""
@@ -199,9 +215,11 @@ class PlurkSender:
             "responseAdd",
         )
 
-    async def private(self, user_id: int, text: str, link: str | None = None) -> int | None:
+    async def private(self, user_id: int, text: str, link: str | None = None,
+                      more: Sequence[str] = ()) -> int | None:
         """Send ``text`` to one friend as a private plurk; return its plurk id
-        (``link``, an uploaded picture's URL, as its last part).
+        (``link``, an uploaded picture's URL, as its last part; ``more``, parts made
+        by :meth:`file_parts`, after it).
 
         Parts after the first become responses to that private plurk, which
         keep its privacy. Raises :class:`UnsafeAudience` (nothing posted) unless
@@ -209,7 +227,7 @@ class PlurkSender:
         :class:`PlurkError` with kind ``MUST_BE_FRIENDS`` when Plurk refuses.
         """
         audience = check_audience([user_id], self.own_id)
-        parts = self.parts(text) + ([link] if link else [])
+        parts = self.parts(text) + ([link] if link else []) + list(more)
         if not parts:
             return None
         plurk_id: int | None = None

@@ -3,7 +3,8 @@
 While a log is on, every message of the table is recorded with every reply
 (:mod:`bot.core` does it in the command's own transaction); private messages go
 to the GM's copy only. `.log export` sends the players' copy to the channel and
-the GM's copy to each GM privately, as a self-contained HTML page (or Markdown).
+the GM's copy to each GM privately, as a self-contained HTML page (or Markdown; the
+default on Plurk, whose adapter posts a file's text, see docs/game-log.md).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ OFF = ("off", "stop", "關", "关", "停")
 EXPORT = ("export", "get", "匯出", "导出")
 LIST = ("", "list", "列表")
 FORMATS = {"html": "html", "md": "md", "markdown": "md"}
+DEFAULT_FORMAT = {"plurk": "md"}
+"""Where the default is not HTML: Plurk takes no file, the GM's copy arrives as the
+responses of a private plurk, and Markdown reads as text where HTML would be tags."""
 MAX_LOGS = 100
 """Logs one table keeps (the oldest is not removed for you: `.log list` shows them)."""
 
@@ -123,7 +127,7 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
         GameLogLine.log_id == row.id).order_by(GameLogLine.id)))
     if not lines:
         raise CommandError("core.error.log_empty", name=row.name)
-    fmt = fmt or "html"
+    fmt = fmt or DEFAULT_FORMAT.get(ctx.incoming.platform, "html")
     outs = [ctx.reply(ctx.t("core.log.exported", name=row.name, lines=row.lines),
                       attachment=_file(ctx, row, export.visible(lines, False), fmt))]
     gm_copy = _file(ctx, row, lines, fmt, gm=True)

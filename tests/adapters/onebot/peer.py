@@ -28,7 +28,21 @@ Where its behaviour comes from ("assumed" = chosen, not documented):
   data (OneBot v11, "message/segment": image); the peer decodes ``base64://``
   and fails the action (``retcode`` 1200, like any failed send) when the data is not
   base64 or not a PNG/JPEG/GIF picture (assumed: NapCat cannot upload it), or when
-  ``refuse_pictures`` is set (QQ refusing a picture: risk control, a muted group).
+  ``refuse_pictures`` is set (QQ refusing a picture: risk control, a muted group);
+- ``upload_group_file`` (``group_id``, ``file``, ``name``, optional ``folder`` /
+  ``folder_id``) and ``upload_private_file`` (``user_id``, ``file``, ``name``) as
+  NapCat implements them (``src/onebot/action/go-cqhttp/UploadGroupFile.ts`` and
+  ``UploadPrivateFile.ts`` of NapNeko/NapCatQQ; parameters its schema refuses are
+  retcode 1400, ``OneBotAction.websocketHandle``): ``file`` is a path on NapCat's host,
+  ``file://``, ``http(s)://`` or ``base64://`` (``uriToLocalFile`` in
+  ``src/common/file.ts``), anything else fails the action (``识别URL失败``); ``name``
+  is required; the answer is ``{"file_id": <uuid>}`` (NapCat's API documentation).
+  The peer keeps what it received in ``files`` (decoded ``base64://`` only: it shares
+  no disk with the bot), fails an upload when ``refuse_files`` is set (QQ refusing it:
+  no upload right in the group, risk control) and a private upload to a non-friend
+  (assumed; NapCat tries a temporary session, which QQ often refuses), and answers
+  both actions with retcode 1404 when ``file_uploads`` is off (an implementation
+  that lacks them).
 """
 
 from __future__ import annotations
@@ -40,6 +54,8 @@ import contextlib
 import itertools
 import json
 import time
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import websockets
@@ -162,12 +178,33 @@ def ok(data: Any) -> dict[str, Any]:
 ACTION_ERROR = 1200
 #: OneBot v11's retcode for an action that does not exist (WebSocket)
 NO_SUCH_ACTION = 1404
+#: NapCat's retcode for parameters its schema refuses (WebSocket; ``OneBotAction.check``)
+BAD_PARAMS = 1400
 
 
 def failed(message: str, retcode: int = ACTION_ERROR) -> dict[str, Any]:
     """A failed action, as NapCat answers it (``wording`` repeats ``message``)."""
     return {"status": "failed", "retcode": retcode, "data": None, "message": message,
             "wording": message}
+
+
+@dataclass(frozen=True)
+class ReceivedFile:
+    """A file the peer took with ``upload_group_file`` / ``upload_private_file``."""
+
+    action: str
+    target: int  # the group or the user
+    name: str
+    data: bytes
+    folder: str | None = None
+
+
+def file_bytes(file: str) -> bytes | None:
+    """The bytes of a ``base64://`` upload, None for a path or a URL (not fetched);
+    ``ValueError`` for data that is not base64."""
+    if not file.startswith("base64://"):
+        return None
+    return base64.b64decode(file.removeprefix("base64://"), validate=True)
 
 
 class OneBotPeer:
@@ -185,6 +222,9 @@ class OneBotPeer:
         self.temp_groups = temp_groups or set()
         self.groups = groups or {}
         self.refuse_pictures = False
+        self.file_uploads = True  # False: no upload_*_file actions (retcode 1404)
+        self.refuse_files = False
+        self.files: list[ReceivedFile] = []
         self.actions: list[dict[str, Any]] = []
         self._changed = asyncio.Event()
         self._ws: Any = None
@@ -199,8 +239,10 @@ class OneBotPeer:
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             try:
+                # NapCat takes frames far larger than websockets' 1 MiB default (a
+                # file upload carries its bytes as base64)
                 ws = await websockets.connect(self.url, additional_headers=headers,
-                                              open_timeout=2)
+                                              open_timeout=2, max_size=32 * 2**20)
                 break
             except OSError:
                 if asyncio.get_running_loop().time() > deadline:
@@ -268,9 +310,35 @@ class OneBotPeer:
                        "card": "", "role": "member"})
         if action == "set_friend_add_request":
             return ok(None)
+        if action in ("upload_group_file", "upload_private_file"):
+            return self._upload(action, params)
         if action in ("send_group_msg", "send_private_msg", "send_msg"):
             return ok({"message_id": next(self._message_ids)})
         return failed(f"不支持的 Api {action}", NO_SUCH_ACTION)
+
+    def _upload(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """NapCat's ``upload_group_file`` / ``upload_private_file`` (module docstring)."""
+        if not self.file_uploads:
+            return failed(f"不支持的 Api {action}", NO_SUCH_ACTION)
+        key = "group_id" if action == "upload_group_file" else "user_id"
+        target, file, name = params.get(key), params.get("file"), params.get("name")
+        if not isinstance(target, (int, str)) or not str(target).isdigit() \
+                or not isinstance(file, str) or not isinstance(name, str):
+            return failed(f"Key: {key}/file/name, Message: Required", BAD_PARAMS)
+        if not file.startswith(("base64://", "file://", "http://", "https://", "/")):
+            return failed(f"识别URL失败, uri= {file[:40]}")
+        try:
+            data = file_bytes(file)
+        except (binascii.Error, ValueError):
+            return failed("invalid base64")
+        if self.refuse_files:
+            return failed("文件上传失败")
+        if key == "user_id" and self.friends is not None and int(target) not in self.friends:
+            return failed("user is not a friend")
+        if data is not None:
+            folder = params.get("folder") or params.get("folder_id")
+            self.files.append(ReceivedFile(action, int(target), name, data, folder))
+        return ok({"file_id": str(uuid.uuid4())})
 
     def _picture_refusal(self, params: dict[str, Any]) -> str | None:
         for segment in params.get("message", []):

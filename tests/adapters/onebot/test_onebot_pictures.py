@@ -68,7 +68,8 @@ class QuietCore:
 
 async def test_a_private_picture_and_a_file_attachment(running_bot: RunningBot) -> None:
     """Through nonebot's real Bot of the peer's connection: a private picture is an
-    image segment too; a file (a game log) is not sent by this adapter, its text is."""
+    image segment too; a file (a game log) is uploaded after its text
+    (test_onebot_files.py has the rest)."""
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
         bot = nonebot.get_bot(str(SELF_ID))
         delivery = OneBotDelivery(bot, QuietCore(), running_bot.settings.onebot,  # type: ignore[arg-type]
@@ -82,7 +83,9 @@ async def test_a_private_picture_and_a_file_attachment(running_bot: RunningBot) 
             Outgoing("channel", str(GROUP), "the log",
                      attachment=Attachment("log.html", b"<html></html>", "file"))])
         sent = peer.actions[start:]
-        assert [(a["action"], segments(a)) for a in sent] == [
+        assert [(a["action"], segments(a)) for a in sent[:3]] == [
             ("send_private_msg", ["text", "image"]), ("send_private_msg", ["image"]),
             ("send_group_msg", ["text"])]
+        assert [a["action"] for a in sent[3:]] == ["upload_group_file"]
         assert pictures(sent[0]["params"]) == [PNG] == pictures(sent[1]["params"])
+        assert [(f.name, f.data) for f in peer.files] == [("log.html", b"<html></html>")]

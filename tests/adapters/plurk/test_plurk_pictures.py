@@ -17,6 +17,7 @@ from adapters.plurk.oauth import sign
 from adapters.plurk.outbox import PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
 from bot.config import Settings
+from bot.i18n import Catalog
 from bot.messages import Attachment, Outgoing
 from tests.adapters.plurk.fake_plurk import (
     APP_KEY,
@@ -158,12 +159,17 @@ async def test_a_private_picture_is_the_last_part_of_the_private_plurk(
 
 async def test_a_file_that_is_no_picture_is_not_uploaded(
         fake: FakePlurk, client: PlurkClient) -> None:
+    """(test_plurk_files.py has what happens to it instead.)"""
     pid = fake.add_plurk(ALICE, "battle thread")
-    outbox, _core = outbox_for(client)
+    outbox, core = outbox_for(client)
+    core.catalog = Catalog()  # type: ignore[attr-defined]
+    core.cached_locale = lambda platform, channel: "en"  # type: ignore[attr-defined]
     await outbox.put(Outgoing("channel", str(pid), "the log",
                               attachment=Attachment("log.md", b"# log", "file")))
     await settle(outbox)
-    assert fake.posts_in(pid) == ["the log"] and "Timeline/uploadPicture" not in fake.calls
+    [posted] = fake.posts_in(pid)
+    assert posted.startswith("the log\n📎 Plurk takes no files")
+    assert "Timeline/uploadPicture" not in fake.calls
 
 
 # -- the whole adapter ---------------------------------------------------------------------
