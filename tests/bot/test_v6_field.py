@@ -51,7 +51,9 @@ async def test_placing_and_the_map(table: Table) -> None:
     assert await table.text("gm", ".place 路人 A2") == (
         "⚠ 戰鬥中沒有「路人」。參戰者：艾莉絲 / 鮑伯 / 卡蘿 / 斥候")
     # a player places their own before the fight, not someone else's
-    assert await table.text("p3", ".place 卡蘿 F6 N") == "📍 卡蘿 F6↑ 站立 疲勞0（中型）"
+    assert await table.text("p3", ".place 卡蘿 F5 N") == "📍 卡蘿 F5↑ 站立 疲勞0（中型）"
+    # a player names no one: their own fighter
+    assert await table.text("p3", ".place F6") == "📍 卡蘿 F6↑ 站立 疲勞0（中型）"
     assert await table.text("p3", ".place 斥候 A6") == "⚠ 只有 斥候 的玩家或 GM 能替 斥候 行動。"
     outs = await table.say("p1", ".map")
     assert outs[0].block

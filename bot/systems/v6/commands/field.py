@@ -72,14 +72,19 @@ STATS = {"stride": ("stride", "步幅"), "agility": ("agility", "靈巧", "灵�
 
 @command("place", "站位", "放置")
 async def place(ctx: Context) -> list[Outgoing]:
-    """`.place <name> <cell> [facing] [size] [sense] [步幅=3 靈巧=4 強壯=4]` — the GM
-    sets the field; a player places their own combatant before the fight starts."""
+    """`.place [name] <cell> [facing] [size] [sense] [步幅=3 靈巧=4 強壯=4]` — the GM
+    sets the field; a player places their own combatant (no name needed) before the
+    fight starts."""
     tokens = ctx.args.split()
-    if len(tokens) < 2:
+    if not tokens or (len(tokens) < 2 and not looks_like_cell(tokens[0])):
         raise CommandError("v6.error.place_usage")
     row, f = await load(ctx)
     roster = await fight(ctx)
-    who = member(roster, tokens[0])
+    if looks_like_cell(tokens[0]) and roster.find(tokens[0]) is None:
+        who = await mover(ctx, roster, None)  # `.place B3`: the speaker's own
+        tokens = [who.name, *tokens]
+    else:
+        who = member(roster, tokens[0])
     if not may_speak_for(ctx, who):
         raise CommandError("v6.error.not_yours", name=who.name)
     if roster.current is not None and not (ctx.is_gm or not ctx.gm_users):
