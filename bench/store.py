@@ -12,6 +12,11 @@ and ``.ap spend 移動`` (after a GM's ``.ap set``) — each with a platform mes
 (b) 50 channels at once, each sending its next command when the last is answered:
     commands/s, p50/p99, and the slowest channel's p99 against the median channel's;
 (c) reads (``.st show``, ``.r 1d20``), one at a time;
+(d) the SQL statements of one command, one at a time (cursor statements, SAVEPOINTs and
+    COMMITs, on every engine of the core);
+
+each with the process's CPU time per command (``time.process_time``: on a shared
+machine the wall-clock figures swing with the other processes, the CPU cost much less);
 
 then the reference: the statements one such command writes (processed id, sheet
 update with its version check, outbox row), through stdlib ``sqlite3`` on another
@@ -34,6 +39,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import event
 
 from bot.config import Settings
 from bot.core import Core
@@ -91,19 +98,21 @@ async def bench_core(path: Path, seconds: float, group_commit: bool | None) -> d
         await drv.writes("solo", 1.0, 50)
 
         # (a) one channel, one at a time
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         lat = await drv.writes("solo", seconds, 2000)
         wall = time.perf_counter() - start
+        res["a_cpu_ms"] = (time.process_time() - cpu) / len(lat) * 1e3
         res["a_rate"] = len(lat) / wall
         res["a_p50_ms"] = pct(lat, 50) * 1e3
         res["a_p99_ms"] = pct(lat, 99) * 1e3
 
         # (b) 50 channels at once
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         per = await asyncio.gather(*(drv.writes(f"c{c}", seconds * 1.5, 200)
                                      for c in range(CHANNELS)))
         wall = time.perf_counter() - start
         flat = [x for lats in per for x in lats]
+        res["b_cpu_ms"] = (time.process_time() - cpu) / len(flat) * 1e3
         p99s = sorted(pct(lats, 99) for lats in per)
         res["b_rate"] = len(flat) / wall
         res["b_p50_ms"] = pct(flat, 50) * 1e3
@@ -114,17 +123,57 @@ async def bench_core(path: Path, seconds: float, group_commit: bool | None) -> d
         # (c) reads
         lat = []
         deadline = time.perf_counter() + seconds / 2
+        cpu = time.process_time()
         while time.perf_counter() < deadline and len(lat) < 2000:
             lat.append(await drv.say("solo", "p", ".st show" if len(lat) % 2 else ".r 1d20"))
+        res["c_cpu_ms"] = (time.process_time() - cpu) / len(lat) * 1e3
         res["c_rate"] = len(lat) / sum(lat)
         res["c_p50_ms"] = pct(lat, 50) * 1e3
         res["c_p99_ms"] = pct(lat, 99) * 1e3
         writer = getattr(engine_core, "writer", None)
         if writer is not None and writer.commits:
             res["per_commit"] = writer.committed / writer.commits
+
+        # (d) statements per command
+        for key, text in STATEMENT_PROBES:
+            res[key] = await statements_of(engine_core, drv, text)
     finally:
         await engine_core.close()
     return res
+
+
+STATEMENT_PROBES = (("d_st", ".st 體力-1"), ("d_ap", ".ap spend 移動"),
+                    ("d_show", ".st show"), ("d_roll", ".r 1d20"))
+
+
+async def statements_of(core: Core, drv: Driver, text: str) -> float:
+    """SQL statements of one ``text`` (alone in its transaction or batch), averaged over
+    a few: every cursor statement, SAVEPOINT/RELEASE/ROLLBACK TO and COMMIT of every
+    engine of the core (the writer's savepoints may bypass the cursor events)."""
+    seen: list[str] = []
+
+    def statement(_conn, _cursor, sql, *_args) -> None:  # type: ignore[no-untyped-def]
+        seen.append(sql)
+
+    def marker(name: str):  # type: ignore[no-untyped-def]
+        return lambda *_args: seen.append(name)
+    listeners = [("before_cursor_execute", statement), ("savepoint", marker("SAVEPOINT")),
+                 ("release_savepoint", marker("RELEASE")),
+                 ("rollback_savepoint", marker("ROLLBACK TO")), ("commit", marker("COMMIT"))]
+    writer = getattr(core, "writer", None)
+    engines = [core.engine] + ([writer.engine] if writer is not None else [])
+    for engine in engines:
+        for name, fn in listeners:
+            event.listen(engine.sync_engine, name, fn)
+    try:
+        for _ in range(5):
+            await drv.say("solo", "p", text)
+            await asyncio.sleep(0.01)  # its batch committed before the next
+    finally:
+        for engine in engines:
+            for name, fn in listeners:
+                event.remove(engine.sync_engine, name, fn)
+    return len(seen) / 5
 
 
 def bench_raw(path: Path, seconds: float) -> dict[str, float]:
@@ -200,17 +249,22 @@ async def main() -> None:
 
 def report(core: dict[str, float], ref1: float, ref50: float) -> None:
     print(f"(a) one channel, writes:  {core['a_rate']:7.0f}/s  p50 {core['a_p50_ms']:6.1f} ms"
-          f"  p99 {core['a_p99_ms']:6.1f} ms   ratio to raw 1/commit {core['a_rate'] / ref1:.3f}")
+          f"  p99 {core['a_p99_ms']:6.1f} ms   ratio to raw 1/commit {core['a_rate'] / ref1:.3f}"
+          f"   CPU {core['a_cpu_ms']:.2f} ms/command")
     print(f"(b) {CHANNELS} channels, writes: {core['b_rate']:7.0f}/s  p50 "
           f"{core['b_p50_ms']:6.1f} ms  p99 {core['b_p99_ms']:6.1f} ms   "
-          f"ratio to raw 50/commit {core['b_rate'] / ref50:.3f}")
+          f"ratio to raw 50/commit {core['b_rate'] / ref50:.3f}   "
+          f"CPU {core['b_cpu_ms']:.2f} ms/command (≈ {1e3 / core['b_cpu_ms']:.0f}/s on "
+          "one free core)")
     print(f"    slowest channel p99 {core['b_slowest_ch_p99_ms']:.1f} ms, median channel "
           f"p99 {core['b_median_ch_p99_ms']:.1f} ms "
           f"(×{core['b_slowest_ch_p99_ms'] / core['b_median_ch_p99_ms']:.2f})")
     print(f"(c) one channel, reads:   {core['c_rate']:7.0f}/s  p50 {core['c_p50_ms']:6.1f} ms"
-          f"  p99 {core['c_p99_ms']:6.1f} ms")
+          f"  p99 {core['c_p99_ms']:6.1f} ms   CPU {core['c_cpu_ms']:.2f} ms/command")
     if "per_commit" in core:
         print(f"    commands per commit over the whole run: {core['per_commit']:.1f}")
+    print("(d) statements per command, alone in its batch: " + ", ".join(
+        f"{text} {core[key]:.0f}" for key, text in STATEMENT_PROBES))
 
 
 if __name__ == "__main__":

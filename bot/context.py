@@ -16,6 +16,7 @@ from rules.kits.game_system import GameSystem
 
 if TYPE_CHECKING:
     from bot.core import Core
+    from bot.store.cache import WorkingSet
 
 
 @dataclass
@@ -29,6 +30,9 @@ class Context:
     command: str
     locale: str
     notes: list[str] = field(default_factory=list)
+    cache: WorkingSet | None = None
+    """The writer's working set when ``session`` is the group-commit writer's: sheets
+    and documents come from memory (:mod:`bot.store.cache`)."""
 
     # --- who and where -------------------------------------------------------
     @property
@@ -86,13 +90,26 @@ class Context:
         return list(result)
 
     async def active_character(self, owner: str | None = None) -> Character | None:
-        return await self.session.scalar(
+        owner = owner or self.user
+        cache = self.cache
+        if cache is not None:
+            known, sheet = cache.active(self.channel.id, owner)
+            if known:
+                if sheet is not None:
+                    cache.lend(sheet, "stats")
+                return sheet
+        sheet = await self.session.scalar(
             select(Character).where(
                 Character.channel_id == self.channel.id,
-                Character.owner == (owner or self.user),
+                Character.owner == owner,
                 Character.active.is_(True),
             )
         )
+        if cache is not None:
+            cache.keep_active(self.channel.id, owner, sheet)
+            if sheet is not None:
+                cache.lend(sheet, "stats")
+        return sheet
 
     async def document(self, doc: type[Document],
                        character: Character | None = None) -> ChannelState | CharacterState:
@@ -103,19 +120,32 @@ class Context:
         in-place mutation); the version counter detects concurrent writers.
         """
         row: ChannelState | CharacterState | None
+        cache = self.cache
         if doc.per_character:
             assert character is not None, doc.key
-            row = await self.session.get(CharacterState, (character.id, doc.key))
+            pk = (character.id, doc.key)
+            row = cache.row(CharacterState, pk) if cache is not None else None
             if row is None:
-                row = CharacterState(character_id=character.id, key=doc.key, data={},
-                                     schema=doc.schema)
-                self.session.add(row)
+                row = await self.session.get(CharacterState, pk)
+                if row is None:
+                    row = CharacterState(character_id=character.id, key=doc.key, data={},
+                                         schema=doc.schema)
+                    self.session.add(row)
+                if cache is not None:
+                    cache.hold(character.channel_id, row)
         else:
-            row = await self.session.get(ChannelState, (self.channel.id, doc.key))
+            pk = (self.channel.id, doc.key)
+            row = cache.row(ChannelState, pk) if cache is not None else None
             if row is None:
-                row = ChannelState(channel_id=self.channel.id, key=doc.key, data={},
-                                   schema=doc.schema)
-                self.session.add(row)
+                row = await self.session.get(ChannelState, pk)
+                if row is None:
+                    row = ChannelState(channel_id=self.channel.id, key=doc.key, data={},
+                                       schema=doc.schema)
+                    self.session.add(row)
+                if cache is not None:
+                    cache.hold(self.channel.id, row)
+        if cache is not None:
+            cache.lend(row, "data")
         if row.schema != doc.schema:
             row.data, row.schema = doc.current(dict(row.data or {}), row.schema), doc.schema
         return row

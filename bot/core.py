@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 import bot.handlers  # noqa: F401  (registers the common commands)
@@ -36,6 +38,7 @@ from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
 from bot.store import db
+from bot.store.cache import WorkingSet
 from bot.store.group import BatchFailed, GroupWriter
 from bot.store.models import (
     Channel,
@@ -43,9 +46,9 @@ from bot.store.models import (
     Character,
     OutboxMessage,
     PendingPrivate,
-    ProcessedMessage,
     campaign_key,
 )
+from bot.store.ops import claim_statement, outbox_statement
 from rules.dice.source import DiceSource, RandomSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem
@@ -58,6 +61,8 @@ MAX_REPLY = 2000
 """Characters of one reply; the core shortens anything longer (adapters split further)."""
 ACK_DELAY = 0.2
 """Seconds a delivered reply may stay in the outbox, so that deletions share a commit."""
+ANSWERED_MEMORY = 10_000
+"""Message ids the core remembers as answered (a resend comes soon after, if at all)."""
 MAX_SAID = 4000
 """Characters of one chat message kept in a game log (longer ones are cut)."""
 
@@ -86,6 +91,11 @@ class Run:
         return self.command.names[0] if self.command is not None else self.body[:20]
 
 
+class Replay(Exception):
+    """The message id was recorded before: the command's work is rolled back and
+    nothing is answered (an adapter delivered the same event twice)."""
+
+
 class Core:
     def __init__(
         self, settings: Settings, engine: AsyncEngine, dice: DiceSource | None = None,
@@ -95,7 +105,7 @@ class Core:
         self.engine = engine
         self.sessions = db.sessionmaker(engine)
         if group_commit is None:
-            group_commit = getattr(settings, "group_commit", True)
+            group_commit = settings.group_commit
         self.writer: GroupWriter | None = GroupWriter(db.make_engine(
             engine.url.render_as_string(hide_password=False), writer=True),
         ) if group_commit else None
@@ -107,6 +117,7 @@ class Core:
         self._locales: dict[tuple[str, str], str] = {}
         self._bot_ids: dict[str, str] = {}
         self._tables: dict[tuple[str, str], str] = {}
+        self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.logbook = LogBook()
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
@@ -126,9 +137,10 @@ class Core:
             # never cancelled: cut off inside its transaction, the driver's connection
             # would be left closing in the background and the process could not exit
             await self._ack_flush
+        await self.flush_acks()  # through the writer while it is open
         if self.writer is not None:
             await self.writer.close()
-        await self.flush_acks()
+        await self.flush_acks()  # what a failed deletion left, on the pooled engine
         await self.engine.dispose()
 
     # --- locale ------------------------------------------------------------------
@@ -146,6 +158,8 @@ class Core:
     # --- the entry point -----------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
         said = incoming
+        if self._was_answered(incoming):
+            return []  # a platform's resend: not even its handler runs again
         incoming = one_line(incoming)
         text = normalize(incoming.text)
         body = strip_prefix(text)
@@ -241,40 +255,88 @@ class Core:
                 incoming.platform, incoming.channel), "core.error.internal")]
         if run.locale is not None:  # committed: the channel's language may be remembered
             self.remember_locale(incoming.platform, incoming.channel, run.locale)
+        if outs is not None:
+            self._answer_recorded(incoming)
         return outs
+
+    def _was_answered(self, incoming: Incoming) -> bool:
+        return incoming.message_id is not None \
+            and (incoming.platform, incoming.message_id) in self._answered
+
+    def _answer_recorded(self, incoming: Incoming) -> None:
+        """The message's id is committed: a resend of it is dropped before any work.
+        Bounded (:data:`ANSWERED_MEMORY`); older ids are still found by the store's
+        unique key, after running the command again and rolling it back."""
+        if incoming.message_id is None:
+            return
+        self._answered[(incoming.platform, incoming.message_id)] = None
+        if len(self._answered) > ANSWERED_MEMORY:
+            self._answered.popitem(last=False)
 
     async def _alone(self, run: Run) -> list[Outgoing] | None:
         """The command in a transaction of its own; a refusal rolls it back and records
         the message id and the refusal in another."""
         try:
             async with self.sessions() as session, session.begin():
-                return await self._execute(session, run)
+                await db.claim_epoch(session)
+                outs = await self._work(session, run)
+                return outs if outs is None else await self._store(session, run.incoming, outs)
+        except Replay:
+            return []
         except (CommandError, RuleError) as exc:
             run.locale = None
             return await self._record_only(run.incoming, self._refusal_of(run, exc))
 
     async def _grouped(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
         """The command in a savepoint of the writer's batch; a refusal rolls back that
-        savepoint only, and the message id and the refusal ride in the same batch."""
-        try:
-            async with session.begin_nested():
-                return await self._execute(session, run)
-        except (CommandError, RuleError) as exc:
-            run.locale = None
+        savepoint only (unless the command wrote nothing yet), and the message id and
+        the refusal ride in the same batch. A conflict with another process (a stale
+        row) is tried once more, the rows read again."""
+        writer = self.writer
+        assert writer is not None
+        cache = writer.cache
+        for attempt in (1, 2):
             try:
-                async with session.begin_nested():
-                    return await self._record_refusal(session, run.incoming,
-                                                      self._refusal_of(run, exc))
-            except IntegrityError:  # another process recorded the id first
+                refused = False
+                async with writer.savepoint(session):
+                    try:
+                        outs = await self._work(session, run)
+                    except (CommandError, RuleError) as exc:
+                        if not cache.clean():
+                            raise  # rolled back, then recorded below
+                        run.locale = None
+                        outs, refused = [self._refusal_of(run, exc)], True
+                    if outs is None:
+                        return None
+                    if not cache.clean():
+                        return await self._store(session, run.incoming, outs)
+                # it changed nothing (a read, or refused before any change): no SAVEPOINT
+                # was needed, and its id and replies need none either
+                return await writer.unguarded(
+                    self._store_clean(session, run.incoming, outs, refused), (Replay,))
+            except Replay:
                 return []
+            except (CommandError, RuleError) as exc:
+                run.locale = None
+                try:
+                    async with writer.savepoint(session):
+                        return await self._store(session, run.incoming,
+                                                 [self._refusal_of(run, exc)], refused=True)
+                except Replay:
+                    return []
+            except (StaleDataError, IntegrityError):
+                if attempt == 2:
+                    raise
+                log.info("a %s command met a concurrent change: tried again", run.name)
+        raise AssertionError("unreachable")
 
-    async def _execute(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
-        """The command's work inside the transaction (or savepoint) it was given."""
+    async def _work(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
+        """The command's work inside the transaction (or savepoint) it was given: its
+        replies, not stored yet (:meth:`_store`); None when the channel no longer plays
+        at ``run.table``."""
         incoming = run.incoming
         if await self._table_in(session, incoming) != run.table:
             return None
-        if not await self._first_time(session, incoming):
-            return []
         channel = await self.channel_row(session, incoming.platform, run.table)
         if run.early is None:
             # known before its checks, so that a hidden command's refusal stays private
@@ -285,14 +347,14 @@ class Core:
         self._refresh_gm_name(channel, incoming)
         ctx = Context(self, session, channel, incoming, run.source, args,
                       run.command.names[0],
-                      channel.locale or self.platform_locale(incoming.platform))
+                      channel.locale or self.platform_locale(incoming.platform),
+                      cache=self._cache_for(session))
         outs = await run.command.handler(ctx)
         if isinstance(run.source, PlatformDiceSource) and run.source.used:
             outs = self._mark_platform_dice(outs, run.source, ctx.locale)
         run.locale = channel.locale or self.platform_locale(incoming.platform)
         outs = [self._bounded(out) for out in outs]
-        outs = await self._logged(session, channel, incoming, outs, run.locale)
-        return await self._to_outbox(session, incoming.platform, outs)
+        return await self._logged(session, channel, incoming, outs, run.locale)
 
     def _refusal_of(self, run: Run, exc: CommandError | RuleError) -> Outgoing:
         return self._refusal(run.incoming, self.cached_locale(
@@ -341,50 +403,105 @@ class Core:
             return []
         async with self._locks.setdefault((incoming.platform, table), asyncio.Lock()):
             try:
-                return await self._transaction(
-                    lambda session: self._log_chatter(session, incoming, table))
+                outs = await self._transaction(
+                    lambda session: self._log_chatter(session, incoming, table),
+                    changes=True)
+            except Replay:
+                return []
             except Exception:
                 log.exception("a message could not be added to the game log")
                 return []
+        self._answer_recorded(incoming)
+        return outs
 
     async def _log_chatter(self, session: AsyncSession, incoming: Incoming,
                            table: str) -> list[Outgoing]:
-        channel = await session.scalar(select(Channel).where(
-            Channel.platform == incoming.platform, Channel.channel_key == table))
+        channel = await self.channel_row(session, incoming.platform, table, create=False)
         if channel is None:
             self.logbook.remember(incoming.platform, table, None)
             return []
         row = await self.logbook.active(session, incoming.platform, table, channel.id)
-        if row is None or not await self._first_time(session, incoming):
+        if row is None:
             return []
         if self.logbook.record(session, row, [self._said(incoming)]):
-            return []
+            return await self._store(session, incoming, [])
         locale = channel.locale or self.platform_locale(incoming.platform)
-        return await self._to_outbox(session, incoming.platform,
-                                     [self._log_full(incoming, row.name, locale)])
+        return await self._store(session, incoming,
+                                 [self._log_full(incoming, row.name, locale)])
 
-    async def _transaction(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def _transaction(self, work: Callable[[AsyncSession], Awaitable[T]],
+                           changes: bool = False) -> T:
         """``work`` in a savepoint of the writer's batch (group commit), or in a
-        transaction of its own; returns once it is committed."""
-        if self.writer is None:
+        transaction of its own; returns once it is committed. ``changes``: it may
+        change a table the working set keeps (other processes are told, see
+        :func:`bot.store.db.claim_epoch`)."""
+        if self.writer is None or self.writer.closed:
             async with self.sessions() as session, session.begin():
+                if changes:
+                    await db.claim_epoch(session)
                 return await work(session)
+
+        writer = self.writer
 
         async def nested(session: AsyncSession) -> T:
-            async with session.begin_nested():
+            async with writer.savepoint(session):
                 return await work(session)
-        return await self.writer.run(nested)
+        return await writer.run(nested)
+
+    def _cache_for(self, session: AsyncSession) -> WorkingSet | None:
+        """The working set, when ``session`` is the writer's (whose rows it holds)."""
+        writer = self.writer
+        return writer.cache if writer is not None and session is writer.session else None
 
     # --- helpers of handle ---------------------------------------------------------
-    async def _first_time(self, session: AsyncSession, incoming: Incoming) -> bool:
-        """Record the platform message id; False if it was already processed."""
+    @staticmethod
+    async def _claim(session: AsyncSession, incoming: Incoming) -> None:
+        """Record the platform message id once the command's work is done: one
+        ``INSERT … ON CONFLICT DO NOTHING`` (no read first); no row inserted means it
+        was processed before, and :class:`Replay` rolls the command back."""
+        if incoming.message_id is not None:
+            await session.run_sync(Core._claim_now, incoming)
+
+    @staticmethod
+    def _claim_now(session: Session, incoming: Incoming) -> None:
         if incoming.message_id is None:
-            return True
-        key = (incoming.platform, incoming.message_id)
-        if await session.get(ProcessedMessage, key) is not None:
-            return False
-        session.add(ProcessedMessage(platform=key[0], message_id=key[1]))
-        return True
+            return
+        result = session.connection().execute(claim_statement(session), {
+            "platform": incoming.platform, "message_id": incoming.message_id})
+        if result.rowcount != 1:
+            raise Replay(incoming.message_id)
+
+    async def _store(self, session: AsyncSession, incoming: Incoming,
+                     outs: list[Outgoing], refused: bool = False) -> list[Outgoing]:
+        """End a command that changed something: its changes flushed, its replies into
+        the outbox, and its message id recorded last (:class:`Replay` when it was
+        recorded before: the caller rolls everything back). A refusal is stored only
+        when it has an id (without one, nothing is kept). One greenlet for the three."""
+        if refused and incoming.message_id is None:
+            return outs
+        return await session.run_sync(self._store_now, incoming, outs)
+
+    @staticmethod
+    def _store_now(session: Session, incoming: Incoming,
+                   outs: list[Outgoing]) -> list[Outgoing]:
+        session.flush()
+        outs = Core._to_outbox_now(session, incoming.platform, outs)
+        Core._claim_now(session, incoming)
+        return outs
+
+    async def _store_clean(self, session: AsyncSession, incoming: Incoming,
+                           outs: list[Outgoing], refused: bool) -> list[Outgoing]:
+        """End a command that changed nothing, outside any savepoint: the message id
+        first (a replay then wrote nothing to undo), then the replies."""
+        if refused and incoming.message_id is None:
+            return outs
+        return await session.run_sync(self._store_clean_now, incoming, outs)
+
+    @staticmethod
+    def _store_clean_now(session: Session, incoming: Incoming,
+                         outs: list[Outgoing]) -> list[Outgoing]:
+        Core._claim_now(session, incoming)
+        return Core._to_outbox_now(session, incoming.platform, outs)
 
     async def _record_only(self, incoming: Incoming, refusal: Outgoing) -> list[Outgoing]:
         """After a refused command, still remember its id (so a replay is not answered
@@ -393,33 +510,24 @@ class Core:
             return [refusal]
         try:
             async with self.sessions() as session, session.begin():
-                return await self._record_refusal(session, incoming, refusal)
-        except IntegrityError:
+                return await self._store(session, incoming, [refusal], refused=True)
+        except Replay:
             return []
-
-    async def _record_refusal(self, session: AsyncSession, incoming: Incoming,
-                              refusal: Outgoing) -> list[Outgoing]:
-        """The refused command's message id and its refusal, stored together; nothing
-        when the id was recorded before (a replay)."""
-        if incoming.message_id is None:
-            return [refusal]
-        if not await self._first_time(session, incoming):
-            return []
-        return await self._to_outbox(session, incoming.platform, [refusal])
 
     @staticmethod
-    async def _to_outbox(session: AsyncSession, platform: str,
-                         outs: list[Outgoing]) -> list[Outgoing]:
+    def _to_outbox_now(session: Session, platform: str,
+                       outs: list[Outgoing]) -> list[Outgoing]:
         """Store the replies in the command's own transaction (the transactional outbox):
         a reply lives in the database from the commit that holds its change until the
         adapter says the platform accepted it (:meth:`delivered`), so neither a stop nor
         a crash between the two can lose it."""
         if not outs:
             return outs
-        rows = [OutboxMessage(platform=platform, message=out.to_record()) for out in outs]
-        session.add_all(rows)
-        await session.flush()
-        return [replace(out, outbox_id=row.id) for out, row in zip(outs, rows, strict=True)]
+        rows = [{"platform": platform, "message": out.to_record()} for out in outs]
+        result = session.connection().execute(outbox_statement(len(rows) > 1),
+                                              rows if len(rows) > 1 else rows[0])
+        ids = result.scalars().all()
+        return [replace(out, outbox_id=row_id) for out, row_id in zip(outs, ids, strict=True)]
 
     @staticmethod
     def _refresh_gm_name(channel: Channel, incoming: Incoming) -> None:
@@ -437,23 +545,49 @@ class Core:
     async def _table_in(self, session: AsyncSession, incoming: Incoming) -> str:
         """:meth:`table_key` inside a transaction; remembered as the channel's likely
         table, which saves a read before the lock (it is checked again under it)."""
-        campaign = await session.scalar(select(ChannelBinding.campaign).where(
-            ChannelBinding.platform == incoming.platform,
-            ChannelBinding.channel_key == incoming.channel))
+        cache = self._cache_for(session)
+        known, campaign = cache.binding(incoming.platform, incoming.channel) \
+            if cache is not None else (False, None)
+        if not known:
+            campaign = await session.scalar(select(ChannelBinding.campaign).where(
+                ChannelBinding.platform == incoming.platform,
+                ChannelBinding.channel_key == incoming.channel))
+            if cache is not None:
+                cache.keep_binding(incoming.platform, incoming.channel, campaign)
         table = campaign_key(campaign) if campaign else incoming.channel
         self._tables[(incoming.platform, incoming.channel)] = table
         return table
 
-    async def channel_row(self, session: AsyncSession, platform: str, key: str) -> Channel:
-        """The stored table `(platform, key)`, created with the defaults on first use."""
+    @overload
+    async def channel_row(self, session: AsyncSession, platform: str, key: str,
+                          create: Literal[True] = True) -> Channel: ...
+
+    @overload
+    async def channel_row(self, session: AsyncSession, platform: str, key: str,
+                          create: bool) -> Channel | None: ...
+
+    async def channel_row(self, session: AsyncSession, platform: str, key: str,
+                          create: bool = True) -> Channel | None:
+        """The stored table `(platform, key)` (from the working set when ``session`` is
+        the writer's), created with the defaults on first use unless ``create`` is
+        false."""
+        cache = self._cache_for(session)
+        if cache is not None:
+            cached = cache.channel(platform, key)
+            if cached is not None:
+                return cached
         channel = await session.scalar(
             select(Channel).where(Channel.platform == platform, Channel.channel_key == key)
         )
         if channel is None:
+            if not create:
+                return None
             channel = Channel(platform=platform, channel_key=key,
                               system=self.default_system, gms=[])
             session.add(channel)
             await session.flush()
+        if cache is not None:
+            cache.keep_channel(channel)
         return channel
 
     def _refusal(self, incoming: Incoming, locale: str, exc: Exception,
@@ -515,17 +649,19 @@ class Core:
         """Keep an undeliverable private message for `.gm pending`; tell the channel
         who could not be reached — never what the message said."""
         assert outgoing.to == "private" and outgoing.user is not None
-        table = await self.table_key(platform, outgoing.channel)
-        async with self.sessions() as session, session.begin():
+        user = outgoing.user
+
+        async def keep(session: AsyncSession) -> tuple[str, dict[str, str]]:
+            table = await self._table_in(session, Incoming(platform, outgoing.channel, "", ""))
             channel = await self.channel_row(session, platform, table)
-            session.add(PendingPrivate(channel_id=channel.id, user=outgoing.user,
-                                       text=outgoing.text))
+            session.add(PendingPrivate(channel_id=channel.id, user=user, text=outgoing.text))
             if outgoing.outbox_id is not None:  # kept for `.gm pending` instead
                 await session.execute(delete(OutboxMessage).where(
                     OutboxMessage.id == outgoing.outbox_id))
-            locale = channel.locale or self.platform_locale(platform)
-            names = {gm.user: gm.display_name for gm in channel.gms}
-        who = names.get(outgoing.user) or outgoing.user
+            return (channel.locale or self.platform_locale(platform),
+                    {gm.user: gm.display_name for gm in channel.gms})
+        locale, names = await self._transaction(keep, changes=True)
+        who = names.get(user) or user
         text = self.catalog.text(locale, "core.gm.delivery_failed", user=who)
         return [Outgoing("channel", outgoing.channel, text)]
 
@@ -549,9 +685,11 @@ class Core:
         ids, self._acked = self._acked, set()
         if not ids:
             return
+
+        async def forget(session: AsyncSession) -> None:
+            await session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(ids)))
         try:
-            async with self.sessions() as session, session.begin():
-                await session.execute(delete(OutboxMessage).where(OutboxMessage.id.in_(ids)))
+            await self._transaction(forget)
         except Exception:
             self._acked |= ids  # tried again with the next batch
             log.exception("could not remove %d delivered replies from the outbox", len(ids))
@@ -568,11 +706,12 @@ class Core:
     async def claim_message(self, platform: str, message_id: str) -> bool:
         """Record a platform message id without running a command (an adapter answers
         it itself, e.g. Plurk's unreadable-dice notice); False if already recorded."""
+        async def claim(session: AsyncSession) -> bool:
+            await self._claim(session, Incoming(platform, "", "", "", message_id=message_id))
+            return True
         try:
-            async with self.sessions() as session, session.begin():
-                return await self._first_time(
-                    session, Incoming(platform, "", "", "", message_id=message_id))
-        except IntegrityError:
+            return await self._transaction(claim)
+        except Replay:
             return False
 
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:

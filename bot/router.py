@@ -18,7 +18,7 @@ bots often share a QQ group, and a reply to every `.` would flood it).
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -72,7 +72,7 @@ class CommandTable:
     def __init__(self, owner: str) -> None:
         self.owner = owner
         self._by_name: dict[str, Command] = {}
-        self._by_length: list[str] = []
+        self._lengths: list[int] = []  # of the names, longest first
 
     def command(self, *names: str, help_key: str | None = None,
                 precheck: Precheck | None = None, hidden: bool = False):
@@ -88,7 +88,7 @@ class CommandTable:
                 if key in self._by_name:
                     raise ValueError(f"command name {name!r} registered twice in {self.owner}")
                 self._by_name[key] = cmd
-            self._by_length[:] = sorted(self._by_name, key=len, reverse=True)
+            self._lengths[:] = _lengths(self._by_name)
             _union_changed()
             return handler
 
@@ -97,9 +97,12 @@ class CommandTable:
     def match(self, body: str) -> tuple[Command, str, int] | None:
         """The command that starts ``body``, its arguments and the length of its name."""
         folded = body.casefold()
-        for name in self._by_length:
-            if folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):]):
-                return self._by_name[name], body[len(name):].strip(), len(name)
+        for length in self._lengths:  # a dict lookup per name length, not a scan
+            if length > len(folded):
+                continue
+            cmd = self._by_name.get(folded[:length])
+            if cmd is not None and _ends_at_a_boundary(folded[:length], folded[length:]):
+                return cmd, body[length:].strip(), length
         return None
 
     def commands(self) -> list[Command]:
@@ -121,8 +124,13 @@ command = COMMON.command
 """Register a common command (every channel has it, whatever its system)."""
 
 _SYSTEMS: dict[str, CommandTable] = {}
-_ALL_NAMES: list[str] = []
-"""Every table's names, longest first: :func:`is_command` asks them all at once."""
+_ALL_NAMES: set[str] = set()
+"""Every table's names: :func:`is_command` asks them all at once."""
+_ALL_LENGTHS: list[int] = []
+
+
+def _lengths(names: Iterable[str]) -> list[int]:
+    return sorted({len(name) for name in names}, reverse=True)
 
 
 def system_table(system_id: str) -> CommandTable:
@@ -146,15 +154,16 @@ def remove_table(system_id: str) -> None:
 
 
 def _union_changed() -> None:
-    names = {name for table in (COMMON, *_SYSTEMS.values()) for name in table.names()}
-    _ALL_NAMES[:] = sorted(names, key=len, reverse=True)
+    _ALL_NAMES.clear()
+    _ALL_NAMES.update(name for table in (COMMON, *_SYSTEMS.values()) for name in table.names())
+    _ALL_LENGTHS[:] = _lengths(_ALL_NAMES)
 
 
 def is_command(body: str) -> bool:
     """Whether ``body`` starts with a command of any table (decided without I/O)."""
     folded = body.casefold()
-    return any(folded.startswith(name) and _ends_at_a_boundary(name, folded[len(name):])
-               for name in _ALL_NAMES)
+    return any(folded[:n] in _ALL_NAMES and _ends_at_a_boundary(folded[:n], folded[n:])
+               for n in _ALL_LENGTHS)
 
 
 def _own(system_id: str) -> list[CommandTable]:

@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     default_system: str = "plurk"
     seed: int | None = None
     log_level: str = "WARNING"
+    group_commit: bool = Field(
+        default=True,
+        description="commit the changes of concurrent commands together, with a working "
+        "set in memory (docs/architecture.md); false: one transaction per command",
+    )
 
     console: ConsoleSettings = ConsoleSettings()
     onebot: OneBotSettings = OneBotSettings()

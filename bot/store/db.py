@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 import migrations
 
@@ -59,6 +64,26 @@ def quiet_sql_loggers() -> None:
             logger.setLevel(logging.INFO)
 
 
+def _savepoints_to_the_driver(engine: AsyncEngine) -> None:
+    """SAVEPOINT, ROLLBACK TO and RELEASE on the writer's inline connection go straight
+    to ``sqlite3`` (SQLAlchemy compiles each anew — the names change — at ~0.1 ms a
+    statement: most of what a command's savepoint cost)."""
+    dialect = engine.sync_engine.dialect
+
+    def run(connection: Connection, sql: str) -> None:
+        connection.connection.driver_connection.run(sql)  # type: ignore[union-attr]
+
+    dialect.do_savepoint = lambda conn, name: run(conn, f'SAVEPOINT "{name}"')  # type: ignore[method-assign]
+    dialect.do_rollback_to_savepoint = (  # type: ignore[method-assign]
+        lambda conn, name: run(conn, f'ROLLBACK TO SAVEPOINT "{name}"'))
+    dialect.do_release_savepoint = (  # type: ignore[method-assign]
+        lambda conn, name: run(conn, f'RELEASE SAVEPOINT "{name}"'))
+
+
+PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON")
+"""Run on every SQLite connection as it opens."""
+
+
 def make_engine(url: str, writer: bool = False) -> AsyncEngine:
     """The engine of ``url``; ``writer`` makes the group-commit writer's own engine
     (:mod:`bot.store.group`): one connection, and on SQLite every transaction opened
@@ -72,18 +97,28 @@ def make_engine(url: str, writer: bool = False) -> AsyncEngine:
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         memory = not path or path == ":memory:"
-        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True,
-                                     **({} if memory else pool))
+        if writer and not memory:
+            # statements in the event loop's thread, BEGIN and COMMIT in a worker
+            # thread (bot.store.inline); autocommit mode: every BEGIN is ours below
+            from bot.store.inline import InlineConnection
 
-        @event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
-            cursor = dbapi_conn.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-            if writer:
-                dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
+            async def connect() -> InlineConnection:
+                return await InlineConnection.connect(path, PRAGMAS, timeout=30)
+            engine = create_async_engine(url, async_creator=connect, hide_parameters=True,
+                                         **pool)
+            _savepoints_to_the_driver(engine)
+        else:
+            engine = create_async_engine(url, connect_args={"timeout": 30},
+                                         hide_parameters=True, **({} if memory else pool))
+
+            @event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+                cursor = dbapi_conn.cursor()
+                for pragma in PRAGMAS:
+                    cursor.execute(pragma)
+                cursor.close()
+                if writer:
+                    dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
 
         if writer:
             @event.listens_for(engine.sync_engine, "begin")
@@ -92,6 +127,17 @@ def make_engine(url: str, writer: bool = False) -> AsyncEngine:
 
         return engine
     return create_async_engine(url, pool_pre_ping=True, hide_parameters=True, **pool)
+
+
+async def claim_epoch(session: AsyncSession) -> None:
+    """In a transaction outside the group-commit writer that may change a cached
+    table: on PostgreSQL, bump ``store_epoch`` first (its row lock taken before any
+    other, as the writers' batches do), so that every process's working set is
+    dropped before its next batch (bot/store/group.py). SQLite needs nothing: its
+    ``PRAGMA data_version`` sees every other connection's commit."""
+    bind = session.bind
+    if bind is not None and bind.dialect.name == "postgresql":
+        await session.execute(text("UPDATE store_epoch SET n = n + 1 WHERE id = 1"))
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

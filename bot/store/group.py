@@ -1,34 +1,52 @@
 """Group commit: one writer per database commits the changes of many commands at once.
 
 Every state-changing command runs on the writer's one session, inside the one
-transaction of the current *batch*, in a SAVEPOINT of its own: a command that fails
-rolls back to its savepoint and leaves its batch-mates' changes in place. The batch
-is committed as soon as no command is waiting to run on the writer (or when it
-holds ``cap`` commands, or ``window`` seconds after its first command when a window
-is set); :meth:`GroupWriter.run` returns only once the commit that holds the
-command's change has returned, so a reply is never released before its change is
-durable. Commands queue for the writer in arrival order (an ``asyncio.Lock`` is
-FIFO), and the commands that arrive while a batch commits (its fsync) form the next.
+transaction of the current *batch*, in a SAVEPOINT of its own
+(:meth:`GroupWriter.savepoint`): a command that fails rolls back to its savepoint and
+leaves its batch-mates' changes in place. The batch is committed as soon as no
+command is waiting to run on the writer (or when it holds ``cap`` commands, or
+``window`` seconds after its first command when a window is set);
+:meth:`GroupWriter.run` returns only once the commit that holds the command's change
+has returned, so a reply is never released before its change is durable. Commands
+queue for the writer in arrival order (an ``asyncio.Lock`` is FIFO), and the
+commands that arrive while a batch commits (its fsync) form the next.
+
+The session lives as long as the writer and keeps what it loaded
+(``expire_on_commit=False``): with :class:`bot.store.cache.WorkingSet` it is the
+process's working set. Each batch starts by checking that no other connection wrote
+since the last one — SQLite's ``PRAGMA data_version`` (it changes when another
+connection commits), PostgreSQL's ``store_epoch`` row, read ``FOR UPDATE`` (every
+writer bumps it in the transaction that changes a cached table; the row lock also
+keeps two processes' batches from interleaving, so a batch's reads stay current
+until it commits) — and drops the working set if one did.
 
 On SQLite the writer's connection opens every batch with ``BEGIN IMMEDIATE``: it
 takes the database's write lock once per batch instead of every command's
 connection racing for it, and savepoints work (the driver's own implicit BEGIN is
-turned off, see :func:`bot.store.db.make_writer_engine`). On PostgreSQL it is one
-connection of its own; savepoints are native.
+turned off, see :func:`bot.store.db.make_engine`); its statements run in the event
+loop's thread (:mod:`bot.store.inline`). On PostgreSQL it is one connection of its
+own; savepoints are native.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.store.cache import TABLES, WorkingSet
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+EPOCH_LOCK = text("SELECT n FROM store_epoch WHERE id = 1 FOR UPDATE")
+EPOCH_BUMP = text("UPDATE store_epoch SET n = n + 1 WHERE id = 1 RETURNING n")
 
 
 class BatchFailed(Exception):
@@ -36,13 +54,20 @@ class BatchFailed(Exception):
 
 
 class GroupWriter:
-    def __init__(self, engine: AsyncEngine, cap: int = 200, window: float = 0.0) -> None:
+    def __init__(self, engine: AsyncEngine, cap: int = 200, window: float = 0.0,
+                 tables: int = TABLES) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.session: AsyncSession = self.sessions()
+        self.cache = WorkingSet(self.session.sync_session, tables)
+        event.listen(engine.sync_engine, "before_cursor_execute", self._statement)
+        self.dialect = engine.dialect.name
         self.cap = cap
         self.window = window
         self._mutex = asyncio.Lock()
-        self._session: AsyncSession | None = None
+        self.closed = False
+        self._batch = False
+        self._epoch: Any = None
         self._waiting: list[asyncio.Future[None]] = []
         self._committer: asyncio.Task[None] | None = None
         self.commits = 0
@@ -50,27 +75,29 @@ class GroupWriter:
         self.committed = 0
         """Commands those batches held."""
 
+    def _statement(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        self.cache.statement(statement)
+
     async def run(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
-        """Run ``work(session)`` in a savepoint of the current batch and return its result
-        once the batch is committed. An exception from ``work`` rolls back its savepoint
-        only and is raised here at once (the command is not part of the batch); a failed
-        commit raises :class:`BatchFailed` in every command of the batch."""
+        """Run ``work(session)`` in the current batch and return its result once the batch
+        is committed. ``work`` opens a savepoint of its own (:meth:`savepoint`): an
+        exception from it rolls back that savepoint only and is raised here at once (the
+        command is not part of the batch); a failed commit raises :class:`BatchFailed`
+        in every command of the batch."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         async with self._mutex:
-            session = self._session
-            if session is None:
-                session = self._session = self.sessions()
+            session = self.session
+            if not self._batch:
+                await self._begin()
+            self.cache.begin_command()
             try:
-                async with session.begin_nested():
-                    result = await work(session)
+                result = await work(session)
             except BaseException:
                 if not self._usable(session):  # the connection or the batch is gone
                     await self._fail(BatchFailed("the batch's transaction was lost"))
                 raise
             finally:
-                # the next command reads what this one wrote from the transaction, not
-                # from objects a later savepoint rollback could leave half-expired
-                session.expunge_all()
+                self.cache.end_command()
             self._waiting.append(done)
             if len(self._waiting) >= self.cap:
                 await self._commit()
@@ -78,6 +105,57 @@ class GroupWriter:
                 self._committer = asyncio.create_task(self._commit_soon())
         await done
         return result
+
+    @asynccontextmanager
+    async def savepoint(self, session: AsyncSession) -> AsyncIterator[None]:
+        """One command's savepoint: released (its changes flushed) when the block ends;
+        on an exception rolled back, and every table whose rows the command touched
+        dropped from the working set (they are expired or gone)."""
+        nested = await session.begin_nested()
+        try:
+            yield
+            await nested.commit()
+        except BaseException:
+            rows = self.cache.pending_rows()
+            if nested.is_active:
+                await nested.rollback()
+            self.cache.forget_touched(rows)
+            raise
+
+    async def unguarded(self, work: Awaitable[T],
+                        harmless: tuple[type[BaseException], ...] = ()) -> T:
+        """Await ``work``: statements of a command outside any savepoint (one that
+        changed nothing stores its message id and replies this way). An exception in
+        ``harmless`` left nothing written; any other cannot be undone alone, so it
+        fails the whole batch (:class:`BatchFailed`, nothing of it is stored)."""
+        try:
+            return await work
+        except harmless:
+            raise
+        except Exception as exc:
+            log.exception("a statement outside a savepoint failed: the batch is dropped")
+            await self._fail(exc)
+            raise BatchFailed(str(exc)) from exc
+
+    async def _begin(self) -> None:
+        """Open the batch's transaction and drop the working set if another connection
+        committed since this writer's last batch."""
+        try:
+            conn = await self.session.connection()  # BEGIN (IMMEDIATE on SQLite)
+            if self.dialect == "sqlite":
+                seen = (await conn.exec_driver_sql("PRAGMA data_version")).scalar()
+            elif self.dialect == "postgresql":
+                seen = (await conn.execute(EPOCH_LOCK)).scalar()
+            else:
+                seen = None  # no way to tell: nothing is kept from one batch to the next
+        except BaseException:
+            await self._reset()
+            raise
+        if seen is None or (self._epoch is not None and seen != self._epoch):
+            self.cache.clear()
+        self._epoch = seen
+        self._batch = True
+        self.cache.changed = False
 
     @staticmethod
     def _usable(session: AsyncSession) -> bool:
@@ -93,15 +171,18 @@ class GroupWriter:
 
     async def _commit(self) -> None:
         """Commit the current batch (the writer's lock held) and release its commands."""
-        session, waiting = self._session, self._waiting
-        self._session, self._waiting = None, []
-        if session is None:
+        waiting, self._waiting = self._waiting, []
+        if not self._batch:
             return
+        self._batch = False
+        session = self.session
         try:
-            if waiting:
-                await session.commit()
+            if self.dialect == "postgresql" and self.cache.changed:
+                self._epoch = (await session.execute(EPOCH_BUMP)).scalar()
+            await session.commit()
         except Exception as exc:
             log.exception("the commit of %d commands failed", len(waiting))
+            await self._reset()
             for future in waiting:
                 if not future.done():
                     future.set_exception(BatchFailed(str(exc)))
@@ -111,20 +192,27 @@ class GroupWriter:
             for future in waiting:
                 if not future.done():
                     future.set_result(None)
-        finally:
-            await session.close()
+
+    async def _reset(self) -> None:
+        """After a failure: the transaction rolled back, the working set dropped."""
+        self._batch = False
+        self._epoch = None
+        try:
+            await self.session.rollback()
+        except Exception:
+            log.exception("rolling back a failed batch")
+            try:
+                await self.session.close()
+            except Exception:
+                log.exception("closing a failed batch's session")
+        self.cache.clear()
 
     async def _fail(self, exc: BaseException) -> None:
-        session, waiting = self._session, self._waiting
-        self._session, self._waiting = None, []
+        waiting, self._waiting = self._waiting, []
         for future in waiting:
             if not future.done():
                 future.set_exception(BatchFailed(str(exc)))
-        if session is not None:
-            try:
-                await session.close()
-            except Exception:
-                log.exception("closing a failed batch")
+        await self._reset()
 
     async def flush(self) -> None:
         """Commit whatever is pending now (at close)."""
@@ -132,7 +220,10 @@ class GroupWriter:
             await self._commit()
 
     async def close(self) -> None:
+        self.closed = True
         await self.flush()
         if self._committer is not None and not self._committer.done():
             await self._committer
+        self.cache.clear()
+        await self.session.close()
         await self.engine.dispose()

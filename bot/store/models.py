@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -185,3 +185,14 @@ class GameLogLine(Base):
     user: Mapped[str] = mapped_column(String(200))
     name: Mapped[str] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
+
+
+class StoreEpoch(Base):
+    """One row (id 1) that every writer bumps in the transaction that changes a cached
+    table, so that other processes on the same PostgreSQL database know their working
+    set is old (:mod:`bot.store.group`)."""
+
+    __tablename__ = "store_epoch"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    n: Mapped[int] = mapped_column(BigInteger, default=0)
