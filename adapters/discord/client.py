@@ -14,6 +14,8 @@ from adapters.delivery import CoreAPI
 from adapters.discord.commands import build_commands, core_knows
 from adapters.discord.convert import (
     PLATFORM,
+    as_chatter,
+    chatter_text,
     command_text,
     escape_markdown,
     incoming_from_message,
@@ -29,9 +31,14 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+#: Messages people write (a reply too); not the system messages of a channel.
+CHAT_TYPES = (discord.MessageType.default, discord.MessageType.reply)
+
+
 def intents_for(settings: DiscordSettings) -> discord.Intents:
-    """The default intents, plus Message Content when prefix commands are wanted in
-    servers (privileged: it must also be switched on in the developer portal)."""
+    """The default intents, plus Message Content when prefix commands in servers, and
+    chatter in the game log, are wanted (privileged: it must also be switched on in the
+    developer portal)."""
     intents = discord.Intents.default()
     intents.message_content = settings.message_content
     return intents
@@ -83,18 +90,36 @@ class TrpgDiscordClient(discord.Client):
             pending.cancel()
 
     async def on_message(self, message: discord.Message) -> None:
-        """Prefix commands (``.r``, ``。r``). In servers Discord only gives the text of
-        messages with the Message Content intent; DMs and mentions always have it."""
+        """Prefix commands (``.r``, ``。r``), and every other message for the game log.
+        In servers Discord only gives the text of messages with the Message Content
+        intent; DMs and mentions always have it."""
         if message.author.bot or message.webhook_id is not None:
             return
         line = command_text(self._without_own_mention(message.content),
                             self.settings.command_prefixes)
         if line is None:
+            await self._chatter(message)
             return
         incoming = incoming_from_message(message, line)
         outs = await self.core.handle(incoming)
         await DiscordDelivery(self, self.core, incoming, MessageOrigin(self, message)).deliver(
             outs)
+
+    async def _chatter(self, message: discord.Message) -> None:
+        """A message that is no command: the core records it when its table keeps a
+        game log (``.log on``) and answers nothing — at most the notice that the log
+        reached its limit, posted in the channel. Only with the Message Content intent:
+        without it Discord sends the text of no server message but those that mention
+        the bot, and a log of those alone would be misleading. System messages (a pin,
+        a member joining) and messages without text or file are not passed."""
+        if not self.settings.message_content or message.type not in CHAT_TYPES:
+            return
+        text = chatter_text(message)
+        if not text:
+            return
+        outs = await self.core.handle(incoming_from_message(message, as_chatter(text)))
+        if outs:
+            await DiscordDelivery(self, self.core, None, None).deliver(outs)
 
     def _without_own_mention(self, content: str) -> str:
         """``@bot .r 1d20`` works like ``.r 1d20``: without the Message Content intent,

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.messages import Incoming
+from bot.normalize import normalize, strip_prefix
 
 PLATFORM = "discord"
 PRIVATE_PREFIX = "dm:"
@@ -26,6 +27,38 @@ def command_text(text: str, prefixes: Iterable[str]) -> str | None:
     if stripped and stripped.startswith(tuple(prefixes)):
         return stripped
     return None
+
+
+#: A custom emoji as Discord's text carries it (``<:name:id>``, animated ``<a:name:id>``).
+_CUSTOM_EMOJI = re.compile(r"<a?:(\w+):\d+>")
+
+
+def chatter_text(message: discord.Message) -> str:
+    """What a message that is no command says, for the game log (docs/game-log.md).
+
+    Its text as Discord shows it (``clean_content``: a mention as ``@name``, a channel
+    as ``#name``), a custom emoji as ``:name:``; a message without text (a picture, a
+    file, a sticker alone) as the names of its attachments and stickers in brackets
+    (``[map.png]``). Embeds are not read.
+    """
+    text = _CUSTOM_EMOJI.sub(r":\1:", message.clean_content).strip()
+    if text:
+        return text
+    names = [attachment.filename for attachment in message.attachments]
+    names += [sticker.name for sticker in message.stickers]
+    return " ".join(f"[{name}]" for name in names if name)
+
+
+#: Put before a chat line that the core would read as a command although the adapter
+#: does not (``/r 1d20`` typed as text: ``/`` is left to slash commands): invisible, and
+#: the core then records the line as chatter and runs nothing.
+NOT_A_COMMAND = "\u200b"
+
+
+def as_chatter(text: str) -> str:
+    """``text`` as it goes to the core for a message that is no command: unchanged,
+    unless the core would take it for one (:data:`NOT_A_COMMAND`)."""
+    return NOT_A_COMMAND + text if strip_prefix(normalize(text)) is not None else text
 
 
 def channel_key(channel: object, user_id: int, guild: object | None) -> str:

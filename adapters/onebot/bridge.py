@@ -16,6 +16,8 @@ from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
 from adapters.delivery import CoreAPI
 from adapters.onebot.convert import (
     PLATFORM,
+    as_chatter,
+    chatter_text,
     command_text,
     incoming_from_event,
     message_text,
@@ -27,7 +29,8 @@ log = logging.getLogger(__name__)
 
 
 class OneBotBridge:
-    """Hands prefixed QQ messages to the core and executes what it returns."""
+    """Hands QQ messages to the core and executes what it returns: commands (prefixed
+    messages), and every other message for the game log (``handle_chatter``)."""
 
     def __init__(self, core: CoreAPI, settings: OneBotSettings) -> None:
         self.core = core
@@ -54,6 +57,20 @@ class OneBotBridge:
         incoming = incoming_from_event(event, text)
         outs = await self.core.handle(incoming)
         await OneBotDelivery(bot, self.core, self.settings, incoming).deliver(outs)
+
+    async def handle_chatter(self, bot: Bot, event: MessageEvent) -> None:
+        """A message that is no command: the core records it when its table keeps a game
+        log (``.log on``), and answers nothing — at most the notice that the log reached
+        its limit, sent without an @ of the speaker. Private chat reaches the core too,
+        which records none of it. Nothing without text (a QQ face, voice) goes."""
+        if self.command_text(event) is not None or str(event.user_id) == str(bot.self_id):
+            return
+        text = chatter_text(event.message)
+        if not text:
+            return
+        outs = await self.core.handle(incoming_from_event(event, as_chatter(text)))
+        if outs:
+            await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
 
     async def resend_undelivered(self, bot: Bot) -> None:
         """Replies committed before the last stop or crash but never sent: sent now that

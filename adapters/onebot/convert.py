@@ -25,6 +25,7 @@ from nonebot.adapters.onebot.v11 import (
 )
 
 from bot.messages import Incoming
+from bot.normalize import normalize, strip_prefix
 
 PLATFORM = "qq"
 PRIVATE_PREFIX = "dm:"
@@ -62,6 +63,56 @@ def message_text(message: Message, self_id: str) -> str:
                 parts.append(f"<@{qq}>")
                 pad_next = True
     return "".join(parts)
+
+
+#: How the game log shows a picture of a message that is no command (QQ's own
+#: notation, as its clients show a picture in a message preview).
+PICTURE = "[图片]"
+#: The longest ``summary`` of a picture or sticker that is taken instead of ``PICTURE``.
+_SUMMARY_LIMIT = 16
+
+
+def chatter_text(message: Message) -> str:
+    """What a message that is no command says, for the game log (docs/game-log.md).
+
+    Its text segments as typed; an @ as ``@name`` (the name the implementation gives
+    — NapCat does — else the QQ number), ``@全体成员`` for ``at qq=all``; a picture
+    as its short ``summary`` (NapCat: ``[动画表情]``) or ``[图片]``, a market sticker
+    (``mface``) as its summary (``[开心]``). Everything else — QQ faces, the quoted
+    message of a reply, voice, files — is dropped.
+    """
+    parts: list[str] = []
+    after_at = False
+    for segment in message:
+        data = segment.data
+        if segment.type == "text":
+            text = str(data.get("text", ""))
+            if after_at and text[:1] and not text[:1].isspace():
+                parts.append(" ")
+            parts.append(text)
+        elif segment.type == "at":
+            qq = str(data.get("qq", "")).strip()
+            name = str(data.get("name") or "").strip().lstrip("@")
+            parts.append("@全体成员" if qq == "all" else f"@{name or qq}")
+        elif segment.type in ("image", "mface"):
+            summary = str(data.get("summary") or "").strip()
+            if not summary or len(summary) > _SUMMARY_LIMIT:
+                summary = PICTURE if segment.type == "image" else ""
+            parts.append(summary)
+        after_at = segment.type == "at"
+    return "".join(parts).strip()
+
+
+#: Put before a chat line that the core would read as a command although the adapter
+#: does not (``／r``: a prefix the operator's list lacks): invisible, and the core then
+#: records the line as chatter and runs nothing.
+NOT_A_COMMAND = "\u200b"
+
+
+def as_chatter(text: str) -> str:
+    """``text`` as it goes to the core for a message that is no command: unchanged,
+    unless the core would take it for one (:data:`NOT_A_COMMAND`)."""
+    return NOT_A_COMMAND + text if strip_prefix(normalize(text)) is not None else text
 
 
 def defuse_links(text: str) -> str:

@@ -1,5 +1,6 @@
-"""The nonebot plugin: a matcher that passes prefixed messages to the active bridge,
-and one that passes friend requests to it.
+"""The nonebot plugin: a matcher that passes prefixed messages (commands) to the active
+bridge, one that passes every other message to it (for the game log), and one that
+passes friend requests to it.
 
 Load it with ``nonebot.load_plugin("adapters.onebot.trpg_plugin")`` (as
 ``server.ensure_plugin`` does); importing it directly first makes nonebot
@@ -39,6 +40,26 @@ async def _handle_command(bot: Bot, event: MessageEvent) -> None:
     active = bridge.active()
     if active is not None:
         await active.handle(bot, event)
+
+
+async def _is_chatter(event: MessageEvent) -> bool:
+    """Every other group and private message (the game log records the group's)."""
+    active = bridge.active()
+    return active is not None and active.command_text(event) is None
+
+
+#: ``block=False``: chatter goes to the core for the game log and is still offered to
+#: every other plugin's matchers. Same priority as ``trpg_command``: nonebot runs the
+#: matchers of one priority together, and the two rules never both pass, so a message
+#: reaches the core once.
+trpg_chatter = on_message(rule=Rule(_is_chatter), priority=10, block=False)
+
+
+@trpg_chatter.handle()
+async def _handle_chatter(bot: Bot, event: MessageEvent) -> None:
+    active = bridge.active()
+    if active is not None:
+        await active.handle_chatter(bot, event)
 
 
 #: Friend requests (see ``OneBotBridge.handle_friend_request``); other requests pass by.

@@ -3,7 +3,9 @@
 Flow: every comet batch is handled in order; a batch marked ``gap`` (first
 subscription, resync, reconnect) first runs a catch-up over
 ``Alerts/getHistory`` mentions, fetching the mentioned plurk or responses. A
-post is a command only when its text starts with ``@<bot nick>``. The core
+post is a command only when its text starts with ``@<bot nick>`` and a command;
+every other response the feed brings (the threads the bot follows) goes to the
+core as chatter, for the game log, never run as a command. The core
 records ``"r<response id>"`` / ``"p<plurk id>"`` message ids, so the overlap of
 comet and catch-up, a resync or a restart never answers twice.
 
@@ -38,7 +40,9 @@ from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.outbox import PLATFORM, PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
 from adapters.plurk.text import (
+    as_chatter,
     command_text,
+    is_command,
     mentioned_nicks,
     replace_mentions,
     strip_mention,
@@ -280,24 +284,53 @@ class PlurkListener:
             self.remember_users(data.get("user"))
 
     async def handle_response(self, plurk_id: int, response: dict[str, Any]) -> None:
-        await self.handle_post(plurk_id, response, f"r{response['id']}", response.get("user_id"))
+        await self.handle_post(plurk_id, response, f"r{response['id']}", response.get("user_id"),
+                               in_thread=True)
 
     async def handle_post(
-        self, plurk_id: int, post: dict[str, Any], message_id: str, author: Any
+        self, plurk_id: int, post: dict[str, Any], message_id: str, author: Any,
+        *, in_thread: bool = False,
     ) -> None:
-        """Answer one plurk or response if it is a command addressed to the bot."""
+        """Answer one plurk or response if it is a command addressed to the bot; pass
+        any other response (``in_thread``) to the core for the game log."""
         if author is None or int(author) == self.me_id:
             return
         text = command_text(post.get("content"), post.get("content_raw"))
         command = strip_mention(text, self.nick)
-        if not command:
-            return
+        if command and is_command(command):
+            await self.handle_command(plurk_id, post, message_id, int(author), text, command)
+        elif in_thread and text:
+            await self.handle_chatter(plurk_id, post, message_id, int(author), text)
+
+    async def handle_chatter(
+        self, plurk_id: int, post: dict[str, Any], message_id: str, author: int, text: str
+    ) -> None:
+        """A response that is no command: the core records it, as typed, when the
+        thread's table keeps a game log (``.log on``), and answers nothing — at most the
+        notice that the log reached its limit. A new plurk is not passed: its thread is
+        new, so no log can be running there yet."""
+        user, name = self.who(author, plurk_id, post.get("handle"))
+        incoming = Incoming(
+            platform=PLATFORM,
+            channel=self.channel_for(plurk_id),
+            user=user,
+            text=as_chatter(text),
+            display_name=name,
+            message_id=message_id,
+        )
+        await self._to_core(incoming)
+
+    async def handle_command(
+        self, plurk_id: int, post: dict[str, Any], message_id: str, author: int, text: str,
+        command: str,
+    ) -> None:
+        """``command``: what follows ``@<bot nick>`` in ``text``, a command for the core."""
         content = post.get("content")
         if isinstance(content, str) and content.strip():
             rolls = parse_content(content)
         else:
             rolls = EmoticonRolls(unreadable=unrolled_tokens(text))
-        user, name = self.who(int(author), plurk_id, post.get("handle"))
+        user, name = self.who(author, plurk_id, post.get("handle"))
         channel = self.channel_for(plurk_id)
         unreadable = [token for token in rolls.unreadable if die_faces(token) is not None]
         if unreadable:
@@ -312,10 +345,13 @@ class PlurkListener:
             platform_dice=rolls.dice,
             message_id=message_id,
         )
+        await self._to_core(incoming)
+
+    async def _to_core(self, incoming: Incoming) -> None:
         try:
             outs = await self.core.handle(incoming)
         except Exception:  # the core promises not to raise; never let it stop listening
-            log.exception("plurk: the core failed on message %s", message_id)
+            log.exception("plurk: the core failed on message %s", incoming.message_id)
             return
         for out in outs:
             await self.outbox.put(out)  # out.channel is this thread
