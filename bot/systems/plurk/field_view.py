@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import TYPE_CHECKING
 
 from bot.context import Context
-from bot.kits.field_picture import FieldPiece, FieldView, render_field
 from bot.messages import Attachment
 from bot.store.models import ChannelState
 from bot.systems.plurk.battle_state import Setup, assign_marks, board_marks
 from bot.systems.plurk.battle_text import turn_line
 from rules.kits import grid
 from rules.systems.plurk import Battle, Combatant
+
+if TYPE_CHECKING:  # the kit imports Pillow: loaded on the first picture, not at start
+    from bot.kits.field_picture import FieldView
 
 PICTURE_NAME = "field.png"
 _NUMBERED = re.compile(r"^(.*\D)\d+$")
@@ -62,6 +65,8 @@ def note(ctx: Context, c: Combatant) -> str:
 
 def field_view(ctx: Context, row: ChannelState, battle: Battle, setup: Setup) -> FieldView:
     """The running battle as the picture shows it, combatants in initiative order."""
+    from bot.kits.field_picture import FieldPiece, FieldView
+
     marks = assign_marks(board_marks(row), [c.name for c in battle.combatants])
     pieces = []
     for c in battle.combatants:
@@ -81,5 +86,7 @@ async def field_picture(ctx: Context, row: ChannelState, battle: Battle,
     """The PNG to send with the board, and whether every name is in it (False when
     this host has no font for them: the reply says so, the text board has them).
     Drawn in a thread: other channels' commands go on meanwhile."""
+    from bot.kits.field_picture import render_field
+
     picture = await asyncio.to_thread(render_field, field_view(ctx, row, battle, setup))
     return Attachment(PICTURE_NAME, picture.png, "picture"), picture.complete
