@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import mimetypes
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 
@@ -124,8 +124,10 @@ class Outgoing:
     def to_record(self) -> dict[str, Any]:
         """Every field but the outbox id, JSON-serialisable (for storing an unsent
         message; the id is the stored row's own)."""
-        record = asdict(self)
-        del record["outbox_id"]
+        # shallow (``data`` is JSON already); `dataclasses.asdict` deep-copies it, a
+        # tenth of a millisecond of every command
+        record = {name: getattr(self, name) for name in _RECORDED}
+        record["notify"] = list(self.notify)
         record["attachment"] = self.attachment.to_record() if self.attachment else None
         return record
 
@@ -149,3 +151,6 @@ class Outgoing:
         if self.attachment is not None:
             line["attachment"] = self.attachment.describe()
         return line
+
+
+_RECORDED = tuple(f.name for f in fields(Outgoing) if f.name != "outbox_id")
