@@ -47,10 +47,10 @@ async def test_log_records_chatter_commands_and_replies_and_exports_two_copies(
     assert "我推開門 &lt;b&gt;看看&lt;/b&gt; [link](http://x.y)" in public
     assert "<b>看看</b>" not in public
     assert ".r 1d20+2 開門" in public and "= 17" in public
-    assert ".rh 1d100" in public and "42" not in public
+    assert ".rh 1d100" in public and "[42]" not in public
     assert "這句不記錄" not in public and "<p>.log off</p>" not in public
     # the GM's copy adds the private result, addressed
-    assert "42" in gm and "🔒 私訊 gm" in gm and "🔒 私訊 bob" in gm
+    assert "1d100 = [42] = 42" in gm and "🔒 私訊 gm" in gm and "🔒 私訊 bob" in gm
     assert public.count('class="line said"') == 4 and gm.count('class="line said"') == 4
     assert public.count('class="line private"') == 0
     assert gm.count('class="line private"') == 2  # bob's result, and the GM's copy of it

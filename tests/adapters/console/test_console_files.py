@@ -61,8 +61,8 @@ def test_log_export_from_the_console(tmp_path: Path) -> None:
     assert players["attachment"]["size"] == public_path.stat().st_size
     assert "data" not in players["attachment"]  # the description, never the bytes
     public, secret = public_path.read_text("utf-8"), gm_path.read_text("utf-8")
-    assert ".rh 1d100" in public and "42" not in public
-    assert "42" in secret
+    assert ".rh 1d100" in public and "[42]" not in public
+    assert "[42]" in secret
     # a second export writes new files beside the first ones
     *_, players2, gm2 = run_console(tmp_path, ".log export md\n")
     assert Path(players2["attachment"]["path"]).name == "第一夜.md"

@@ -86,8 +86,8 @@ async def test_log_export_players_copy_to_the_group_gm_copy_privately(
             "upload_group_file", GROUP, "第一夜.html")
         assert (gm.action, gm.target, gm.name) == ("upload_private_file", GM, "第一夜-gm.html")
         players, secret = public.data.decode(), gm.data.decode()
-        assert ".rh 1d100" in players and "42" not in players
-        assert "42" in secret and ".rh 1d100" in secret
+        assert ".rh 1d100" in players and "[42]" not in players
+        assert "[42]" in secret and ".rh 1d100" in secret
         assert base64.b64decode(group_upload["params"]["file"][9:]) == public.data
         # the text went first, the file after it; nothing of the GM's copy in the group
         assert "第一夜" in texts(sent, "send_group_msg")[0]

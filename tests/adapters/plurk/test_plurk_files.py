@@ -227,9 +227,9 @@ async def test_log_export_on_plurk(fake: FakePlurk, settings: Settings) -> None:
         body = "\n".join(responses)
         assert body.startswith("# 遊戲日誌（GM 版）：第一夜\n")  # Markdown
         assert "＊＊Keeper＊＊" in body  # escaped for Plurk: no bold markup
-        assert "42" in body and "1d100" in body
+        assert "1d100 = \\[42\\] = 42" in body  # Markdown-escaped brackets
         # the players' copy goes nowhere; nothing of the log reaches the thread
         new_in_thread = [p.content for p in fake.posts[before:] if p.plurk_id == pid]
-        assert new_in_thread == [thread] and "42" not in thread
+        assert new_in_thread == [thread] and "[42]" not in thread
     finally:
         await bot.close()
