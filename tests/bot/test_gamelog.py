@@ -127,3 +127,15 @@ async def test_a_replayed_chat_message_is_logged_once(table: Table) -> None:
     files = _files(await table.say("gm", ".log export"))
     (name,) = [n for n in files if not n.endswith("-gm.html")]
     assert files[name][1].count("只說一次") == 1
+
+
+async def test_the_html_page_is_self_contained(table: Table) -> None:
+    await table.text("gm", ".log on")
+    await table.say("alice", "<script src=x></script><img src=http://evil/x.png>")
+    files = _files(await table.say("gm", ".log export"))
+    (page,) = [text for name, (_, text) in files.items() if not name.endswith("-gm.html")]
+    typed = "&lt;script src=x&gt;&lt;/script&gt;&lt;img src=http://evil/x.png&gt;"
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page and typed in page
+    rest = page.replace(typed, "")
+    for outside in ("<script", "<link", "<img", "src=", "href=", "@import", "url(", "http"):
+        assert outside not in rest
