@@ -9,110 +9,14 @@ damage with a resistance, the refill at each turn's start, and the end.
 The script runs twice — one `trpgbot console --json` process with every die on
 ``--dice``, and a fresh ``Core`` for every line with only that line's dice — and the two
 transcripts must be identical; the numbers are asserted on the per-line replies.
-The helpers are shared with the v6 session (``tests/bot/test_v6_session.py``).
+The helpers are shared (``tests/console_session.py``).
 """
 
 from __future__ import annotations
 
-import io
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any, NamedTuple
-
 import pytest
 
-from adapters.console import serve_console
-from bot.config import Settings
-from bot.core import Core
-from rules.dice.source import ScriptedSource
-
-TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
-CHANNEL = "console"
-
-Message = dict[str, Any]
-
-
-class Step(NamedTuple):
-    line: str
-    dice: list[int]
-    name: str = ""
-
-
-class NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
-
-
-def database_url(path: Path) -> str:
-    return f"sqlite+aiosqlite:///{path.as_posix()}"
-
-
-def one_process(tmp: Path, script: list[Step]) -> list[Message]:
-    """The installed console: one process, the whole script on stdin."""
-    text = "".join(f"{step.line}\n" for step in script)
-    dice = ",".join(str(d) for step in script for d in step.dice)
-    env = {**os.environ, "TRPGBOT_DATA_DIR": str(tmp)}
-    done = subprocess.run(
-        [TRPGBOT, "console", "--json", "--dice", dice, "--db", database_url(tmp / "a.db")],
-        input=text, capture_output=True, text=True, env=env, cwd=tmp, timeout=120, check=True)
-    return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-async def restart_every_line(tmp: Path, script: list[Step]) -> list[list[Message]]:
-    """A fresh Core — a restarted bot — for every line; the replies of each line."""
-    settings = Settings(_env_file=None, data_dir=tmp, database_url=database_url(tmp / "b.db"))
-    replies: list[list[Message]] = []
-    for step in script:
-        dice = ScriptedSource(step.dice, fallback=NoMoreDice())
-        core = await Core.open(settings, dice=dice)
-        out = io.StringIO()
-        try:
-            await serve_console(core, "player", CHANNEL, as_json=True,
-                                stdin=io.StringIO(step.line + "\n"), stdout=out)
-        finally:
-            await core.close()
-        assert dice.remaining == 0, f"{step.line!r} left {dice.remaining} scripted dice"
-        replies.append([json.loads(line) for line in out.getvalue().splitlines()])
-    return replies
-
-
-class Session(NamedTuple):
-    script: list[Step]
-    whole: list[Message]
-    by_line: list[list[Message]]
-
-    def said(self, name: str) -> Message:
-        """The one channel message of the step called ``name``."""
-        index = next(i for i, step in enumerate(self.script) if step.name == name)
-        [out] = self.by_line[index]
-        assert (out["to"], out["channel"]) == ("channel", CHANNEL), out
-        return out
-
-    def text(self, name: str) -> str:
-        return str(self.said(name)["text"])
-
-    def data(self, name: str) -> dict[str, Any]:
-        found = self.said(name)["data"]
-        assert found is not None, name
-        return dict(found)
-
-
-async def play(tmp: Path, script: list[Step]) -> Session:
-    names = [step.name for step in script if step.name]
-    assert len(names) == len(set(names)), "duplicate step names"
-    return Session(script, one_process(tmp, script), await restart_every_line(tmp, script))
-
-
-def assert_same_transcript(session: Session) -> None:
-    restarted = [message for line in session.by_line for message in line]
-    assert len(session.whole) == len(restarted)
-    for i, (one, other) in enumerate(zip(session.whole, restarted, strict=True)):
-        assert one == other, f"message {i} differs"
-    assert all(session.by_line), "every line of the script answers"
-
+from tests.console_session import Session, Step, assert_same_transcript, play
 
 # --------------------------------------------------------------------------- the script
 

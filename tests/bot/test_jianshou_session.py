@@ -20,33 +20,15 @@ some hand and was not played in public.
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 
-from adapters.console import serve_console
-from bot.config import Settings
-from bot.core import Core
-from rules.dice.source import ScriptedSource
-
-TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
-CHANNEL = "console"
+from tests.console_session import Step, one_process, restart_every_line
 
 Message = dict[str, Any]
-
-
-class Step(NamedTuple):
-    line: str
-    dice: list[int]
-    name: str = ""
-
 
 
 def _parts() -> list[str]:
@@ -159,44 +141,6 @@ assert len(NAMES) == sum(1 for step in SCRIPT if step.name), "duplicate step nam
 CARDS = sorted({c["name"] for line in DECK for c in json.loads(line.split("add ", 1)[1])})
 
 
-class NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
-
-
-def database_url(path: Path) -> str:
-    return f"sqlite+aiosqlite:///{path.as_posix()}"
-
-
-def one_process(tmp: Path) -> list[Message]:
-    script = "".join(f"{step.line}\n" for step in SCRIPT)
-    dice = ",".join(str(d) for step in SCRIPT for d in step.dice)
-    env = {**os.environ, "TRPGBOT_DATA_DIR": str(tmp)}
-    done = subprocess.run(
-        [TRPGBOT, "console", "--json", "--dice", dice, "--db", database_url(tmp / "a.db")],
-        input=script, capture_output=True, text=True, env=env, cwd=tmp, timeout=120,
-        check=True,
-    )
-    return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-async def restart_every_line(tmp: Path) -> list[list[Message]]:
-    settings = Settings(_env_file=None, data_dir=tmp, database_url=database_url(tmp / "b.db"))
-    replies: list[list[Message]] = []
-    for step in SCRIPT:
-        dice = ScriptedSource(step.dice, fallback=NoMoreDice())
-        core = await Core.open(settings, dice=dice)
-        out = io.StringIO()
-        try:
-            await serve_console(core, "player", CHANNEL, as_json=True,
-                                stdin=io.StringIO(step.line + "\n"), stdout=out)
-        finally:
-            await core.close()
-        assert dice.remaining == 0, f"{step.line!r} left {dice.remaining} scripted dice"
-        replies.append([json.loads(line) for line in out.getvalue().splitlines()])
-    return replies
-
-
 class Session(NamedTuple):
     whole: list[Message]
     by_line: list[list[Message]]
@@ -205,7 +149,7 @@ class Session(NamedTuple):
 @pytest.fixture(scope="module")
 async def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
     tmp = tmp_path_factory.mktemp("jianshou_session")
-    return Session(one_process(tmp), await restart_every_line(tmp))
+    return Session(one_process(tmp, SCRIPT), await restart_every_line(tmp, SCRIPT))
 
 
 def replies(session: Session, name: str) -> list[Message]:

@@ -44,33 +44,17 @@ messages of the session are those two GM messages.
 
 from __future__ import annotations
 
-import io
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
 
-from adapters.console import serve_console
-from bot.config import Settings
-from bot.core import Core
-from rules.dice.source import ScriptedSource
+from tests.console_session import CHANNEL, Step, one_process, restart_every_line
 
-TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
 """The console script that `pip install -e .` put beside the interpreter."""
-CHANNEL = "console"
 SECRET_RAW, SECRET_VALUE, SECRET_OUTCOME = 19, 24, "成功"
 
 Message = dict[str, Any]
-
-
-class Step(NamedTuple):
-    line: str
-    dice: list[int]
-    name: str = ""  # a handle for the assertions below
 
 
 SCRIPT: list[Step] = [
@@ -169,48 +153,6 @@ NAMES = {step.name: i for i, step in enumerate(SCRIPT) if step.name}
 assert len(NAMES) == sum(1 for step in SCRIPT if step.name), "duplicate step names"
 
 
-class NoMoreDice:
-    """The restart run's fallback: a line that rolls more than it scripted fails."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
-
-
-def database_url(path: Path) -> str:
-    return f"sqlite+aiosqlite:///{path.as_posix()}"
-
-
-def one_process(tmp: Path) -> list[Message]:
-    """The installed console: one process, the whole script on stdin."""
-    script = "".join(f"{step.line}\n" for step in SCRIPT)
-    dice = ",".join(str(d) for step in SCRIPT for d in step.dice)
-    env = {**os.environ, "TRPGBOT_DATA_DIR": str(tmp)}
-    done = subprocess.run(
-        [TRPGBOT, "console", "--json", "--dice", dice, "--db", database_url(tmp / "a.db")],
-        input=script, capture_output=True, text=True, env=env, cwd=tmp, timeout=60,
-        check=True,
-    )
-    return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-async def restart_every_line(tmp: Path) -> list[list[Message]]:
-    """A fresh Core — a restarted bot — for every line; the replies of each line."""
-    settings = Settings(_env_file=None, data_dir=tmp, database_url=database_url(tmp / "b.db"))
-    replies: list[list[Message]] = []
-    for step in SCRIPT:
-        dice = ScriptedSource(step.dice, fallback=NoMoreDice())
-        core = await Core.open(settings, dice=dice)
-        out = io.StringIO()
-        try:
-            await serve_console(core, "player", CHANNEL, as_json=True,
-                                stdin=io.StringIO(step.line + "\n"), stdout=out)
-        finally:
-            await core.close()
-        assert dice.remaining == 0, f"{step.line!r} left {dice.remaining} scripted dice"
-        replies.append([json.loads(line) for line in out.getvalue().splitlines()])
-    return replies
-
-
 class Session(NamedTuple):
     whole: list[Message]  # run 1, the one console process
     by_line: list[list[Message]]  # run 2, restarted before every line
@@ -219,7 +161,7 @@ class Session(NamedTuple):
 @pytest.fixture(scope="module")
 async def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
     tmp = tmp_path_factory.mktemp("plurk_session")
-    return Session(one_process(tmp), await restart_every_line(tmp))
+    return Session(one_process(tmp, SCRIPT), await restart_every_line(tmp, SCRIPT))
 
 
 def replies(session: Session, name: str) -> list[Message]:

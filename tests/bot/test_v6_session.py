@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.test_ap20_session import Session, Step, assert_same_transcript, play
+from tests.console_session import Session, Step, assert_same_transcript, play
 
 SCRIPT: list[Step] = [
     Step("keeper: .gm", []),
