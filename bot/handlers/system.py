@@ -9,17 +9,18 @@ from bot.i18n import LOCALES, canonical_locale
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
+from rules.kits.game_system import GameSystem
 
 
 @command("system", "sys", "系統", "系统")
 async def system(ctx: Context) -> list[Outgoing]:
-    available = "、".join(
-        f"{p.layer_of[0]}+{p.id}（{p.game.names[0]}）" if p.layer_of
-        else f"{p.id}（{p.game.names[0]}）" for p in systems.plugins().values())
+    available = ctx.t("core.system.sep").join(
+        ctx.t("core.system.entry", id=f"{p.layer_of[0]}+{p.id}" if p.layer_of else p.id,
+              name=title(ctx, p.game)) for p in systems.plugins().values())
     wanted = ctx.args.strip().replace(" ", "")
     if not wanted:
         return [ctx.reply(ctx.t("core.system.show", id=ctx.channel.system,
-                                name=names(ctx.channel.system), available=available))]
+                                name=names(ctx, ctx.channel.system), available=available))]
     require_gm_if_any(ctx)
     plugin = systems.get(wanted)
     if plugin is None:
@@ -28,14 +29,22 @@ async def system(ctx: Context) -> list[Outgoing]:
         raise CommandError("core.error.system_layer", id=plugin.id, base=plugin.layer_of[0])
     chosen = "+".join([plugin.id, *(p.id for p in systems.layers(wanted))])
     ctx.channel.system = chosen
-    return [ctx.reply(ctx.t("core.system.set", id=chosen, name=names(chosen)))]
+    return [ctx.reply(ctx.t("core.system.set", id=chosen, name=names(ctx, chosen)))]
 
 
-def names(system_id: str) -> str:
+def title(ctx: Context, game: GameSystem) -> str:
+    """A system's name for the reader: its first (Chinese) name — the catalog turns it
+    into 简体 for 简体 readers — or for English readers its English one."""
+    if ctx.locale == "en":
+        return next((name for name in reversed(game.names) if name.isascii()), game.names[0])
+    return game.names[0]
+
+
+def names(ctx: Context, system_id: str) -> str:
     """``規則書·戰鬥篇 + 站位与姿势``: the base's name and each layer's."""
     base = systems.get(system_id)
-    parts = [base.game.names[0]] if base is not None else [system_id]
-    return " + ".join(parts + [p.game.names[0] for p in systems.layers(system_id)])
+    parts = [title(ctx, base.game)] if base is not None else [system_id]
+    return " + ".join(parts + [title(ctx, p.game) for p in systems.layers(system_id)])
 
 
 @command("lang", "language", "語言", "语言")

@@ -99,6 +99,10 @@ async def test_system_and_lang(table: Table) -> None:
         f"本頻道的規則系統：plurk（噗浪式TRPG）。可用：{every}")
     assert await table.text("u", ".system nope") == f"⚠ 沒有「nope」這個規則系統。可用：{every}"
     assert await table.text("u", ".lang en") == "This channel now replies in en."
+    assert await table.text("u", ".system") == (
+        "Rule system of this channel: plurk (Plurk TRPG). Available: ace (Ace Evolution), "
+        "ap20 (AP d20), jianshou (Swordsman duel), plurk (Plurk TRPG), "
+        "ap20+v6 (v6 positioning)")
     assert await table.text("u", ".lang zh-Hans") == "本频道的回复语言改为 zh-Hans。"
     await table.text("gm", ".gm")  # a GM exists from now on: settings are the GM's
     assert await table.text("u", ".lang en") == "⚠ 只有本频道的 GM 可以这么做。"

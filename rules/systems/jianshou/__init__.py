@@ -132,7 +132,7 @@ from rules.systems.jianshou.turns import (
     transfer,
 )
 
-SYSTEM = GameSystem("jianshou", ("劍手", "剑手", "jianshou"), stats=(), default_die="d6")
+SYSTEM = GameSystem("jianshou", ("劍手", "剑手", "Swordsman duel"), stats=(), default_die="d6")
 
 __all__ = [
     "ART_KINDS",
