@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from nonebot.adapters.onebot.v11.exception import NetworkError
 
 from adapters.discord import convert as discord_convert
 from adapters.discord.delivery import (
@@ -21,10 +22,12 @@ from adapters.discord.delivery import (
     send_ping,
     send_to_channel,
 )
-from adapters.plurk.emoticons import parse_content, raw_value
+from adapters.onebot.delivery import OneBotDelivery
+from adapters.plurk.emoticons import EmoticonResult, EmoticonRolls, parse_content, raw_value
 from adapters.plurk.errors import PlurkError
 from adapters.plurk.outbox import REFUSED_KEY, PlurkOutbox
-from adapters.plurk.sender import Refused
+from adapters.plurk.sender import Interrupted, Refused
+from bot.config.onebot import OneBotSettings
 from bot.i18n import Catalog
 from bot.messages import Incoming, Outgoing, PlatformDie
 
@@ -61,6 +64,17 @@ def test_discord_messages_become_the_cores_incoming() -> None:
         "discord", "dm:5", "5", ".r 1d6", "Alice", is_private=True, message_id="77")
     assert discord_convert.incoming_from_message(_message(object()), ".r 1d6") == Incoming(
         "discord", "9", "5", ".r 1d6", "Alice", is_private=False, message_id="77")
+
+
+def test_discord_slash_commands_become_the_cores_incoming() -> None:
+    user = SimpleNamespace(id=5, display_name="Alice")
+    dm = SimpleNamespace(user=user, channel_id=9, guild_id=None, id=77)
+    assert discord_convert.incoming_from_interaction(dm, ".r 1d6") == Incoming(  # type: ignore[arg-type]
+        "discord", "dm:5", "5", ".r 1d6", "Alice", is_private=True,
+        message_id="interaction:77")
+    server = SimpleNamespace(user=user, channel_id=9, guild_id=1, id=78)
+    assert discord_convert.incoming_from_interaction(server, ".r") == Incoming(  # type: ignore[arg-type]
+        "discord", "9", "5", ".r", "Alice", is_private=False, message_id="interaction:78")
 
 
 # ------------------------------------------------------------------ discord: delivery
@@ -198,7 +212,17 @@ class _Followup:
 
 
 def _interaction(error: Exception | None = None) -> Any:
-    return SimpleNamespace(response=_Response(error), followup=_Followup())
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def edit_original_response(**kwargs: Any) -> None:
+        calls.append(("edit", kwargs))
+
+    async def delete_original_response() -> None:
+        calls.append(("delete", {}))
+
+    return SimpleNamespace(response=_Response(error), followup=_Followup(), calls=calls,
+                           edit_original_response=edit_original_response,
+                           delete_original_response=delete_original_response)
 
 
 async def test_a_deferred_slash_command_shows_discords_thinking_placeholder() -> None:
@@ -217,6 +241,31 @@ async def test_a_slash_commands_channel_reply_is_public_and_laid_out_as_asked() 
     assert interaction.followup.sent == [
         ("```\n*a*\n```", {"ephemeral": False,
                             "allowed_mentions": discord_convert.NO_MENTIONS})]
+
+
+async def test_no_answer_to_a_slash_command_can_ping_anyone() -> None:
+    none = discord_convert.NO_MENTIONS
+    answered = _interaction()
+    origin = InteractionOrigin(answered)
+    await origin.to_channel("@everyone")
+    await origin.to_invoker("@here")
+    assert answered.response.sent == [
+        ("@\u200beveryone", {"ephemeral": False, "allowed_mentions": none})]
+    assert answered.followup.sent == [
+        ("@\u200bhere", {"ephemeral": True, "allowed_mentions": none})]
+    # deferred: the placeholder is edited (public), or deleted for a private answer
+    public, private = _interaction(), _interaction()
+    for interaction, send in ((public, "to_channel"), (private, "to_invoker")):
+        origin = InteractionOrigin(interaction)
+        await origin.defer()
+        await getattr(origin, send)("@everyone")
+        await getattr(origin, send)("again")
+    assert public.calls == [("edit", {"content": "@\u200beveryone", "allowed_mentions": none})]
+    assert public.followup.sent == [("again", {"ephemeral": False, "allowed_mentions": none})]
+    assert private.calls == [("delete", {})]
+    assert private.followup.sent == [
+        ("@\u200beveryone", {"ephemeral": True, "allowed_mentions": none}),
+        ("again", {"ephemeral": True, "allowed_mentions": none})]
 
 
 async def test_a_refused_ephemeral_reply_is_reported_and_logged(
@@ -243,12 +292,62 @@ async def test_a_prefix_command_is_answered_by_one_reply_then_plain_messages() -
                for _content, kwargs in channel.sent)
 
 
+# ------------------------------------------------------------------ onebot: delivery
+async def test_a_private_message_to_no_qq_number_is_refused(
+        caplog: pytest.LogCaptureFixture) -> None:
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def call_api(api: str, **data: Any) -> None:
+        calls.append((api, data))
+
+    delivery = OneBotDelivery(SimpleNamespace(call_api=call_api),  # type: ignore[arg-type]
+                              None, OneBotSettings(), None)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR, logger="adapters.onebot.delivery"):
+        assert await delivery.send_private(Outgoing("private", "123", "x", user="abc")) is False
+        assert await delivery.send_private(Outgoing("private", "123", "x")) is False
+    assert calls == []
+    assert [r.getMessage() for r in caplog.records] == [
+        "not a QQ number: 'abc'", "not a QQ number: None"]
+
+
+async def test_each_refused_private_attempt_is_logged_then_reported(
+        caplog: pytest.LogCaptureFixture) -> None:
+    calls: list[dict[str, Any]] = []
+
+    async def call_api(api: str, **data: Any) -> None:
+        calls.append(data)
+        raise NetworkError("timed out")
+
+    delivery = OneBotDelivery(SimpleNamespace(call_api=call_api),  # type: ignore[arg-type]
+                              None, OneBotSettings(temp_session=True), None)  # type: ignore[arg-type]
+    with caplog.at_level(logging.INFO, logger="adapters.onebot.delivery"):
+        assert await delivery.send_private(
+            Outgoing("private", "123", "x", user="10001")) is False
+    assert [call.get("group_id") for call in calls] == [None, 123]
+    assert [r.getMessage() for r in caplog.records] == [
+        "send_private_msg to 10001 (friend) failed: NetWorkError(message='timed out')",
+        "send_private_msg to 10001 ({'group_id': 123}) failed: "
+        "NetWorkError(message='timed out')"]
+
+
 # ------------------------------------------------------------------ plurk: emoticons
 def test_an_empty_rndnum_falls_back_to_the_older_rnd_attribute() -> None:
     assert raw_value({"rndnum": " ", "rnd": " 5 "}) == "5"
     assert raw_value({"rndnum": "", "rnd": None}) is None
     html = '<img class="emoticon" alt="(dice6)" rndnum=" " rnd="5">'
     assert parse_content(html).dice == (PlatformDie(6, 5, "(dice6)"),)
+
+
+def test_runs_and_other_random_emoticons_keep_their_token() -> None:
+    assert parse_content("") == EmoticonRolls()
+    assert parse_content(None) == EmoticonRolls()  # type: ignore[arg-type]
+    # a run's first image may only name it; each following image is one digit
+    digits = ('<img class="emoticon" alt="(digit)">'
+              '<img class="emoticon" alt="" rndnum="4"><img class="emoticon" alt="" rndnum="2">')
+    assert parse_content(digits).others == (EmoticonResult("digits", "(digit)", "42"),)
+    coin = '<img class="emoticon" alt="(coin)" rndnum="1">'
+    assert parse_content(coin) == EmoticonRolls(
+        others=(EmoticonResult("coin", "(coin)", "1"),), text="(coin)")
 
 
 # ------------------------------------------------------------------ plurk: outbox
@@ -343,3 +442,138 @@ async def test_a_fatal_plurk_error_stops_the_outbox_and_is_reported() -> None:
     await outbox.close(5, asyncio.Event())
     assert reported == [fatal] and outbox.fatal is fatal
     assert core.delivered_ids == []  # both stay in the store for the next start
+
+
+class _SlowSender(_Sender):
+    """Each post takes ``delay`` seconds unless the outbox is cut short (``abort``):
+    then it is interrupted — except the first, already on its way."""
+
+    def __init__(self, abort: asyncio.Event, delay: float, first_completes: bool) -> None:
+        super().__init__()
+        self.abort, self.delay, self.first_completes = abort, delay, first_completes
+        self.attempts: list[str] = []
+
+    async def reply(self, thread: int, text: str, *rest: Any) -> None:
+        self.attempts.append(text)
+        if self.first_completes and len(self.attempts) == 1:
+            await asyncio.sleep(self.delay)
+        else:
+            try:
+                await asyncio.wait_for(self.abort.wait(), self.delay)
+            except TimeoutError:
+                pass
+            else:
+                raise Interrupted("stopping")
+        self.replies.append((thread, text))
+
+
+async def test_the_replies_left_from_the_last_run_are_sent_at_start(
+        caplog: pytest.LogCaptureFixture) -> None:
+    left = [Outgoing("channel", "42", "one", outbox_id=1),
+            Outgoing("channel", "43", "two", outbox_id=2)]
+    core, sender = _Core(), _Sender()
+
+    async def undelivered(platform: str) -> list[Outgoing]:
+        return left if platform == "plurk" else []
+
+    core.undelivered = undelivered  # type: ignore[attr-defined]
+    outbox = PlurkOutbox(core, sender)  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="adapters.plurk.outbox"):
+        await outbox.start()
+        await outbox.close(5, asyncio.Event())
+    assert sorted(sender.replies) == [(42, "one"), (43, "two")]
+    assert sorted(core.delivered_ids) == [1, 2]  # type: ignore[type-var]
+    assert outbox.busy_threads == 0
+    assert [r.getMessage() for r in caplog.records] == [
+        "plurk: sending 2 replies left from the last run"]
+
+
+async def test_a_stop_without_grace_posts_nothing_more_and_keeps_the_rest(
+        caplog: pytest.LogCaptureFixture) -> None:
+    abort = asyncio.Event()
+    core, sender = _Core(), _SlowSender(abort, 0.2, first_completes=False)
+    outbox = PlurkOutbox(core, sender)  # type: ignore[arg-type]
+    for n in range(3):
+        await outbox.put(Outgoing("channel", "42", f"reply {n}", outbox_id=n))
+    with caplog.at_level(logging.WARNING, logger="adapters.plurk.outbox"):
+        await outbox.close(0, abort)
+    assert abort.is_set()
+    assert sender.replies == [] and core.delivered_ids == []
+    assert outbox.busy_threads == 1  # its queue is kept (the store sends it next time)
+    assert [r.getMessage() for r in caplog.records] == [
+        "plurk: 3 replies not sent yet; they are sent at the next start"]
+
+
+async def test_a_reply_that_lands_while_stopping_is_the_last_one_posted() -> None:
+    abort = asyncio.Event()
+    core, sender = _Core(), _SlowSender(abort, 0.05, first_completes=True)
+    outbox = PlurkOutbox(core, sender)  # type: ignore[arg-type]
+    for n in range(3):
+        await outbox.put(Outgoing("channel", "42", f"reply {n}", outbox_id=n))
+    await outbox.close(0, abort)
+    assert sender.attempts == ["reply 0"]  # the worker stops after the one in flight
+    assert sender.replies == [(42, "reply 0")] and core.delivered_ids == [0]
+
+
+async def test_a_reply_without_a_thread_or_one_plurk_refuses_is_dropped_and_settled(
+        caplog: pytest.LogCaptureFixture) -> None:
+    core = _Core()
+
+    class _Unfriendly(_Sender):
+        async def reply(self, thread: int, text: str, *rest: Any) -> None:
+            raise PlurkError(400, "Must be friends", "Responses/responseAdd")
+
+    outbox = PlurkOutbox(core, _Unfriendly())  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR, logger="adapters.plurk.outbox"):
+        await outbox.put(Outgoing("channel", "not-a-thread", "x", outbox_id=5))
+        await outbox.put(Outgoing("channel", "42", "y", outbox_id=6))
+        await outbox.close(5, asyncio.Event())
+    assert core.delivered_ids == [5, 6]
+    assert [r.getMessage() for r in caplog.records] == [
+        "plurk: a channel message names no plurk thread; dropped",
+        "plurk: a channel message to thread 42 was dropped: "
+        "Responses/responseAdd: HTTP 400: Must be friends"]
+
+
+async def test_a_failure_to_settle_a_reply_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    class _Forgetful(_Core):
+        async def delivered(self, out: Outgoing) -> None:
+            raise OSError("database is locked")
+
+    sender = _Sender()
+    with caplog.at_level(logging.ERROR, logger="adapters.plurk.outbox"):
+        await PlurkOutbox(_Forgetful(), sender).deliver(  # type: ignore[arg-type]
+            Outgoing("channel", "42", "posted", outbox_id=1), 42)
+    assert sender.replies == [(42, "posted")]
+    assert [r.getMessage() for r in caplog.records] == [
+        "plurk: could not mark a reply as delivered"]
+
+
+async def test_a_secret_for_the_thread_is_never_posted(caplog: pytest.LogCaptureFixture) -> None:
+    core, sender = _Core(), _Sender()
+    with caplog.at_level(logging.ERROR, logger="adapters.plurk.outbox"):
+        await PlurkOutbox(core, sender).deliver(  # type: ignore[arg-type]
+            Outgoing("channel", "42", "the GM's secret", secret=True, outbox_id=3), 42)
+    assert sender.replies == [] and core.delivered_ids == [3]
+    assert [r.getMessage() for r in caplog.records] == [
+        "plurk: refused to post a secret message to thread 42"]
+
+
+async def test_an_unexpected_failure_costs_one_reply_not_the_thread(
+        caplog: pytest.LogCaptureFixture) -> None:
+    class _Buggy(_Sender):
+        async def reply(self, thread: int, text: str, *rest: Any) -> None:
+            if text == "boom":
+                raise RuntimeError("a bug")
+            await super().reply(thread, text)
+
+    core, sender = _Core(), _Buggy()
+    outbox = PlurkOutbox(core, sender)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR, logger="adapters.plurk.outbox"):
+        await outbox.put(Outgoing("channel", "42", "boom", outbox_id=1))
+        await outbox.put(Outgoing("channel", "42", "next", outbox_id=2))
+        await outbox.close(5, asyncio.Event())
+    assert sender.replies == [(42, "next")]
+    assert core.delivered_ids == [2]  # the failed one stays in the store
+    assert [r.getMessage() for r in caplog.records] == [
+        "plurk: delivery failed unexpectedly in thread 42"]
