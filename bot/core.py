@@ -5,10 +5,11 @@ database transaction while holding the channel's lock, commits, and only then
 returns the messages to send — so a reply never announces a change that could
 still be lost, and two commands on one channel never interleave.
 
-With group commit (the default, :mod:`bot.store.group`) that transaction is a
-SAVEPOINT inside the writer's batch: the commands that finish while a batch is
-being committed share the next commit, and each command's replies are returned
-when the commit that holds its change returns.
+With group commit (the default, :mod:`bot.store.group`) that transaction is the
+writer's batch — the command's changes kept in memory until the batch flushes them,
+or in a SAVEPOINT of its own when it needs SQL earlier: the commands that finish
+while a batch is being committed share the next commit, and each command's replies
+are returned when the commit that holds its change returns.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, overload
 
 from sqlalchemy import delete, select
@@ -30,6 +31,7 @@ import bot.handlers  # noqa: F401  (registers the common commands)
 from bot import router, systems
 from bot.config import Settings
 from bot.context import Context
+from bot.dice_replay import DiceReplay
 from bot.errors import CommandError
 from bot.gamelog import book as log_book
 from bot.gamelog.book import Line, LogBook
@@ -38,7 +40,7 @@ from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
 from bot.store import db
-from bot.store.cache import WorkingSet
+from bot.store.cache import NeedsSavepoint, WorkingSet
 from bot.store.group import BatchFailed, GroupWriter
 from bot.store.models import (
     Channel,
@@ -81,8 +83,17 @@ class Run:
     table: str
     command: router.Command | None = None
     locale: str | None = None
+    dice: DiceReplay = field(init=False)
+    """What the handler rolls with: ``source``, remembered for a second run."""
+
+    def again(self) -> None:
+        """Before running the command a second time (its first run was undone): the
+        same dice again."""
+        self.locale = None
+        self.dice.again()
 
     def __post_init__(self) -> None:
+        self.dice = DiceReplay(self.source)
         if self.early is not None:
             self.command = self.early[0]
 
@@ -288,32 +299,40 @@ class Core:
             return await self._record_only(run.incoming, self._refusal_of(run, exc))
 
     async def _grouped(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
-        """The command in a savepoint of the writer's batch; a refusal rolls back that
-        savepoint only (unless the command wrote nothing yet), and the message id and
-        the refusal ride in the same batch. A conflict with another process (a stale
-        row) is tried once more, the rows read again."""
+        """The command in the writer's batch: first on its fast path (no savepoint and no
+        flush of its own; its changes are written by the batch's flush, and a failure is
+        undone in memory), and run again in a savepoint of its own if it needs SQL that
+        writes before that (a new row whose id it needs, a bulk statement). A refusal
+        after a change undoes it, and the message id and the refusal ride in the same
+        batch. A conflict with another process (a stale row) is tried once more, the
+        rows read again."""
         writer = self.writer
         assert writer is not None
         cache = writer.cache
-        for attempt in (1, 2):
+        fast, conflicts = True, 0
+        while True:
             try:
                 refused = False
-                async with writer.savepoint(session):
+                async with writer.fast() if fast else writer.savepoint(session):
                     try:
                         outs = await self._work(session, run)
                     except (CommandError, RuleError) as exc:
                         if not cache.clean():
-                            raise  # rolled back, then recorded below
+                            raise  # undone, then recorded below
                         run.locale = None
                         outs, refused = [self._refusal_of(run, exc)], True
                     if outs is None:
                         return None
                     if not cache.clean():
-                        return await self._store(session, run.incoming, outs)
-                # it changed nothing (a read, or refused before any change): no SAVEPOINT
-                # was needed, and its id and replies need none either
+                        return await self._store(session, run.incoming, outs,
+                                                 flush=not fast)
+                # it changed nothing (a read, or refused before any change): its id and
+                # replies need no savepoint
                 return await writer.unguarded(
                     self._store_clean(session, run.incoming, outs, refused), (Replay,))
+            except NeedsSavepoint:
+                fast = False
+                run.again()
             except Replay:
                 return []
             except (CommandError, RuleError) as exc:
@@ -325,10 +344,11 @@ class Core:
                 except Replay:
                     return []
             except (StaleDataError, IntegrityError):
-                if attempt == 2:
+                conflicts += 1
+                if conflicts == 2:
                     raise
+                run.again()
                 log.info("a %s command met a concurrent change: tried again", run.name)
-        raise AssertionError("unreachable")
 
     async def _work(self, session: AsyncSession, run: Run) -> list[Outgoing] | None:
         """The command's work inside the transaction (or savepoint) it was given: its
@@ -345,7 +365,7 @@ class Core:
         else:
             run.command, args = run.early
         self._refresh_gm_name(channel, incoming)
-        ctx = Context(self, session, channel, incoming, run.source, args,
+        ctx = Context(self, session, channel, incoming, run.dice, args,
                       run.command.names[0],
                       channel.locale or self.platform_locale(incoming.platform),
                       cache=self._cache_for(session))
@@ -454,40 +474,44 @@ class Core:
         return writer.cache if writer is not None and session is writer.session else None
 
     # --- helpers of handle ---------------------------------------------------------
-    @staticmethod
-    async def _claim(session: AsyncSession, incoming: Incoming) -> None:
+    async def _claim(self, session: AsyncSession, incoming: Incoming) -> None:
         """Record the platform message id once the command's work is done: one
         ``INSERT … ON CONFLICT DO NOTHING`` (no read first); no row inserted means it
         was processed before, and :class:`Replay` rolls the command back."""
         if incoming.message_id is not None:
-            await session.run_sync(Core._claim_now, incoming)
+            await session.run_sync(self._claim_now, incoming)
 
-    @staticmethod
-    def _claim_now(session: Session, incoming: Incoming) -> None:
+    def _claim_now(self, session: Session, incoming: Incoming) -> None:
         if incoming.message_id is None:
             return
-        result = session.connection().execute(claim_statement(session), {
-            "platform": incoming.platform, "message_id": incoming.message_id})
-        if result.rowcount != 1:
+        writer = self.writer
+        if writer is not None and session is writer.session.sync_session:
+            inserted = writer.claim(session, incoming.platform, incoming.message_id)
+        else:
+            inserted = session.connection().execute(claim_statement(session), {
+                "platform": incoming.platform,
+                "message_id": incoming.message_id}).rowcount == 1
+        if not inserted:
             raise Replay(incoming.message_id)
 
     async def _store(self, session: AsyncSession, incoming: Incoming,
-                     outs: list[Outgoing], refused: bool = False) -> list[Outgoing]:
-        """End a command that changed something: its changes flushed, its replies into
-        the outbox, and its message id recorded last (:class:`Replay` when it was
-        recorded before: the caller rolls everything back). A refusal is stored only
-        when it has an id (without one, nothing is kept). One greenlet for the three."""
+                     outs: list[Outgoing], refused: bool = False,
+                     flush: bool = True) -> list[Outgoing]:
+        """End a command that changed something: its changes flushed (unless it is on the
+        writer's fast path, where the batch flushes them), its message id recorded
+        (:class:`Replay` when it was recorded before: the caller undoes everything), and
+        its replies into the outbox. A refusal is stored only when it has an id (without
+        one, nothing is kept). One greenlet for the three."""
         if refused and incoming.message_id is None:
             return outs
-        return await session.run_sync(self._store_now, incoming, outs)
+        return await session.run_sync(self._store_now, incoming, outs, flush)
 
-    @staticmethod
-    def _store_now(session: Session, incoming: Incoming,
-                   outs: list[Outgoing]) -> list[Outgoing]:
-        session.flush()
-        outs = Core._to_outbox_now(session, incoming.platform, outs)
-        Core._claim_now(session, incoming)
-        return outs
+    def _store_now(self, session: Session, incoming: Incoming,
+                   outs: list[Outgoing], flush: bool = True) -> list[Outgoing]:
+        if flush:
+            session.flush()
+        self._claim_now(session, incoming)
+        return self._to_outbox_now(session, incoming.platform, outs)
 
     async def _store_clean(self, session: AsyncSession, incoming: Incoming,
                            outs: list[Outgoing], refused: bool) -> list[Outgoing]:
@@ -497,11 +521,10 @@ class Core:
             return outs
         return await session.run_sync(self._store_clean_now, incoming, outs)
 
-    @staticmethod
-    def _store_clean_now(session: Session, incoming: Incoming,
+    def _store_clean_now(self, session: Session, incoming: Incoming,
                          outs: list[Outgoing]) -> list[Outgoing]:
-        Core._claim_now(session, incoming)
-        return Core._to_outbox_now(session, incoming.platform, outs)
+        self._claim_now(session, incoming)
+        return self._to_outbox_now(session, incoming.platform, outs)
 
     async def _record_only(self, incoming: Incoming, refusal: Outgoing) -> list[Outgoing]:
         """After a refused command, still remember its id (so a replay is not answered
@@ -514,15 +537,18 @@ class Core:
         except Replay:
             return []
 
-    @staticmethod
-    def _to_outbox_now(session: Session, platform: str,
+    def _to_outbox_now(self, session: Session, platform: str,
                        outs: list[Outgoing]) -> list[Outgoing]:
         """Store the replies in the command's own transaction (the transactional outbox):
         a reply lives in the database from the commit that holds its change until the
         adapter says the platform accepted it (:meth:`delivered`), so neither a stop nor
-        a crash between the two can lose it."""
+        a crash between the two can lose it. On the group-commit writer's session they
+        are inserted with the batch's other replies, just before its COMMIT."""
         if not outs:
             return outs
+        writer = self.writer
+        if writer is not None and session is writer.session.sync_session:
+            return writer.store_replies(platform, outs)
         rows = [{"platform": platform, "message": out.to_record()} for out in outs]
         result = session.connection().execute(outbox_statement(len(rows) > 1),
                                               rows if len(rows) > 1 else rows[0])

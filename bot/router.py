@@ -176,12 +176,16 @@ def resolve(body: str, system_id: str) -> tuple[Command, str] | None:
     """The command ``body`` runs in a channel that plays ``system_id``: the system's
     own table first (a name of the same length wins over the common one), then the
     common commands."""
+    return _resolve(body, system_id, COMMON.match(body))
+
+
+def _resolve(body: str, system_id: str, common: tuple[Command, str, int] | None,
+             ) -> tuple[Command, str] | None:
     own = None
     for table in _own(system_id):
         found = table.match(body)
         if found is not None and (own is None or found[2] > own[2]):
             own = found
-    common = COMMON.match(body)
     best = own if own is not None and (common is None or own[2] >= common[2]) else common
     return None if best is None else (best[0], best[1])
 
@@ -189,10 +193,14 @@ def resolve(body: str, system_id: str) -> tuple[Command, str] | None:
 def unambiguous(body: str) -> tuple[Command, str] | None:
     """The command ``body`` runs whatever the channel's system, if that is one command
     (so its precheck may run before the channel is even read)."""
-    found = {id(r[0]): r for r in (resolve(body, s) for s in (*_SYSTEMS, "")) if r}
-    if len(found) != 1 or any(resolve(body, s) is None for s in _SYSTEMS):
-        return None
-    return next(iter(found.values()))
+    common = COMMON.match(body)  # what a channel of no system runs
+    found = None if common is None else (common[0], common[1])
+    for system in _SYSTEMS:
+        each = _resolve(body, system, common)
+        if each is None or (found is not None and each[0] is not found[0]):
+            return None
+        found = found or each
+    return found
 
 
 def owners_of(body: str) -> dict[str, Command]:

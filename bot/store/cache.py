@@ -103,6 +103,12 @@ class WorkingSet:
         self.bulk = False
         """An UPDATE or DELETE outside a flush hit a cached table in this command."""
         self._flushing = False
+        self.fast = False
+        """The current command runs on the fast path (:meth:`GroupWriter.command`): its
+        changes stay in memory until the batch's one flush; SQL that would write them
+        earlier raises :class:`NeedsSavepoint` instead."""
+        self.base: set[Any] = set()
+        """Rows pending in the session when the command began (its batch-mates')."""
         self.lent: list[tuple[Any, str, str]] = []
         """(row, JSON attribute, fingerprint) handed out to the current command."""
         self._warned: set[tuple[str, str]] = set()
@@ -191,9 +197,16 @@ class WorkingSet:
                 self.sheets[row.character_id] = entry
 
     def _pending(self, cls: type[Any]) -> bool:
-        session = self.session
-        return any(isinstance(obj, cls) for group in (session.new, session.dirty,
-                                                      session.deleted) for obj in group)
+        """Whether the current command has a change of a ``cls`` row pending (its
+        batch-mates' pending rows belong to other tables: each table's commands wait for
+        the commit of the one before, see :meth:`bot.core.Core.handle`)."""
+        return any(isinstance(obj, cls) for obj in self.own_pending())
+
+    def own_pending(self) -> list[Any]:
+        """Rows the current command added, changed or deleted in memory, not flushed."""
+        session, base = self.session, self.base
+        return [obj for group in (session.new, session.dirty, session.deleted)
+                for obj in group if obj not in base]
 
     # --- commands -------------------------------------------------------------------
     def lend(self, row: Any, attr: str) -> None:
@@ -203,12 +216,17 @@ class WorkingSet:
     def _check_lent(self) -> None:
         """Drop every lent row whose JSON was changed in place and not written."""
         lent, self.lent = self.lent, []
+        session = self.session
         for row, attr, before in lent:
             values = row.__dict__
-            if attr not in values or _fingerprint(values[attr]) == before:
+            if attr not in values:
                 continue
-            if row in self.touched and inspect(row).session_id == self.session.hash_key:
-                continue  # written by this command's flush
+            state = inspect(row)
+            if state.session_id == session.hash_key and (
+                    row in self.touched or state.modified or state.pending):
+                continue  # written by this command's flush, or by the batch's
+            if _fingerprint(values[attr]) == before:
+                continue
             kind = (type(row).__name__, attr)
             if kind not in self._warned:
                 self._warned.add(kind)
@@ -222,12 +240,13 @@ class WorkingSet:
     def begin_command(self) -> None:
         self.touched = set()
         self.lent = []
-        self.wrote = self.bulk = self._flushing = False
+        self.wrote = self.bulk = self._flushing = self.fast = False
+        session = self.session
+        self.base = set(session.new) | set(session.dirty) | set(session.deleted)
 
     def clean(self) -> bool:
         """Nothing written and nothing pending since the command began."""
-        session = self.session
-        return not (self.wrote or session.new or session.dirty or session.deleted)
+        return not (self.wrote or self.own_pending())
 
     def end_command(self) -> None:
         """After a command (released or rolled back): drop what a bulk statement may
@@ -237,15 +256,30 @@ class WorkingSet:
         if self.bulk:
             self.clear()
         self.touched = set()
-        self.wrote = self.bulk = False
+        self.base = set()
+        self.wrote = self.bulk = self.fast = False
         while len(self.tables) > self.limit:
             self._drop(next(iter(self.tables.values())), expunge=True)
 
     def pending_rows(self) -> set[Any]:
         """Rows the current command changed in memory or flushed (taken before a
         rollback expires them)."""
+        return self.touched | set(self.own_pending())
+
+    def undo(self) -> None:
+        """After a fast-path command failed: forget its changes, which are still in
+        memory only (nothing of it was flushed) — its new rows leave the session, its
+        changed and deleted ones are read again when next used — and drop every table
+        they belong to."""
+        own = self.own_pending()
+        rows = self.touched | set(own)
         session = self.session
-        return self.touched | set(session.new) | set(session.dirty) | set(session.deleted)
+        for row in own:
+            if row in session.dirty and row not in session.deleted:
+                session.expire(row)
+            else:
+                session.expunge(row)
+        self.forget_touched(rows)
 
     def forget_touched(self, rows: set[Any]) -> None:
         """After a savepoint rollback: drop every table one of ``rows`` belongs to
@@ -325,6 +359,8 @@ class WorkingSet:
     # --- what the session and its connection see ------------------------------------
     def _before_flush(self, session: Session, _context: Any, _instances: Any) -> None:
         """Drop the natural-key entries a flushed change could make wrong."""
+        if self.fast and self.own_pending():
+            raise NeedsSavepoint("a fast-path command flushes its own changes")
         self._flushing = True
         for group, how in ((session.new, "new"), (session.dirty, "dirty"),
                            (session.deleted, "deleted")):
@@ -378,10 +414,19 @@ class WorkingSet:
         else:
             return
         self.wrote = True
-        if table.strip('"') in CACHED_TABLES:
+        table = table.strip('"')
+        if self.fast and not self._flushing and table != "processed_messages":
+            raise NeedsSavepoint(f"a fast-path command writes {table}")
+        if table in CACHED_TABLES:
             self.changed = True
             if not self._flushing and not verb.startswith("INSERT"):
                 self.bulk = True
+
+
+class NeedsSavepoint(Exception):
+    """A fast-path command is about to write SQL of its own (a flush it asked for, an
+    autoflush before a query, a bulk statement): raised before anything is written,
+    so that the command can be run again the old way, in a savepoint."""
 
 
 _STATE_KEYS = ("channel_id", "character_id", "key")

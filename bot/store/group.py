@@ -1,9 +1,12 @@
 """Group commit: one writer per database commits the changes of many commands at once.
 
 Every state-changing command runs on the writer's one session, inside the one
-transaction of the current *batch*, in a SAVEPOINT of its own
-(:meth:`GroupWriter.savepoint`): a command that fails rolls back to its savepoint and
-leaves its batch-mates' changes in place. The batch is committed as soon as no
+transaction of the current *batch*: on the fast path (:meth:`GroupWriter.fast`) its
+changes stay in memory until the batch's one flush, just before the COMMIT, and a
+failure is undone in memory; a command that needs SQL of its own earlier runs in a
+SAVEPOINT (:meth:`GroupWriter.savepoint`). Either way a command that fails leaves its
+batch-mates' changes in place. The batch's replies go into the outbox in one
+statement (:meth:`GroupWriter.store_replies`). The batch is committed as soon as no
 command is waiting to run on the writer (or when it holds ``cap`` commands, or
 ``window`` seconds after its first command when a window is set);
 :meth:`GroupWriter.run` returns only once the commit that holds the command's change
@@ -34,12 +37,17 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 
+from bot.messages import Outgoing
 from bot.store.cache import TABLES, WorkingSet
+from bot.store.inline import InlineConnection
+from bot.store.ops import claim_sql, claim_statement, outbox_statement
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +76,11 @@ class GroupWriter:
         self.closed = False
         self._batch = False
         self._epoch: Any = None
+        self.inline: InlineConnection | None = None
+        """The writer's SQLite connection when statements run inline (a file database)."""
         self._waiting: list[asyncio.Future[None]] = []
+        self._replies: list[tuple[str, list[Outgoing]]] = []
+        """The batch's replies, stored by its commit (:meth:`store_replies`)."""
         self._committer: asyncio.Task[None] | None = None
         self.commits = 0
         """Batches committed so far (for tests and the benchmark)."""
@@ -90,9 +102,11 @@ class GroupWriter:
             if not self._batch:
                 await self._begin()
             self.cache.begin_command()
+            replies = len(self._replies)
             try:
                 result = await work(session)
             except BaseException:
+                del self._replies[replies:]  # a failed command's replies are not kept
                 if not self._usable(session):  # the connection or the batch is gone
                     await self._fail(BatchFailed("the batch's transaction was lost"))
                 raise
@@ -105,6 +119,26 @@ class GroupWriter:
                 self._committer = asyncio.create_task(self._commit_soon())
         await done
         return result
+
+    @asynccontextmanager
+    async def fast(self) -> AsyncIterator[None]:
+        """One command on the fast path: no SAVEPOINT and no flush of its own — its
+        changes stay in the session and are written by the batch's one flush just before
+        the COMMIT. Safe because nothing of it reaches the database before the batch
+        flush (any SQL that would write earlier raises
+        :class:`bot.store.cache.NeedsSavepoint` first; the caller runs the command
+        again in :meth:`savepoint`), so a failure is undone in memory
+        (:meth:`WorkingSet.undo`), and because its batch-mates' pending rows are other
+        tables' (a table's next command waits for this one's commit)."""
+        cache = self.cache
+        cache.fast = True
+        try:
+            yield
+        except BaseException:
+            cache.fast = False
+            cache.undo()
+            raise
+        cache.fast = False
 
     @asynccontextmanager
     async def savepoint(self, session: AsyncSession) -> AsyncIterator[None]:
@@ -121,6 +155,29 @@ class GroupWriter:
                 await nested.rollback()
             self.cache.forget_touched(rows)
             raise
+
+    def claim(self, session: Session, platform: str, message_id: str) -> bool:
+        """Record a processed message id in the batch (``INSERT … ON CONFLICT DO
+        NOTHING``); False when it was recorded before. On the inline SQLite connection
+        the statement SQLAlchemy compiled goes to the driver directly: it is the one
+        statement every command sends, and SQLAlchemy's execution around it costs ten
+        times the statement (see docs/architecture.md, "Storage performance")."""
+        if self.inline is not None:
+            sql, params = claim_sql(self.engine.dialect, platform, message_id)
+            return self.inline.run(sql, params) == 1
+        result = session.connection().execute(claim_statement(session), {
+            "platform": platform, "message_id": message_id})
+        return bool(result.rowcount == 1)
+
+    def store_replies(self, platform: str, outs: list[Outgoing]) -> list[Outgoing]:
+        """Store ``outs`` in the outbox with the batch: one ``INSERT … RETURNING`` for
+        every reply of the batch, run just before its COMMIT, instead of one per command.
+        The list returned is the caller's to return: the commit fills in each reply's
+        outbox id (it is complete when :meth:`run` returns)."""
+        held = list(outs)
+        if held:
+            self._replies.append((platform, held))
+        return held
 
     async def unguarded(self, work: Awaitable[T],
                         harmless: tuple[type[BaseException], ...] = ()) -> T:
@@ -142,6 +199,8 @@ class GroupWriter:
         committed since this writer's last batch."""
         try:
             conn = await self.session.connection()  # BEGIN (IMMEDIATE on SQLite)
+            driver = (await conn.get_raw_connection()).driver_connection
+            self.inline = driver if isinstance(driver, InlineConnection) else None
             if self.dialect == "sqlite":
                 seen = (await conn.exec_driver_sql("PRAGMA data_version")).scalar()
             elif self.dialect == "postgresql":
@@ -176,7 +235,11 @@ class GroupWriter:
             return
         self._batch = False
         session = self.session
+        replies, self._replies = self._replies, []
         try:
+            await session.flush()  # the fast-path commands' changes
+            if replies:
+                await session.run_sync(_insert_replies, replies)
             if self.dialect == "postgresql" and self.cache.changed:
                 self._epoch = (await session.execute(EPOCH_BUMP)).scalar()
             await session.commit()
@@ -197,6 +260,7 @@ class GroupWriter:
         """After a failure: the transaction rolled back, the working set dropped."""
         self._batch = False
         self._epoch = None
+        self._replies = []
         try:
             await self.session.rollback()
         except Exception:
@@ -227,3 +291,13 @@ class GroupWriter:
         self.cache.clear()
         await self.session.close()
         await self.engine.dispose()
+
+
+def _insert_replies(session: Session, replies: list[tuple[str, list[Outgoing]]]) -> None:
+    """The batch's replies into the outbox, in one statement; each list gets its
+    replies back with their outbox ids."""
+    rows = [{"platform": platform, "message": out.to_record()}
+            for platform, outs in replies for out in outs]
+    ids = iter(session.connection().execute(outbox_statement(True), rows).scalars().all())
+    for _platform, outs in replies:
+        outs[:] = [replace(out, outbox_id=next(ids)) for out in outs]

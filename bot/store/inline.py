@@ -107,6 +107,9 @@ class InlineConnection:
         self._pool = pool
         self.statements = 0
         """Statements run so far, SAVEPOINTs and COMMITs included (tests, benchmark)."""
+        self.observers: list[Callable[[str], None]] = []
+        """Called with each statement :meth:`run` sends — they bypass SQLAlchemy's
+        cursor events (tests and the benchmark count statements)."""
 
     @classmethod
     async def connect(cls, path: str, pragmas: Iterable[str], **kwargs: Any,
@@ -144,10 +147,16 @@ class InlineConnection:
         finally:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}").close()
 
-    def run(self, sql: str) -> None:
-        """A statement without parameters or rows (a SAVEPOINT), at once."""
+    def run(self, sql: str, parameters: tuple[Any, ...] = ()) -> int:
+        """A statement without rows (a SAVEPOINT, an INSERT), at once; its row count."""
         self.statements += 1
-        self._conn.execute(sql).close()
+        for observer in self.observers:
+            observer(sql)
+        cursor = self._conn.execute(sql, parameters)
+        try:
+            return cursor.rowcount
+        finally:
+            cursor.close()
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker thread (the connection is not used meanwhile:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.store.models import OutboxMessage, ProcessedMessage
+from bot.store.models import OutboxMessage, ProcessedMessage, _now
 
 
 @cache
@@ -26,6 +28,25 @@ def claim_statement(session: AsyncSession) -> Any:
     bind = session.bind
     assert bind is not None
     return _claim(bind.dialect.name)
+
+
+@cache
+def _claim_sql(dialect: Dialect) -> tuple[str, list[str], Callable[[Any], Any]]:
+    compiled = _claim(dialect.name).compile(
+        dialect=dialect, column_keys=["platform", "message_id", "processed_at"])
+    column_type = ProcessedMessage.__table__.c.processed_at.type
+    process = column_type.dialect_impl(dialect).bind_processor(dialect)
+    assert compiled.positiontup is not None
+    return compiled.string, list(compiled.positiontup), process or (lambda value: value)
+
+
+def claim_sql(dialect: Dialect, platform: str, message_id: str) -> tuple[str, tuple[Any, ...]]:
+    """The claim statement as the driver takes it — SQL text and positional parameters,
+    compiled by SQLAlchemy from the same statement — for a caller that sends it to the
+    driver's connection itself (:meth:`bot.store.group.GroupWriter.claim`)."""
+    sql, order, process = _claim_sql(dialect)
+    values = {"platform": platform, "message_id": message_id, "processed_at": process(_now())}
+    return sql, tuple(values[name] for name in order)
 
 
 @cache

@@ -64,10 +64,14 @@ async def stored_strength(core: Core, channel: str, user: str = "alice") -> int:
     return strength(await Table(core, channel).text(user, ".st show"))
 
 
+@pytest.mark.parametrize("path", ["fast", "savepoint"])
 @pytest.mark.parametrize("failure", ["exception", "refusal"])
 async def test_a_command_failing_inside_a_batch_rolls_back_alone(
-    settings: Settings, failure: str,
+    settings: Settings, failure: str, path: str,
 ) -> None:
+    """``fast``: the failing command's change is in memory only (the fast path: undone
+    in memory); ``savepoint``: it flushed it into the batch's transaction first (which
+    runs it again in a savepoint of its own: rolled back to it)."""
     core = await Core.open(settings)
     try:
         assert core.writer is not None
@@ -78,7 +82,8 @@ async def test_a_command_failing_inside_a_batch_rolls_back_alone(
             async def handler(ctx):  # type: ignore[no-untyped-def]
                 outs = await original(ctx)
                 if ctx.incoming.channel == "b":
-                    await ctx.session.flush()  # its change is in the batch's transaction
+                    if path == "savepoint":
+                        await ctx.session.flush()  # in the batch's transaction
                     if failure == "refusal":
                         raise CommandError("core.error.conflict")
                     raise RuntimeError("a bug after the write")
@@ -115,6 +120,34 @@ async def test_a_command_failing_inside_a_batch_rolls_back_alone(
     refused = failure == "refusal"
     assert ids == ({"id-a", "id-b", "id-c"} if refused else {"id-a", "id-c"})
     assert kept == 3 + 2 + 3 + refused  # `.st 力量 0` ×3, a and c, `.st show` ×3
+
+
+async def test_a_command_run_again_in_a_savepoint_rolls_the_same_dice(
+        settings: Settings) -> None:
+    """A fast-path command that asks for a flush of its own change is undone and run
+    again in a savepoint: the second run reads the dice of the first (one scripted
+    die is enough), and the change and reply are the second run's."""
+    core = await Core.open(settings)
+    rolled: list[int] = []
+    try:
+        table = Table(core)
+        await table.text("alice", ".st 力量 0")
+
+        def wrap(original):  # type: ignore[no-untyped-def]
+            async def handler(ctx):  # type: ignore[no-untyped-def]
+                rolled.append(ctx.dice.roll(100))
+                outs = await original(ctx)
+                await ctx.session.flush()  # NeedsSavepoint on the fast path
+                return outs
+            return handler
+
+        with handler_of("st 力量+1", wrap):
+            text = await table.text("alice", ".st 力量+1", dice=[42])
+        assert rolled == [42, 42]
+        assert text.endswith("力量:0→1")
+        assert await stored_strength(core, "table") == 1
+    finally:
+        await core.close()
 
 
 SCRIPT: list[tuple[str, str, str, list[int]]] = [
