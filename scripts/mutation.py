@@ -56,6 +56,9 @@ MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 # subprocess killed mid-burst, 5 s).
 CORE_TESTS = [
     "tests/bot/test_mutants_core.py",
+    "tests/bot/test_mutants_core_more.py",
+    "tests/bot/test_mutants_cache.py",
+    "tests/bot/test_mutants_router.py",
     "tests/bot/test_commands.py",
     "tests/bot/test_outbox.py",
     "tests/bot/test_attack_fixes.py",

@@ -272,14 +272,13 @@ class WorkingSet:
         changed and deleted ones are read again when next used — and drop every table
         they belong to."""
         own = self.own_pending()
-        rows = self.touched | set(own)
+        self.forget_touched(self.touched | set(own))  # while their keys can be read
         session = self.session
         for row in own:
             if row in session.dirty and row not in session.deleted:
                 session.expire(row)
             else:
                 session.expunge(row)
-        self.forget_touched(rows)
 
     def forget_touched(self, rows: set[Any]) -> None:
         """After a savepoint rollback: drop every table one of ``rows`` belongs to
