@@ -108,7 +108,8 @@ class WorkingSet:
         changes stay in memory until the batch's one flush; SQL that would write them
         earlier raises :class:`NeedsSavepoint` instead."""
         self.base: set[Any] = set()
-        """Rows pending in the session when the command began (its batch-mates')."""
+        """States of the rows pending in the session when the command began (its
+        batch-mates')."""
         self.lent: list[tuple[Any, str, str]] = []
         """(row, JSON attribute, fingerprint) handed out to the current command."""
         self._warned: set[tuple[str, str]] = set()
@@ -204,9 +205,17 @@ class WorkingSet:
 
     def own_pending(self) -> list[Any]:
         """Rows the current command added, changed or deleted in memory, not flushed."""
-        session, base = self.session, self.base
-        return [obj for group in (session.new, session.dirty, session.deleted)
-                for obj in group if obj not in base]
+        return [obj for state in self._pending_states() - self.base
+                if (obj := state.obj()) is not None]
+
+    def _pending_states(self) -> set[Any]:
+        """The states of every row pending in the session — the sets the session keeps
+        itself (its ``new``/``dirty``/``deleted`` build objects and an identity set on
+        each call, and a batch holds up to 200 commands' rows: set operations in C keep
+        a command's cost flat however full its batch is)."""
+        session = self.session
+        return session.identity_map._modified | session._new.keys() \
+            | session._deleted.keys()
 
     # --- commands -------------------------------------------------------------------
     def lend(self, row: Any, attr: str) -> None:
@@ -241,8 +250,7 @@ class WorkingSet:
         self.touched = set()
         self.lent = []
         self.wrote = self.bulk = self._flushing = self.fast = False
-        session = self.session
-        self.base = set(session.new) | set(session.dirty) | set(session.deleted)
+        self.base = self._pending_states()
 
     def clean(self) -> bool:
         """Nothing written and nothing pending since the command began."""

@@ -149,14 +149,25 @@ class InlineConnection:
 
     def run(self, sql: str, parameters: tuple[Any, ...] = ()) -> int:
         """A statement without rows (a SAVEPOINT, an INSERT), at once; its row count."""
-        self.statements += 1
-        for observer in self.observers:
-            observer(sql)
-        cursor = self._conn.execute(sql, parameters)
+        cursor = self._direct(sql, parameters)
         try:
             return cursor.rowcount
         finally:
             cursor.close()
+
+    def one(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any:
+        """A statement that returns one value (``INSERT … RETURNING id``), at once."""
+        cursor = self._direct(sql, parameters)
+        try:
+            return cursor.fetchone()[0]
+        finally:
+            cursor.close()
+
+    def _direct(self, sql: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
+        self.statements += 1
+        for observer in self.observers:
+            observer(sql)
+        return self._conn.execute(sql, parameters)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker thread (the connection is not used meanwhile:

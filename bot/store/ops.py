@@ -31,22 +31,49 @@ def claim_statement(session: AsyncSession) -> Any:
 
 
 @cache
-def _claim_sql(dialect: Dialect) -> tuple[str, list[str], Callable[[Any], Any]]:
-    compiled = _claim(dialect.name).compile(
-        dialect=dialect, column_keys=["platform", "message_id", "processed_at"])
-    column_type = ProcessedMessage.__table__.c.processed_at.type
-    process = column_type.dialect_impl(dialect).bind_processor(dialect)
+def _driver_statement(dialect: Dialect, which: str,
+                      ) -> tuple[str, list[str], dict[str, Callable[[Any], Any]]]:
+    """SQL text, parameter order and bind processors of a statement, compiled once by
+    SQLAlchemy for ``dialect``, for a caller that sends it to the driver itself."""
+    if which == "claim":
+        table, statement = ProcessedMessage.__table__, _claim(dialect.name)
+        columns = ["platform", "message_id", "processed_at"]
+    else:
+        from sqlalchemy import insert
+
+        table = OutboxMessage.__table__
+        statement = insert(table).returning(table.c.id)
+        columns = ["platform", "message", "created_at"]
+    compiled = statement.compile(dialect=dialect, column_keys=columns)
     assert compiled.positiontup is not None
-    return compiled.string, list(compiled.positiontup), process or (lambda value: value)
+    processors = {name: table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
+                  for name in columns}
+    return compiled.string, list(compiled.positiontup), {
+        name: process for name, process in processors.items() if process is not None}
+
+
+def _driver_params(dialect: Dialect, which: str, values: dict[str, Any],
+                   ) -> tuple[str, tuple[Any, ...]]:
+    sql, order, processors = _driver_statement(dialect, which)
+    for name, process in processors.items():
+        values[name] = process(values[name])
+    return sql, tuple(values[name] for name in order)
 
 
 def claim_sql(dialect: Dialect, platform: str, message_id: str) -> tuple[str, tuple[Any, ...]]:
     """The claim statement as the driver takes it — SQL text and positional parameters,
     compiled by SQLAlchemy from the same statement — for a caller that sends it to the
     driver's connection itself (:meth:`bot.store.group.GroupWriter.claim`)."""
-    sql, order, process = _claim_sql(dialect)
-    values = {"platform": platform, "message_id": message_id, "processed_at": process(_now())}
-    return sql, tuple(values[name] for name in order)
+    return _driver_params(dialect, "claim", {
+        "platform": platform, "message_id": message_id, "processed_at": _now()})
+
+
+def outbox_sql(dialect: Dialect, platform: str, message: dict[str, Any],
+               ) -> tuple[str, tuple[Any, ...]]:
+    """``INSERT INTO outbox … RETURNING id`` of one reply, as the driver takes it (see
+    :func:`claim_sql`)."""
+    return _driver_params(dialect, "outbox", {
+        "platform": platform, "message": message, "created_at": _now()})
 
 
 @cache
