@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
-from bot.store.cache import WorkingSet
+from bot.store.cache import NeedsSavepoint, WorkingSet
 from bot.store.models import (
     Base,
     Channel,
@@ -511,3 +511,52 @@ def test_undoing_a_change_to_a_stored_row_drops_only_its_table(session: Session)
 
     assert _cached(ws, "a", "b") == ["b"] and ws.cleared == 0
     assert doc.data == {"n": 1}  # expired, read again
+
+
+# ------------------------------------------------------------------ statements seen
+@pytest.mark.parametrize(("sql", "wrote", "changed", "bulk"), [
+    ("SELECT * FROM characters", False, False, False),
+    ("SAVEPOINT sa_1", False, False, False),
+    ("RELEASE SAVEPOINT sa_1", False, False, False),
+    ("ROLLBACK TO SAVEPOINT sa_1", False, False, False),
+    ("PRAGMA data_version", False, False, False),
+    ("BEGIN IMMEDIATE", False, False, False),
+    ("INSERT INTO outbox (platform) VALUES (?)", True, False, False),
+    ("INSERT INTO characters (name) VALUES (?)", True, True, False),
+    ('UPDATE "channel_state" SET data=?', True, True, True),
+    ("update characters set stats=?", True, True, True),
+    ("DELETE FROM channel_gms WHERE user=?", True, True, True),
+    ("DELETE FROM pending_private WHERE id=?", True, False, False),
+    ("UPDATE", True, False, False),
+    ("VACUUM", False, False, False),
+])
+def test_what_a_statement_outside_a_flush_says_about_the_working_set(
+        session: Session, sql: str, wrote: bool, changed: bool, bulk: bool) -> None:
+    """Every statement of the writer's connection passes here: a write marks the
+    command as having written, one on a cached table marks the batch (PostgreSQL's
+    epoch), and an UPDATE or DELETE of a cached table outside a flush is a bulk
+    statement (the working set is dropped after the command)."""
+    ws = _working_set(session)
+    ws.statement(sql)
+    assert (ws.wrote, ws.changed, ws.bulk) == (wrote, changed, bulk)
+
+
+def test_inside_a_flush_only_the_batch_is_marked(session: Session) -> None:
+    ws = _working_set(session)
+    ws._flushing = True
+    ws.statement("UPDATE characters SET stats=?")
+    assert (ws.wrote, ws.changed, ws.bulk) == (True, True, False)
+
+
+def test_a_fast_path_command_may_write_only_its_message_id(session: Session) -> None:
+    """On the fast path a write of its own before the batch flush stops the command
+    before the statement runs — except the processed message id it records."""
+    ws = _working_set(session)
+    ws.fast = True
+    ws.statement("INSERT INTO processed_messages (platform) VALUES (?)")
+    for sql in ("UPDATE characters SET stats=?", "DELETE FROM pending_private",
+                "INSERT INTO outbox (platform) VALUES (?)"):
+        with pytest.raises(NeedsSavepoint, match="writes"):
+            ws.statement(sql)
+    ws._flushing = True  # a flush of the batch-mates' rows it triggered
+    ws.statement("UPDATE characters SET stats=?")
