@@ -283,6 +283,8 @@ class WorkingSet:
         self.forget_touched(self.touched | set(own))  # while their keys can be read
         session = self.session
         for row in own:
+            if row not in session:
+                continue  # gone with another row (expunging a channel takes its GMs)
             if row in session.dirty and row not in session.deleted:
                 session.expire(row)
             else:

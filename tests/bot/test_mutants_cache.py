@@ -560,3 +560,4 @@ def test_a_fast_path_command_may_write_only_its_message_id(session: Session) -> 
             ws.statement(sql)
     ws._flushing = True  # a flush of the batch-mates' rows it triggered
     ws.statement("UPDATE characters SET stats=?")
+
