@@ -284,7 +284,7 @@ class WorkingSet:
         session = self.session
         for row in own:
             if row not in session:
-                continue  # gone with another row (expunging a channel takes its GMs)
+                continue  # gone with another (expiring a channel expunges its new GMs)
             if row in session.dirty and row not in session.deleted:
                 session.expire(row)
             else:

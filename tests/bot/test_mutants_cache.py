@@ -18,6 +18,7 @@ from bot.store.models import (
     Base,
     Channel,
     ChannelBinding,
+    ChannelGM,
     ChannelState,
     Character,
     CharacterState,
@@ -561,3 +562,22 @@ def test_a_fast_path_command_may_write_only_its_message_id(session: Session) -> 
     ws._flushing = True  # a flush of the batch-mates' rows it triggered
     ws.statement("UPDATE characters SET stats=?")
 
+
+
+def test_undoing_a_new_gm_of_a_stored_channel_forgets_both(session: Session) -> None:
+    """A fast-path `.gm` that failed (found by the stress run: its game-log look-up
+    needed a savepoint): expiring the channel also takes its new GM out of the session
+    (SQLAlchemy expunges a pending row of an expired collection), and the GM must not
+    be expunged a second time. The order the two are undone in follows a set's order,
+    so the case is played 16 times."""
+    for n in range(16):
+        [channel] = _channels(session, f"c{n}")
+        ws = _working_set(session, channel)
+        gm = ChannelGM(user="u", display_name="U")
+        channel.gms.append(gm)
+        assert set(ws.own_pending()) == {channel, gm}
+
+        ws.undo()
+
+        assert gm not in session
+        assert channel.gms == []  # read again: the GM was never stored
