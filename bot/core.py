@@ -50,7 +50,7 @@ from bot.store.models import (
     PendingPrivate,
     campaign_key,
 )
-from bot.store.ops import claim_statement, outbox_statement
+from bot.store.ops import claim_row, outbox_ids
 from rules.dice.source import DiceSource, RandomSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem
@@ -488,9 +488,7 @@ class Core:
         if writer is not None and session is writer.session.sync_session:
             inserted = writer.claim(session, incoming.platform, incoming.message_id)
         else:
-            inserted = session.connection().execute(claim_statement(session), {
-                "platform": incoming.platform,
-                "message_id": incoming.message_id}).rowcount == 1
+            inserted = claim_row(session, incoming.platform, incoming.message_id)
         if not inserted:
             raise Replay(incoming.message_id)
 
@@ -549,10 +547,8 @@ class Core:
         writer = self.writer
         if writer is not None and session is writer.session.sync_session:
             return writer.store_replies(platform, outs)
-        rows = [{"platform": platform, "message": out.to_record()} for out in outs]
-        result = session.connection().execute(outbox_statement(len(rows) > 1),
-                                              rows if len(rows) > 1 else rows[0])
-        ids = result.scalars().all()
+        ids = outbox_ids(session, [{"platform": platform, "message": out.to_record()}
+                                   for out in outs])
         return [replace(out, outbox_id=row_id) for out, row_id in zip(outs, ids, strict=True)]
 
     @staticmethod

@@ -104,7 +104,7 @@ class WorkingSet:
         """An UPDATE or DELETE outside a flush hit a cached table in this command."""
         self._flushing = False
         self.fast = False
-        """The current command runs on the fast path (:meth:`GroupWriter.command`): its
+        """The current command runs on the fast path (:meth:`bot.store.group.GroupWriter.fast`): its
         changes stay in memory until the batch's one flush; SQL that would write them
         earlier raises :class:`NeedsSavepoint` instead."""
         self.base: set[Any] = set()

@@ -47,7 +47,7 @@ from sqlalchemy.orm import Session
 from bot.messages import Outgoing
 from bot.store.cache import TABLES, WorkingSet
 from bot.store.inline import InlineConnection
-from bot.store.ops import claim_sql, claim_statement, outbox_sql, outbox_statement
+from bot.store.ops import claim_row, claim_sql, outbox_ids, outbox_sql
 
 log = logging.getLogger(__name__)
 
@@ -165,9 +165,7 @@ class GroupWriter:
         if self.inline is not None:
             sql, params = claim_sql(self.engine.dialect, platform, message_id)
             return self.inline.run(sql, params) == 1
-        result = session.connection().execute(claim_statement(session), {
-            "platform": platform, "message_id": message_id})
-        return bool(result.rowcount == 1)
+        return claim_row(session, platform, message_id)
 
     def store_replies(self, platform: str, outs: list[Outgoing]) -> list[Outgoing]:
         """Store ``outs`` in the outbox with the batch: one ``INSERT … RETURNING`` for
@@ -191,10 +189,8 @@ class GroupWriter:
             ids = iter([inline.one(*outbox_sql(dialect, platform, out.to_record()))
                         for platform, outs in replies for out in outs])
         else:
-            rows = [{"platform": platform, "message": out.to_record()}
-                    for platform, outs in replies for out in outs]
-            ids = iter(session.connection().execute(
-                outbox_statement(True), rows).scalars().all())
+            ids = iter(outbox_ids(session, [{"platform": platform, "message": out.to_record()}
+                                            for platform, outs in replies for out in outs]))
         for _platform, outs in replies:
             outs[:] = [replace(out, outbox_id=next(ids)) for out in outs]
 
@@ -310,4 +306,3 @@ class GroupWriter:
         self.cache.clear()
         await self.session.close()
         await self.engine.dispose()
-

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from bot.store.models import OutboxMessage, ProcessedMessage, _now
 
@@ -22,12 +23,27 @@ def _claim(dialect: str) -> Any:
         index_elements=["platform", "message_id"])
 
 
-def claim_statement(session: AsyncSession) -> Any:
+def claim_statement(session: AsyncSession | Session) -> Any:
     """``INSERT INTO processed_messages … ON CONFLICT DO NOTHING`` for the session's
     database: its row count says whether the id was new."""
     bind = session.bind
     assert bind is not None
     return _claim(bind.dialect.name)
+
+
+def claim_row(session: Session, platform: str, message_id: str) -> bool:
+    """Record a processed message id through SQLAlchemy, in the session's transaction;
+    False when it was recorded before."""
+    return bool(session.connection().execute(claim_statement(session), {
+        "platform": platform, "message_id": message_id}).rowcount == 1)
+
+
+def outbox_ids(session: Session, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert outbox rows through SQLAlchemy, in the session's transaction: their ids,
+    in the order of ``rows``."""
+    many = len(rows) > 1
+    return list(session.connection().execute(
+        outbox_statement(many), rows if many else rows[0]).scalars().all())
 
 
 @cache
