@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,13 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
         else:
             flat[name] = str(value)
     return flat
+
+
+@lru_cache(maxsize=256)
+def _read(path: Path, mtime_ns: int) -> dict[str, str]:
+    """One catalog file, flattened: parsed once per process (every Core, and every
+    test's, reads the same files; the modification time makes an edit count)."""
+    return _flatten(tomllib.loads(path.read_text("utf-8")))
 
 
 def canonical_locale(name: str) -> str | None:
@@ -104,7 +112,7 @@ class Catalog:
             origin: dict[str, Path] = {}
             for root in roots:
                 for path in sorted((root / locale).glob("*.toml")):
-                    for key, value in _flatten(tomllib.loads(path.read_text("utf-8"))).items():
+                    for key, value in _read(path, path.stat().st_mtime_ns).items():
                         if key in merged:
                             raise DuplicateKeyError(
                                 f"{key!r} is defined in {origin[key]} and in {path}")

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.config import Settings
 from bot.core import Core
 from bot.store.models import ChannelState
 
@@ -50,6 +51,14 @@ def open_every_log(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyP
         if isinstance(logger, logging.Logger):
             monkeypatch.setattr(logger, "propagate", True)
             monkeypatch.setattr(logger, "disabled", False)
+
+
+def first_start(settings: Settings) -> None:
+    """Start from no store at all, as an operator's first start does (the tests' SQLite
+    file is otherwise a copy of a migrated one): the migrations' DEBUG lines are part of
+    what is checked, and they are the records that prove DEBUG was captured."""
+    if not settings.database_url:
+        (settings.data_dir / "trpgbot.db").unlink(missing_ok=True)
 
 
 def forms(secret: str) -> set[str]:

@@ -64,7 +64,7 @@ async def test_item9_parked_replies_of_an_older_schema_become_outbox_rows(
     tmp_path: Path,
 ) -> None:
     """Migration 0005: replies parked by the last version are still sent."""
-    settings = make_settings(tmp_path)
+    settings = make_settings(tmp_path, migrated=False)
     engine = db.make_engine(settings.resolved_database_url())
 
     def to_0003(connection) -> None:  # type: ignore[no-untyped-def]

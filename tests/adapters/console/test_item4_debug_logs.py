@@ -12,6 +12,7 @@ from tests.adapters.item4_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
     assert_no_secret_logged,
+    first_start,
     open_every_log,
     stored_checks,
 )
@@ -22,6 +23,7 @@ async def test_item4_debug_logs_hold_no_secret_on_console(
     any_settings: Settings, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     open_every_log(caplog, monkeypatch)
+    first_start(any_settings)
     core = await Core.open(any_settings, dice=ScriptedSource([], fallback=_NoMoreDice()))
     try:
         table = Table(core)

@@ -22,6 +22,7 @@ from tests.adapters.item4_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
     assert_no_secret_logged,
+    first_start,
     open_every_log,
     stored_checks,
 )
@@ -35,6 +36,7 @@ async def test_item4_debug_logs_hold_no_secret_on_discord(
     settings: Settings, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     open_every_log(caplog, monkeypatch)
+    first_start(settings)
     core = await Core.open(settings, dice=ScriptedSource([HIDDEN_DIE, SECRET_DIE],
                                                           fallback=_NoMoreDice()))
     try:
