@@ -531,7 +531,7 @@ class Core:
             return [refusal]
         try:
             async with self.sessions() as session, session.begin():
-                return await self._store(session, incoming, [refusal], refused=True)
+                return await self._store(session, incoming, [refusal])
         except Replay:
             return []
 
@@ -612,8 +612,8 @@ class Core:
             cache.keep_channel(channel)
         return channel
 
-    def _refusal(self, incoming: Incoming, locale: str, exc: Exception,
-                 private: bool = False) -> Outgoing:
+    def _refusal(self, incoming: Incoming, locale: str, exc: Exception, *,
+                 private: bool) -> Outgoing:
         """The refusal of a command; ``private`` (a hidden command's) goes to the one who
         asked only — even its wording names what was checked in secret."""
         if isinstance(exc, RuleError):

@@ -16,13 +16,17 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, update
+from sqlalchemy import event, select, update
+from sqlalchemy import text as sql_text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -31,7 +35,10 @@ from bot.config import Settings
 from bot.core import Core
 from bot.errors import CommandError
 from bot.messages import Incoming, Outgoing
-from bot.store.models import Character
+from bot.store.db import PRAGMAS
+from bot.store.group import BatchFailed, GroupWriter
+from bot.store.inline import InlineConnection
+from bot.store.models import Character, OutboxMessage, ProcessedMessage
 from tests.conftest import make_settings
 from tests.support import Table
 
@@ -578,3 +585,279 @@ async def test_off_and_on_keep_the_same_promises(tmp_path: Path) -> None:
     finally:
         await off.close()
         await on.close()
+
+
+# ------------------------------------------------------------------ a batch that fails
+INTERNAL = "⚠ 處理指令時發生內部錯誤，沒有任何資料被更改。請稍後再試或通知管理者。"
+
+
+async def _outbox_count(writer: GroupWriter, platform: str) -> int:
+    async def count(session: AsyncSession) -> int:
+        return (await session.execute(sql_text(
+            "SELECT count(*) FROM outbox WHERE platform = :p"), {"p": platform})).scalar_one()
+    return await writer.run(count)
+
+
+async def _mate_waiting(writer: GroupWriter) -> asyncio.Task[str]:
+    """A batch-mate whose change (an outbox row of platform "mate") is in the batch and
+    waits for its commit; the batch is held open half a second."""
+    writer.window = 0.5
+    ready = asyncio.Event()
+
+    async def work(session: AsyncSession) -> str:
+        async with writer.savepoint(session):
+            session.add(OutboxMessage(platform="mate", message={"n": 1}))
+        ready.set()
+        return "stored"
+    mate = asyncio.create_task(writer.run(work))
+    await ready.wait()  # past its work: it waits for the commit
+    return mate
+
+
+async def test_a_statement_outside_a_savepoint_that_fails_drops_the_whole_batch(
+        core: Core, caplog: pytest.LogCaptureFixture) -> None:
+    """It cannot be undone alone: the command and every batch-mate get
+    :class:`BatchFailed` with the statement's error, the operator is told, nothing of
+    the batch is stored, the working set is dropped (once), and the next batch works."""
+    writer = core.writer
+    assert writer is not None
+    mate = await _mate_waiting(writer)
+    cleared = writer.cache.cleared
+
+    async def broken(session: AsyncSession) -> None:
+        await writer.unguarded(session.execute(sql_text("INSERT INTO nowhere VALUES (1)")))
+
+    with caplog.at_level(logging.ERROR, logger="bot.store.group"), \
+            pytest.raises(BatchFailed) as failed:
+        await writer.run(broken)
+    cause = failed.value.__cause__
+    assert cause is not None and "no such table: nowhere" in str(cause)
+    assert str(failed.value) == str(cause)
+    with pytest.raises(BatchFailed) as mate_failed:
+        await asyncio.wait_for(mate, 5)
+    assert str(mate_failed.value) == str(cause)
+    assert [r.getMessage() for r in caplog.records] == [
+        "a statement outside a savepoint failed: the batch is dropped"]
+    writer.window = 0.0
+    assert await _outbox_count(writer, "mate") == 0
+    assert writer.cache.cleared == cleared + 1
+
+
+async def test_a_command_that_loses_the_batch_transaction_fails_its_batch_mates(
+        core: Core) -> None:
+    """A flush that fails outside a savepoint rolls the whole transaction back: the
+    command gets its own error, its batch-mates are told the batch is lost (their
+    changes went with it), and the next batch works."""
+    writer = core.writer
+    assert writer is not None
+    mate = await _mate_waiting(writer)
+
+    async def loses(session: AsyncSession) -> None:
+        session.add_all([OutboxMessage(id=10_000, platform="x", message={}),
+                         OutboxMessage(id=10_000, platform="y", message={})])
+        await session.flush()
+
+    with pytest.raises(IntegrityError):
+        await writer.run(loses)
+    with pytest.raises(BatchFailed) as mate_failed:
+        await asyncio.wait_for(mate, 5)
+    assert str(mate_failed.value) == "the batch's transaction was lost"
+    writer.window = 0.0
+    assert await _outbox_count(writer, "mate") == 0
+
+
+async def test_a_failed_rollback_is_logged_and_the_session_closed(
+        core: Core, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a failure the batch is rolled back; when even that fails (the connection
+    is gone) the operator is told, the session is closed — and that failing too is
+    logged — and the command still gets :class:`BatchFailed`."""
+    writer = core.writer
+    assert writer is not None
+
+    async def gone(_self: AsyncSession) -> None:
+        raise ConnectionError("the database went away")
+
+    async def broken(session: AsyncSession) -> None:
+        await writer.unguarded(session.execute(sql_text("INSERT INTO nowhere VALUES (1)")))
+
+    with monkeypatch.context() as patch, \
+            caplog.at_level(logging.ERROR, logger="bot.store.group"):
+        patch.setattr(AsyncSession, "rollback", gone)
+        patch.setattr(AsyncSession, "close", gone)
+        with pytest.raises(BatchFailed):
+            await writer.run(broken)
+    assert [r.getMessage() for r in caplog.records] == [
+        "a statement outside a savepoint failed: the batch is dropped",
+        "rolling back a failed batch", "closing a failed batch's session"]
+    assert [str(r.exc_info[1]) for r in caplog.records if r.exc_info][1:] == [
+        "the database went away"] * 2
+
+
+async def test_after_a_failed_commit_the_next_batches_still_see_other_processes(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed commit drops the batch; the batch after it is a new one (it checks for
+    other connections' commits again), so what another process writes later is read,
+    never an old copy kept in memory."""
+    first, second = await Core.open(settings), await Core.open(settings)
+    try:
+        await Table(first).text("alice", ".st 力量 1")
+
+        async def disk_error(_self: AsyncSession) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(AsyncSession, "commit", disk_error)
+            assert await Table(first).text("alice", ".st 力量+1") == INTERNAL
+        assert await stored_strength(first, "table") == 1  # read again and kept
+        assert (await Table(second).text("alice", ".st 力量+1")).endswith("力量:1→2")
+        assert await stored_strength(first, "table") == 2
+    finally:
+        await first.close()
+        await second.close()
+
+
+# ------------------------------------------------------------------ a batch's replies
+async def test_a_batch_stores_every_reply_with_its_outbox_id(any_settings: Settings) -> None:
+    """Three commands of one batch, two replies each: every reply comes back with the
+    id of its own outbox row, in order. On SQLite each row goes to the driver
+    directly (past SQLAlchemy's cursor events); on PostgreSQL they are one
+    ``INSERT … RETURNING`` through SQLAlchemy."""
+    core = await Core.open(any_settings)
+    try:
+        writer = core.writer
+        assert writer is not None
+        sent: dict[str, int] = {"sqlalchemy": 0, "driver": 0}
+
+        def through_sqlalchemy(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            sent["sqlalchemy"] += statement.startswith("INSERT INTO outbox")
+
+        def to_the_driver(statement: str) -> None:
+            sent["driver"] += statement.startswith("INSERT INTO outbox")
+
+        async def command(n: int) -> list[Outgoing]:
+            async def work(_session: AsyncSession) -> list[Outgoing]:
+                return writer.store_replies("console", [
+                    Outgoing("channel", f"c{n}", f"reply {n}.{k}", data={"k": k})
+                    for k in range(2)])
+            return await writer.run(work)
+
+        await Table(core).text("alice", ".r 1d20", dice=[5])  # the connection opened
+        commits = writer.commits
+        writer.window = 0.5
+        event.listen(writer.engine.sync_engine, "before_cursor_execute", through_sqlalchemy)
+        if writer.inline is not None:
+            writer.inline.observers.append(to_the_driver)
+        try:
+            held = await asyncio.gather(*(command(n) for n in range(3)))
+        finally:
+            event.remove(writer.engine.sync_engine, "before_cursor_execute",
+                         through_sqlalchemy)
+            if writer.inline is not None:
+                writer.inline.observers.remove(to_the_driver)
+        writer.window = 0.0
+        assert writer.commits == commits + 1
+        sqlite = any_settings.resolved_database_url().startswith("sqlite")
+        assert sent == ({"sqlalchemy": 0, "driver": 6} if sqlite
+                        else {"sqlalchemy": 1, "driver": 0})
+        replies = [out for outs in held for out in outs]
+        ids = [out.outbox_id for out in replies]
+        assert isinstance(ids[0], int) and ids == list(range(ids[0], ids[0] + 6))
+        assert [(out.channel, out.text) for out in replies] == [
+            (f"c{n}", f"reply {n}.{k}") for n in range(3) for k in range(2)]
+
+        async def stored(session: AsyncSession) -> dict[int, tuple[str, Outgoing]]:
+            rows = await session.execute(select(
+                OutboxMessage.id, OutboxMessage.platform, OutboxMessage.message,
+            ).where(OutboxMessage.id.in_(ids)))
+            return {id_: (platform, Outgoing.from_record(message))
+                    for id_, platform, message in rows}
+        assert await writer.run(stored) == {
+            out.outbox_id: ("console", replace(out, outbox_id=None)) for out in replies}
+    finally:
+        await core.close()
+
+
+async def test_a_message_id_is_claimed_once_on_either_database(any_settings: Settings) -> None:
+    """The claim (``INSERT … ON CONFLICT DO NOTHING``, straight to the driver on SQLite,
+    through SQLAlchemy on PostgreSQL): the first message with an id is answered and its
+    id recorded; a resend the process no longer remembers is answered by no one and
+    changes nothing."""
+    core = await Core.open(any_settings)
+    try:
+        table = Table(core)
+        [first] = await table.say("alice", ".st 力量 5", message_id="once")
+        assert UPDATED in first.text and strength(first.text) == 5
+        core._answered.clear()  # as after a restart: only the store knows the id
+        assert await table.say("alice", ".st 力量 9", message_id="once") == []
+        assert await stored_strength(core, "table") == 5
+        async with core.sessions() as session:
+            claimed = (await session.execute(select(
+                ProcessedMessage.platform, ProcessedMessage.message_id))).all()
+        assert [tuple(row) for row in claimed] == [("console", "once")]
+    finally:
+        await core.close()
+
+
+# ------------------------------------------------------------------ without group commit
+async def test_a_process_without_group_commit_is_seen_by_one_with_it(
+        any_settings: Settings) -> None:
+    """A process that commits each command alone (TRPGBOT_GROUP_COMMIT off, or a tool)
+    tells the others it wrote: on PostgreSQL it bumps ``store_epoch`` in the same
+    transaction, and the other process's working set is dropped before its next
+    batch. SQLite needs no bump (``PRAGMA data_version`` sees every commit), and none
+    is written."""
+    alone = await Core.open(any_settings, group_commit=False)
+    grouped = await Core.open(any_settings)
+    try:
+        await Table(alone).text("alice", ".st 力量 1")
+        assert await stored_strength(grouped, "table") == 1  # now in its working set
+        for n in (2, 3):
+            assert (await Table(alone).text("alice", ".st 力量+1")).endswith(f"→{n}")
+            assert await stored_strength(grouped, "table") == n
+        if any_settings.resolved_database_url().startswith("sqlite"):
+            async with alone.sessions() as session:
+                epoch = (await session.execute(sql_text("SELECT n FROM store_epoch"))).scalar()
+            assert epoch == 0
+    finally:
+        await alone.close()
+        await grouped.close()
+
+
+# ------------------------------------------------------------------ the inline connection
+async def test_the_inline_connection_passes_parameters_sizes_and_options_on(
+        tmp_path: Path) -> None:
+    """What SQLAlchemy's adapter hands to the aiosqlite look-alike reaches ``sqlite3``
+    unchanged: a statement's parameters, ``fetchmany``'s size (the cursor's
+    ``arraysize`` when none is given) and a function's options (only a deterministic
+    function may be used in an index)."""
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS)
+    try:
+        await conn.create_function("twice", 1, lambda n: 2 * n, deterministic=True)
+        await conn.execute("CREATE TABLE t (n INTEGER)")
+        await conn.execute("CREATE INDEX t_twice ON t (twice(n))")
+        await conn.cursor().executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(7)])
+        cursor = await conn.execute("SELECT twice(n) FROM t WHERE n >= ? ORDER BY n", (1,))
+        assert await cursor.fetchmany(2) == [(2,), (4,)]
+        cursor.arraysize = 3
+        assert await cursor.fetchmany() == [(6,), (8,), (10,)]
+        assert await cursor.fetchmany(5) == [(12,)]
+    finally:
+        await conn.close()
+
+
+async def test_stopping_the_inline_connection_closes_it_at_once(tmp_path: Path) -> None:
+    """SQLAlchemy's terminate (the event loop may be gone): closed at once, without
+    waiting for the worker thread (busy here as with a BEGIN waiting for another
+    process's lock); stopping or closing it again does nothing."""
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS)
+    busy = asyncio.ensure_future(conn.offload(time.sleep, 0.8))
+    await asyncio.sleep(0.05)  # the worker thread is in it
+    started = time.monotonic()
+    conn.stop()
+    assert time.monotonic() - started < 0.4
+    with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+        conn.run("SELECT 1")
+    await busy
+    conn.stop()
+    await conn.close()

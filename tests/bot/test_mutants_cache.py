@@ -528,7 +528,10 @@ def test_undoing_a_change_to_a_stored_row_drops_only_its_table(session: Session)
     ("update characters set stats=?", True, True, True),
     ("DELETE FROM channel_gms WHERE user=?", True, True, True),
     ("DELETE FROM pending_private WHERE id=?", True, False, False),
+    ("DELETE FROM channel_gms", True, True, True),  # no WHERE: every row
     ("UPDATE", True, False, False),
+    ("INSERT INTO", True, False, False),  # cut short: a write of no table known
+    ("DELETE FROM", True, False, False),
     ("VACUUM", False, False, False),
 ])
 def test_what_a_statement_outside_a_flush_says_about_the_working_set(
@@ -581,3 +584,96 @@ def test_undoing_a_new_gm_of_a_stored_channel_forgets_both(session: Session) -> 
 
         assert gm not in session
         assert channel.gms == []  # read again: the GM was never stored
+
+
+# ------------------------------------------------------------------ bindings: pending, bound
+def test_only_a_pending_binding_hides_what_is_known_of_bindings(session: Session) -> None:
+    """A pending change of another kind (a channel's language) leaves the bindings
+    known and rememberable; a pending binding does not — the look-up may not show it."""
+    [c1] = _channels(session, "a")
+    ws = _working_set(session, c1)
+    c1.locale = "en"  # pending, not a binding
+    ws.keep_binding("p", "a", "camp")
+    assert ws.binding("p", "a") == (True, "camp")
+
+    session.add(ChannelBinding(platform="p", channel_key="b", campaign="x"))
+    assert ws.binding("p", "a") == (False, None)
+    ws.keep_binding("p", "c", None)  # not remembered: the pending binding may be it
+    session.flush()
+    assert ws.binding("p", "a") == (True, "camp")
+    assert ws.binding("p", "c") == (False, None)
+
+
+def test_bindings_are_bounded_and_the_least_recently_used_leaves_first(
+        session: Session) -> None:
+    """Four bindings per table kept (two tables: eight); a look-up makes a binding the
+    most recently used one."""
+    ws = _working_set(session, tables=2)
+    for n in range(8):
+        ws.keep_binding("p", f"k{n}", None)
+    assert len(ws.bindings) == 8
+    assert ws.binding("p", "k0") == (True, None)
+
+    ws.keep_binding("p", "k8", "camp")
+
+    assert [key for _, key in ws.bindings] == ["k2", "k3", "k4", "k5", "k6", "k7",
+                                               "k0", "k8"]
+    assert ws.binding("p", "k8") == (True, "camp")
+    assert ws.binding("p", "k1") == (False, None)
+
+
+# ------------------------------------------------------------------ active sheets: live
+def test_an_active_sheet_expired_since_is_not_known(
+        session: Session, sheets: tuple[WorkingSet, list[Channel], Character, Character],
+) -> None:
+    """An expired sheet would be an old copy: not known (read again) — and never
+    "known: no active sheet", which would hide the owner's sheet."""
+    ws, (c1, _, _), mine, theirs = sheets
+    session.expire(mine)
+    assert ws.active(c1.id, "u") == (False, None)
+    assert ws.active(c1.id, "v") == (True, theirs)
+    assert ws.active(c1.id, "w") == (True, None)
+
+
+# ------------------------------------------------------------------ JSON changed in place
+def test_json_changed_in_place_is_warned_about_once_per_kind(
+        session: Session, caplog: pytest.LogCaptureFixture) -> None:
+    """The same bug in every command would flood the log: one warning per row class
+    and attribute, however often it happens (the copies are dropped every time)."""
+    c1, c2, c3 = _channels(session, "a", "b", "c")
+    docs = [ChannelState(channel_id=c.id, key="doc", data={"n": 0}) for c in (c1, c2)]
+    session.add_all(docs)
+    session.commit()
+    sheet = _sheet(session, c3, "u")
+    ws = _working_set(session, c1, c2, c3)
+
+    with caplog.at_level(logging.WARNING, logger="bot.store.cache"):
+        for row, attr in ((docs[0], "data"), (docs[1], "data"), (sheet, "stats")):
+            ws.begin_command()
+            ws.lend(row, attr)
+            getattr(row, attr)["n"] = 1  # in place: never written
+            ws.end_command()
+
+    assert _cached(ws, "a", "b", "c") == []
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{kind} was changed in place and not stored; assign a new value instead (the "
+        "copy in memory is dropped)" for kind in ("ChannelState.data", "Character.stats")]
+
+
+def test_json_changed_in_place_to_a_value_json_cannot_hold_is_dropped_too(
+        session: Session) -> None:
+    """A handler that puts what JSON cannot hold (a set) into a document in place: the
+    change is still seen and the copy dropped — the end of the command does not fail
+    on it."""
+    c1, c2 = _channels(session, "a", "b")
+    doc = ChannelState(channel_id=c1.id, key="doc", data={"n": 0})
+    session.add(doc)
+    session.commit()
+    ws = _working_set(session, c1, c2)
+    ws.lend(doc, "data")
+    doc.data["tags"] = {"x"}
+
+    ws.end_command()
+
+    assert _cached(ws, "a", "b") == ["b"]
+    assert doc.data == {"n": 0}  # read again

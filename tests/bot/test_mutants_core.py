@@ -314,6 +314,27 @@ async def test_a_replayed_refusal_is_not_answered_again_without_group_commit(
         await core.close()
 
 
+async def test_a_command_without_group_commit_is_stored_with_its_id_and_reply(
+        settings: Settings) -> None:
+    """Without the writer a command commits alone: its message id and its reply ride in
+    its own transaction, so after a restart (the in-memory ids forgotten) the replay is
+    still not answered, and the reply waits in the outbox until delivered."""
+    said = Incoming("console", "t", "u", ".st 觀察 5", "u", message_id="m1")
+    core = await Core.open(settings, group_commit=False)
+    try:
+        first = await core.handle(said)
+        assert first == [Outgoing("channel", "t", "u 的數值已更新：觀察:5", outbox_id=1, data={
+            "kind": "sheet", "character": "u", "stats": {"觀察": 5}})]
+    finally:
+        await core.close()
+    core = await Core.open(settings, group_commit=False)
+    try:
+        assert await core.handle(said) == []
+        assert await core.undelivered("console") == first
+    finally:
+        await core.close()
+
+
 async def test_a_rule_code_without_a_message_is_named_in_the_generic_refusal(
         mutt_core: Core) -> None:
     table = Table(mutt_core)
