@@ -22,6 +22,7 @@ from bot import router, systems
 from bot.config import Settings
 from bot.context import Context
 from bot.core import ACK_DELAY, MAX_INPUT, MAX_REPLY, Core
+from bot.errors import CommandError
 from bot.gamelog import book
 from bot.messages import Incoming, Outgoing, PlatformDie
 from bot.store import db
@@ -63,6 +64,12 @@ async def _mutt_boom(ctx: Context) -> list[Outgoing]:
 @MUTT.command("zstale")
 async def _mutt_stale(ctx: Context) -> list[Outgoing]:
     raise StaleDataError("another process changed the row")
+
+
+@MUTT.command("zwrite")
+async def _mutt_write(ctx: Context) -> list[Outgoing]:
+    ctx.channel.locale = "zh-Hans"  # a change, then a refusal: the change is undone
+    raise CommandError("core.error.conflict")
 
 
 @MUTT.command("zcrash")
@@ -265,9 +272,14 @@ async def test_a_conflict_and_a_crash_get_their_own_replies(
         table = Table(core, "t")
         await table.say("gm", ".system mutt")
         await table.say("gm", ".lang en")
-        assert await table.say("u", ".zstale") == [Outgoing("channel", "t", (
-            "⚠ Another command changed the same data at the same time; this one had no "
-            "effect. Please try again."))]
+        with caplog.at_level(logging.INFO, logger="bot.core"):
+            assert await table.say("u", ".zstale") == [Outgoing("channel", "t", (
+                "⚠ Another command changed the same data at the same time; this one had "
+                "no effect. Please try again."))]
+        # the writer tries a conflicting command once more before giving up
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == (
+            ["a zstale command met a concurrent change: tried again"] if group_commit else [])
+        caplog.clear()
         with caplog.at_level(logging.ERROR, logger="bot.core"):
             assert await table.say("u", ".zcrash") == [Outgoing("channel", "t", (
                 "⚠ An internal error occurred; nothing was changed. Please try again "
@@ -331,6 +343,29 @@ async def test_a_command_without_group_commit_is_stored_with_its_id_and_reply(
     try:
         assert await core.handle(said) == []
         assert await core.undelivered("console") == first
+    finally:
+        await core.close()
+
+
+@pytest.mark.parametrize("group_commit", [True, False])
+async def test_a_refusal_after_a_change_undoes_it_and_keeps_the_language(
+        mutt: None, settings: Settings, group_commit: bool) -> None:
+    """The change is undone, the refusal keeps the channel's language (also for the next
+    refusal the core answers from memory), and without a message id it is not stored."""
+    core = await Core.open(settings, group_commit=group_commit)
+    try:
+        table = Table(core, "t")
+        await table.say("gm", ".system mutt")
+        await table.say("gm", ".lang en")
+        waiting = await core.undelivered("console")
+        assert await core.handle(Incoming("console", "t", "u", ".zwrite", "u")) == [
+            Outgoing("channel", "t", "⚠ Another command changed the same data at the same "
+                     "time; this one had no effect. Please try again.")]
+        assert await core.undelivered("console") == waiting
+        assert await table.text("u", "." + "x" * (MAX_INPUT + 1)) == (
+            f"⚠ Command too long ({MAX_INPUT + 1} characters, limit {MAX_INPUT}); not run.")
+        # the channel's own language was restored by the undo
+        assert await table.text("u", ".pc switch nobody") == "⚠ No character named “nobody”."
     finally:
         await core.close()
 
@@ -674,6 +709,27 @@ async def test_chatter_is_logged_without_group_commit(settings: Settings) -> Non
         assert "閒聊一句" in _log_files(await table.say("k", ".log export 夜"))["夜.html"]
     finally:
         await core.close()
+
+
+async def test_chatter_logged_by_a_process_without_group_commit_reaches_the_others_log(
+        any_settings: Settings) -> None:
+    """Chatter written by a process that commits alone tells the other processes (on
+    PostgreSQL through ``store_epoch``): the one with a working set holding the same log
+    neither loses that line nor its own next one."""
+    grouped = await Core.open(any_settings)
+    alone = await Core.open(any_settings, group_commit=False)
+    try:
+        await Table(grouped).say("k", ".gm")
+        await Table(grouped).say("k", ".log on 夜")
+        for core, line in ((grouped, "第一句"), (alone, "第二句"), (grouped, "第三句")):
+            assert await Table(core).say("u", line) == []
+        html = _log_files(await Table(grouped).say("k", ".log export 夜"))["夜.html"]
+        assert [line for line in ("第一句", "第二句", "第三句") if line in html] == [
+            "第一句", "第二句", "第三句"]
+        assert html.index("第一句") < html.index("第二句") < html.index("第三句")
+    finally:
+        await alone.close()
+        await grouped.close()
 
 
 async def test_after_a_restart_chatter_finds_its_own_table(tmp_path: Path) -> None:
