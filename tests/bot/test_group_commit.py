@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -836,12 +837,14 @@ async def test_the_inline_connection_passes_parameters_sizes_and_options_on(
         await conn.create_function("twice", 1, lambda n: 2 * n, deterministic=True)
         await conn.execute("CREATE TABLE t (n INTEGER)")
         await conn.execute("CREATE INDEX t_twice ON t (twice(n))")
-        await conn.cursor().executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(7)])
+        await conn.cursor().executemany("INSERT INTO t VALUES (?)", [(n,) for n in range(8)])
         cursor = await conn.execute("SELECT twice(n) FROM t WHERE n >= ? ORDER BY n", (1,))
         assert await cursor.fetchmany(2) == [(2,), (4,)]
+        assert cursor.arraysize == 1  # sqlite3's own default
+        assert await cursor.fetchmany() == [(6,)]
         cursor.arraysize = 3
-        assert await cursor.fetchmany() == [(6,), (8,), (10,)]
-        assert await cursor.fetchmany(5) == [(12,)]
+        assert await cursor.fetchmany() == [(8,), (10,), (12,)]
+        assert await cursor.fetchmany(5) == [(14,)]
     finally:
         await conn.close()
 
@@ -861,3 +864,203 @@ async def test_stopping_the_inline_connection_closes_it_at_once(tmp_path: Path) 
     await busy
     conn.stop()
     await conn.close()
+
+
+async def test_a_slow_statement_takes_its_parameters_to_the_worker_thread(
+        tmp_path: Path) -> None:
+    """A statement that may wait for the disk runs in the worker thread with its
+    parameters (``VACUUM INTO ?``: a copy of the database where the caller said)."""
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS)
+    copy = tmp_path / "copy.db"
+    try:
+        await conn.execute("CREATE TABLE t (n INTEGER)")
+        await conn.execute("INSERT INTO t VALUES (?)", (7,))
+        await conn.execute("VACUUM INTO ?", (str(copy),))
+    finally:
+        await conn.close()
+    with sqlite3.connect(copy) as copied:
+        assert copied.execute("SELECT n FROM t").fetchall() == [(7,)]
+
+
+async def test_the_inline_connection_opens_in_its_one_worker_thread(tmp_path: Path) -> None:
+    """The connection is opened in the worker thread with the options given (here a
+    connection class and a busy timeout), and that thread is the only one: what waits
+    (BEGIN, COMMIT, closing) runs there one at a time, never two at once on one
+    ``sqlite3`` connection."""
+    opened_in: list[str] = []
+
+    class Recorded(sqlite3.Connection):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            opened_in.append(threading.current_thread().name)
+
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS,
+                                          factory=Recorded, timeout=12)
+    try:
+        assert opened_in == ["sqlite-writer_0"]
+        assert conn.one("PRAGMA busy_timeout") == 12_000
+
+        def where(pause: float) -> str:
+            time.sleep(pause)
+            return threading.current_thread().name
+
+        # the second waits for the first instead of starting a thread of its own
+        assert await asyncio.gather(conn.offload(where, 0.1), conn.offload(where, 0)) == [
+            "sqlite-writer_0", "sqlite-writer_0"]
+    finally:
+        await conn.close()
+
+
+async def test_an_open_cancelled_does_not_wait_for_the_worker_thread(tmp_path: Path) -> None:
+    """Cancelled while the worker thread opens the database (its pragmas may wait for
+    another process's lock): the cancellation is at once, the loop is not held until
+    the thread is done."""
+    def slow_pragmas() -> Iterator[str]:
+        time.sleep(0.8)
+        yield from PRAGMAS
+
+    opening = asyncio.ensure_future(
+        InlineConnection.connect(str(tmp_path / "inline.db"), slow_pragmas()))
+    await asyncio.sleep(0.05)  # the worker thread is in it
+    started = time.monotonic()
+    opening.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    assert time.monotonic() - started < 0.4
+    await asyncio.sleep(0.9)  # the thread ends before the test does
+
+
+async def test_closing_the_inline_connection_twice_closes_it_once(tmp_path: Path) -> None:
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS)
+    await conn.close()
+    await conn.close()  # nothing: the worker thread is gone already
+    with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+        conn.run("SELECT 1")
+
+
+async def test_a_close_cancelled_does_not_wait_for_the_worker_thread(tmp_path: Path) -> None:
+    """A close cancelled while the worker thread is busy (as with a BEGIN waiting for
+    another process's lock) ends at once: the loop is not held until the thread is
+    done."""
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS)
+    busy = asyncio.ensure_future(conn.offload(time.sleep, 0.8))
+    await asyncio.sleep(0.05)  # the worker thread is in it
+    closing = asyncio.ensure_future(conn.close())
+    await asyncio.sleep(0.05)  # the close waits for the thread
+    started = time.monotonic()
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    assert time.monotonic() - started < 0.4
+    await busy
+    conn._conn.close()  # the close that was cancelled never ran
+
+
+async def test_a_begin_that_fails_for_another_reason_than_a_lock_fails_at_once(
+        tmp_path: Path) -> None:
+    """Only a BEGIN that found the write lock taken is tried again, waiting in the
+    worker thread; any other error is raised at once, without leaving the loop's
+    thread (a callback scheduled before has not run)."""
+    conn = await InlineConnection.connect(str(tmp_path / "inline.db"), PRAGMAS)
+    try:
+        ran: list[int] = []
+        asyncio.get_running_loop().call_soon(ran.append, 1)
+        with pytest.raises(sqlite3.OperationalError, match="syntax error"):
+            await conn.execute("BEGIN SOMETIME")
+        assert ran == []
+        assert conn.one("PRAGMA busy_timeout") == 30_000  # restored
+    finally:
+        await conn.close()
+
+
+# ------------------------------------------------------------------ the writer
+async def test_a_savepoint_is_released_on_the_inline_connection(core: Core) -> None:
+    """A command's savepoint goes to the driver directly, and is released when the
+    command ends (not left open until the batch commits)."""
+    writer = core.writer
+    assert writer is not None
+    await Table(core).text("alice", ".r 1d20", dice=[5])  # the connection opened
+    assert writer.inline is not None
+    sent: list[str] = []
+
+    async def work(session: AsyncSession) -> None:
+        async with writer.savepoint(session):
+            session.add(OutboxMessage(platform="sp", message={}))
+
+    writer.inline.observers.append(sent.append)
+    try:
+        await writer.run(work)
+    finally:
+        writer.inline.observers.remove(sent.append)
+    assert len(sent) == 2
+    name = sent[0].removeprefix("SAVEPOINT ")
+    assert sent == [f"SAVEPOINT {name}", f"RELEASE SAVEPOINT {name}"]
+    assert await _outbox_count(writer, "sp") == 1
+
+
+async def test_a_batch_that_reaches_its_cap_commits_at_once(core: Core) -> None:
+    """A batch holding ``cap`` commands is committed by the command that filled it,
+    without waiting for the window."""
+    writer = core.writer
+    assert writer is not None
+    writer.cap, writer.window = 1, 3.0
+
+    async def work(_session: AsyncSession) -> str:
+        return "done"
+
+    commits = writer.commits
+    assert await asyncio.wait_for(writer.run(work), 1.5) == "done"
+    assert writer.commits == commits + 1
+
+
+async def test_the_working_set_outlives_its_batch_on_either_database(
+        any_settings: Settings) -> None:
+    """Nothing else wrote between two batches (SQLite's data_version, PostgreSQL's
+    store_epoch unchanged): the working set is kept from one batch to the next."""
+    core = await Core.open(any_settings)
+    try:
+        writer = core.writer
+        assert writer is not None
+        table = Table(core)
+        await table.text("alice", ".st 力量 1")
+        cleared, commits = writer.cache.cleared, writer.commits
+        for n in range(3):
+            assert strength(await table.text("alice", ".st show")) == 1, n
+        assert writer.commits == commits + 3
+        assert writer.cache.cleared == cleared
+    finally:
+        await core.close()
+
+
+async def test_after_the_writer_closed_the_outbox_is_cleaned_on_the_pooled_engine(
+        core: Core) -> None:
+    """At shutdown the acknowledged replies are deleted once more after the writer
+    closed: on the pooled engine, not in a batch of the closed writer."""
+    writer = core.writer
+    assert writer is not None
+    [out] = await Table(core).say("alice", ".r 1d20", dice=[5])
+    await writer.close()
+    commits = writer.commits
+    await core.delivered(out)
+    await core.flush_acks()  # as Core.close does, without the grouping delay
+    assert writer.commits == commits
+    async with core.sessions() as session:
+        left = (await session.execute(sql_text("SELECT count(*) FROM outbox"))).scalar()
+    assert left == 0
+
+
+async def test_closing_the_writer_waits_for_its_commit_task(core: Core) -> None:
+    """The batch's commit task (here still in its window) has ended when ``close``
+    returns: nothing of the writer runs after it."""
+    writer = core.writer
+    assert writer is not None
+    writer.window = 0.3
+
+    async def work(_session: AsyncSession) -> int:
+        return 1
+
+    command = asyncio.ensure_future(writer.run(work))
+    await asyncio.sleep(0.05)  # it waits for its batch's commit
+    await writer.close()
+    assert await command == 1
+    assert writer._committer is not None and writer._committer.done()

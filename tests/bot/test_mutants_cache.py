@@ -677,3 +677,67 @@ def test_json_changed_in_place_to_a_value_json_cannot_hold_is_dropped_too(
 
     assert _cached(ws, "a", "b") == ["b"]
     assert doc.data == {"n": 0}  # read again
+
+
+# ------------------------------------------------------------------ keeping a table
+def test_hits_and_misses_are_counted_one_per_look_up(session: Session) -> None:
+    """The benchmark and the stress run read the working set's hit rate: each look-up
+    counts once, as a hit or as a miss (not kept, or kept but no longer live)."""
+    c1, c2 = _channels(session, "a", "b")
+    ws = _working_set(session, c1, c2)
+    session.expire(c2)
+    assert _cached(ws, "a", "a", "a", "b", "z") == ["a", "a", "a"]
+    assert (ws.hits, ws.misses) == (3, 2)
+
+
+def test_keeping_a_kept_channel_again_keeps_its_entry_and_makes_it_recent(
+        session: Session) -> None:
+    """The same row kept again (every command that reads its table does so) keeps what
+    its entry knows (the active sheets looked up) and becomes the most recently used
+    table (the last to leave the bound)."""
+    c1, c2 = _channels(session, "a", "b")
+    ws = _working_set(session, c1, c2)
+    ws.keep_active(c1.id, "u", None)
+
+    ws.keep_channel(c1)
+
+    assert list(ws.tables) == [("p", "b"), ("p", "a")]
+    assert ws.active(c1.id, "u") == (True, None)
+    assert ws.by_id[c1.id] is ws.tables[("p", "a")]
+
+
+def test_keeping_a_new_copy_of_a_kept_channel_replaces_its_entry(session: Session) -> None:
+    """Another object of the same channel (read again after the session forgot the
+    first) replaces the old entry whole: what the old entry knew (its active sheets)
+    was about the old copy and is forgotten."""
+    c1, c2 = _channels(session, "a", "b")
+    ws = _working_set(session, c1, c2)
+    ws.keep_active(c1.id, "u", None)
+    session.expunge(c1)
+    again = session.scalar(select(Channel).where(Channel.channel_key == "a"))
+    assert again is not None and again is not c1
+
+    ws.keep_channel(again)
+
+    assert ws.channel("p", "a") is again
+    assert ws.active(again.id, "u") == (False, None)
+    assert list(ws.tables) == [("p", "b"), ("p", "a")]
+
+
+def test_undoing_a_fast_command_undoes_every_row_after_one_already_gone(
+        session: Session) -> None:
+    """A row that left the session with another (a new GM expunged when its channel is
+    expired) is passed over, and the rows after it are still undone: the new documents
+    of another table all leave the session. The order follows a set's order, so the
+    case is played 16 times."""
+    for n in range(16):
+        channel, other = _channels(session, f"c{n}", f"d{n}")
+        ws = _working_set(session, channel, other)
+        channel.gms.append(ChannelGM(user="u", display_name="U"))
+        docs = [ChannelState(channel_id=other.id, key=f"k{k}", data={}) for k in range(6)]
+        session.add_all(docs)
+
+        ws.undo()
+
+        assert [doc in session for doc in docs] == [False] * 6
+        assert not (session.new or session.dirty or session.deleted)

@@ -370,6 +370,17 @@ async def test_a_refusal_after_a_change_undoes_it_and_keeps_the_language(
         await core.close()
 
 
+async def test_the_answered_ids_kept_in_memory_are_bounded_oldest_first(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At most ANSWERED_MEMORY ids stay in memory, the oldest leaving first; an id that
+    left is still refused by the store's unique key (the replay answered by no one)."""
+    monkeypatch.setattr("bot.core.ANSWERED_MEMORY", 2)
+    for n in (1, 2, 3):
+        await core.handle(Incoming("console", "t", "u", ".r 1", "u", message_id=f"m{n}"))
+    assert list(core._answered) == [("console", "m2"), ("console", "m3")]
+    assert await core.handle(Incoming("console", "t", "u", ".r 1", "u", message_id="m1")) == []
+
+
 async def test_a_rule_code_without_a_message_is_named_in_the_generic_refusal(
         mutt_core: Core) -> None:
     table = Table(mutt_core)
