@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.config import Settings
 from bot.core import Core
@@ -84,9 +85,6 @@ async def any_settings(request: pytest.FixtureRequest,
         if os.environ.get("TRPGBOT_REQUIRE_POSTGRES"):  # CI: never a silent skip
             pytest.fail("TRPGBOT_REQUIRE_POSTGRES is set but TRPGBOT_TEST_POSTGRES_URL is not")
         pytest.skip("TRPGBOT_TEST_POSTGRES_URL is not set (.ci/postgres.sh sets it up)")
-    from sqlalchemy import text
-    from sqlalchemy.ext.asyncio import create_async_engine
-
     engine = create_async_engine(POSTGRES_URL)
     try:
         async with engine.connect() as lock:

@@ -7,7 +7,6 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy.engine import Dialect
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from bot.store.models import OutboxMessage, ProcessedMessage, _now
@@ -23,18 +22,12 @@ def _claim(dialect: str) -> Any:
         index_elements=["platform", "message_id"])
 
 
-def claim_statement(session: AsyncSession | Session) -> Any:
-    """``INSERT INTO processed_messages … ON CONFLICT DO NOTHING`` for the session's
-    database: its row count says whether the id was new."""
+def claim_row(session: Session, platform: str, message_id: str) -> bool:
+    """Record a processed message id through SQLAlchemy, in the session's transaction
+    (``INSERT … ON CONFLICT DO NOTHING``); False when it was recorded before."""
     bind = session.bind
     assert bind is not None
-    return _claim(bind.dialect.name)
-
-
-def claim_row(session: Session, platform: str, message_id: str) -> bool:
-    """Record a processed message id through SQLAlchemy, in the session's transaction;
-    False when it was recorded before."""
-    return bool(session.connection().execute(claim_statement(session), {
+    return bool(session.connection().execute(_claim(bind.dialect.name), {
         "platform": platform, "message_id": message_id}).rowcount == 1)
 
 
@@ -43,7 +36,7 @@ def outbox_ids(session: Session, rows: list[dict[str, Any]]) -> list[int]:
     in the order of ``rows``."""
     many = len(rows) > 1
     return list(session.connection().execute(
-        outbox_statement(many), rows if many else rows[0]).scalars().all())
+        _outbox(many), rows if many else rows[0]).scalars().all())
 
 
 @cache
@@ -55,10 +48,7 @@ def _driver_statement(dialect: Dialect, which: str,
         table, statement = ProcessedMessage.__table__, _claim(dialect.name)
         columns = ["platform", "message_id", "processed_at"]
     else:
-        from sqlalchemy import insert
-
-        table = OutboxMessage.__table__
-        statement = insert(table).returning(table.c.id)
+        table, statement = OutboxMessage.__table__, _outbox(False)
         columns = ["platform", "message", "created_at"]
     compiled = statement.compile(dialect=dialect, column_keys=columns)
     assert compiled.positiontup is not None
@@ -93,7 +83,7 @@ def outbox_sql(dialect: Dialect, platform: str, message: dict[str, Any],
 
 
 @cache
-def outbox_statement(many: bool) -> Any:
+def _outbox(many: bool) -> Any:
     """``INSERT INTO outbox … RETURNING id``; ``many``: for several rows at once, the
     ids in the order of the rows given."""
     from sqlalchemy import insert
