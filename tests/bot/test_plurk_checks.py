@@ -406,6 +406,36 @@ async def test_pl9_collective_refusals(table: Table) -> None:
     assert await snapshot(table) == before
 
 
+async def test_pl9_a_players_collective_check_keeps_anothers_open_check(table: Table) -> None:
+    """Issue 22: bob's `.rg` naming alice would replace her failed check, so her `.push`
+    would be refused: only she or a GM replaces an open last check."""
+    await setup(table)
+    await consent_free(table)
+    await one(table, "alice", ".ra 觀察 >=20", dice=[3])  # 8 < 20: a failure she may push
+    before = await snapshot(table)
+    refused = await one(table, "bob", ".rg 觀察 @alice", dice=[])
+    assert refused.text == ("⚠ 艾莉絲 的上一次檢定可能還有後續（孤注一擲、命運檢定）："
+                            "只有其玩家本人或 GM 的集體檢定能取代它。")
+    assert await snapshot(table) == before
+    pushed = check(await one(table, "alice", ".push", dice=[16]))
+    assert (pushed["raw"], pushed["value"], pushed["success"]) == (16, 21, True)
+    # a closed check (pushed) may be replaced; and a GM replaces an open one
+    out = await one(table, "bob", ".rg 觀察 @alice", dice=[2])
+    assert [(r["name"], r["raw"]) for r in out.data["results"]] == [("鮑伯", 2), ("艾莉絲", 2)]
+    await one(table, "carol", ".ra 潛行 >=20", dice=[4])
+    gm = await one(table, "gm", ".rg 潛行 @carol @bob", dice=[5])
+    assert [(r["name"], r["raw"]) for r in gm.data["results"]] == [("卡蘿", 5), ("鮑伯", 5)]
+
+
+async def test_pl9_a_hidden_check_is_open_whatever_it_holds(table: Table) -> None:
+    """PL-7: alice's hidden success refuses bob's `.rg` as a failure would, so the
+    refusal says nothing about it."""
+    await setup(table)
+    await table.say("alice", ".rah 觀察", dice=[19])  # 24 ≥ 11: a success, hidden
+    refused = await one(table, "bob", ".rg 觀察 @alice", dice=[])
+    assert refused.text.startswith("⚠ 艾莉絲 的上一次檢定可能還有後續")
+
+
 # --------------------------------------------------------------------------- PL-10
 
 

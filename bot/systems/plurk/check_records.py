@@ -25,6 +25,7 @@ from bot.store.models import ChannelState
 from bot.systems.plurk.documents import Consent, LastChecks
 from rules.errors import RuleError
 from rules.systems import plurk
+from rules.systems.plurk.checks import check_pushable
 
 # --------------------------------------------------------------------------- records
 
@@ -49,6 +50,36 @@ async def store_record(ctx: Context, owner: str, record: dict[str, Any]) -> None
     """Replace ``owner``'s last-check record."""
     row, last = await last_checks(ctx)
     row.data = {**(row.data or {}), "last": {**last, owner: record}}
+
+
+def still_open(record: dict[str, Any]) -> bool:
+    """Whether its player may still act on a last-check record: a push (PL-10) or a
+    push waiting for the GM, or a fate check (PL-4) after a crit or fumble not yet
+    rolled. A hidden record counts as open whatever it holds (PL-7): a refusal that
+    depended on the hidden result would tell the channel about it."""
+    if record.get("hidden") or record.get("push_request"):
+        return True
+    original = plurk.CheckResult.from_dict(record["check"])
+    if (original.crit or original.fumble) and (record.get("fate") or {}).get("result") is None:
+        return True
+    if record.get("pushed"):
+        return False
+    try:
+        check_pushable(original)
+    except RuleError:
+        return False
+    return True
+
+
+async def require_replaceable(ctx: Context, owner: str, who: str) -> None:
+    """Only its roller or a GM replaces a player's open last check (issue 22): another
+    player's `.rg` naming them would take away their push or fate check."""
+    if owner == ctx.user or ctx.is_gm:
+        return
+    _row, last = await last_checks(ctx)
+    record = last.get(owner)
+    if record is not None and still_open(record):
+        raise CommandError("plurk.error.rg_open_check", who=who)
 
 
 async def own_record(ctx: Context) -> dict[str, Any]:

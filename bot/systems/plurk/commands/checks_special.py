@@ -29,6 +29,7 @@ from bot.systems.plurk.check_records import (
     needs_consent,
     refuse_without_consent,
     remember,
+    require_replaceable,
 )
 from bot.systems.plurk.fatal import lose, refuse_if_pending
 from bot.systems.plurk.rendering import (
@@ -341,6 +342,8 @@ async def collective(ctx: Context) -> list[Outgoing]:
         roller = own.name
         if all(c.id != own.id for c, _b in chosen):
             chosen.insert(0, (own, 0))
+    for character, _b in chosen:
+        await require_replaceable(ctx, character.owner, character.name)
     members = []
     for character, bonus in chosen:
         _key, value = stat_modifier(character, stat)
