@@ -12,7 +12,7 @@ from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings
 from bot.core import Core
 from bot.store import db
-from rules.dice.source import RandomSource, ScriptedSource
+from rules.dice.source import DiceSource, ScriptedSource, SeededSource, SystemSource
 
 
 def _dice_list(text: str) -> list[int]:
@@ -29,7 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--json", action="store_true", help="one JSON object per message")
     console.add_argument("--dice", type=_dice_list, default=None,
                          help="scripted die results, used in order (e.g. 4,5,20)")
-    console.add_argument("--seed", type=int, default=None, help="seed of the dice RNG")
+    console.add_argument("--seed", type=int, default=None,
+                         help="seed a reproducible dice RNG (testing only; without it "
+                              "the dice come from the OS's CSPRNG)")
     console.add_argument("--db", default=None, help="database URL (default: data/trpgbot.db)")
     console.add_argument("--user", default=None, help="who speaks (default: player)")
     console.add_argument("--channel", default=None, help="channel id (default: console)")
@@ -44,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
 async def _console(args: argparse.Namespace, settings: Settings) -> None:
     from adapters.console import serve_console
 
-    seed = args.seed if args.seed is not None else settings.seed
-    source = RandomSource(seed)
+    # A seed only from the operator's own command line: the one reproducible source.
+    source: DiceSource = SeededSource(args.seed) if args.seed is not None else SystemSource()
     dice = ScriptedSource(args.dice, source) if args.dice else source
     core = await Core.open(settings, dice=dice)
     try:

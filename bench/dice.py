@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import d20
 
-from rules.dice import RandomSource, roll
+from rules.dice import SeededSource, SystemSource, roll
 
 # (ours, d20) — the same roll in each engine's notation.
 CORPUS: list[tuple[str, str]] = [
@@ -56,13 +56,19 @@ def _rate(fn, rounds: int) -> float:
 
 
 def main(rounds: int = 4000) -> None:
-    source = RandomSource(2024)
+    source = SystemSource()  # production dice: the OS's CSPRNG
     ours = [text for text, _ in CORPUS]
     theirs = [text for _, text in CORPUS]
 
     def ours_roll() -> None:
         for text in ours:
             roll(text, source)
+
+    seeded = SeededSource(2024)
+
+    def ours_seeded() -> None:  # what the CSPRNG costs: the old Mersenne Twister source
+        for text in ours:
+            roll(text, seeded)
 
     def d20_roll() -> None:
         for text in theirs:
@@ -85,12 +91,15 @@ def main(rounds: int = 4000) -> None:
     for name, fn in [
         ("ours  roll", ours_roll),
         ("d20   roll", d20_roll),
+        ("ours  roll (MT)", ours_seeded),
         ("ours  roll+render", ours_render),
         ("d20   roll+str", d20_render),
     ]:
         results[name] = _rate(fn, rounds)
         print(f"{name:18} {results[name]:>11,.0f} rolls/s")
     print(f"ratio ours/d20 (roll)        {results['ours  roll'] / results['d20   roll']:.2f}x")
+    print("ratio CSPRNG/MT source       "
+          f"{results['ours  roll'] / results['ours  roll (MT)']:.2f}x")
     print(
         "ratio ours/d20 (with text)   "
         f"{results['ours  roll+render'] / results['d20   roll+str']:.2f}x"

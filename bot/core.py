@@ -51,7 +51,7 @@ from bot.store.models import (
     campaign_key,
 )
 from bot.store.ops import claim_row, outbox_ids
-from rules.dice.source import DiceSource, RandomSource
+from rules.dice.source import DiceSource, SystemSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem
 
@@ -122,7 +122,7 @@ class Core:
         ) if group_commit else None
         systems.plugins()  # every rule system's commands registered before routing
         self.catalog = Catalog(settings.messages_file)
-        self.dice: DiceSource = dice if dice is not None else RandomSource(settings.seed)
+        self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._locales: dict[tuple[str, str], str] = {}

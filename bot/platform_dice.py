@@ -10,10 +10,13 @@ values were the player's so the reply can say so.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 from bot.messages import PlatformDie
-from rules.dice.source import DiceSource
+from rules.dice.source import DiceSource, shuffle
+
+T = TypeVar("T")
 
 _TOKEN = re.compile(r"\(dice(\d*)\)", re.IGNORECASE)
 
@@ -30,6 +33,10 @@ class PlatformDiceSource:
                 self.used.append(self._unused.pop(index))
                 return die.value
         return self._fallback.roll(faces)
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """No emoticon die is a shuffle: the bot's own source shuffles."""
+        shuffle(items, self._fallback)
 
 
 def emoticons_to_dice(text: str) -> str:

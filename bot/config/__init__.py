@@ -44,7 +44,6 @@ class Settings(BaseSettings):
         default=None, description="TOML file overriding catalog messages per locale"
     )
     default_system: str = "plurk"
-    seed: int | None = None
     log_level: str = "WARNING"
     group_commit: bool = Field(
         default=True,

@@ -11,7 +11,13 @@ from rules.dice.flat import FlatRoll, FlatTerm, parse_flat, roll_flat
 from rules.dice.limits import DEFAULT_LIMITS, Limits
 from rules.dice.parser import Parsed, parse
 from rules.dice.results import Die, RollResult, TermResult
-from rules.dice.source import DiceSource, RandomSource, ScriptedSource
+from rules.dice.source import (
+    DiceSource,
+    ScriptedSource,
+    SeededSource,
+    SystemSource,
+    shuffle,
+)
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -22,9 +28,10 @@ __all__ = [
     "FlatTerm",
     "Limits",
     "Parsed",
-    "RandomSource",
     "RollResult",
     "ScriptedSource",
+    "SeededSource",
+    "SystemSource",
     "TermResult",
     "evaluate",
     "parse",
@@ -32,5 +39,6 @@ __all__ = [
     "roll",
     "roll_flat",
     "roll_pool",
+    "shuffle",
     "split_expression",
 ]

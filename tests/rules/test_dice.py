@@ -11,9 +11,9 @@ from rules.dice import (
     ERROR_CODES,
     Die,
     Limits,
-    RandomSource,
     RollResult,
     ScriptedSource,
+    SeededSource,
     parse,
     roll,
     roll_pool,
@@ -199,7 +199,7 @@ def test_disadvantage_term(word: str) -> None:
     ],
 )
 def test_advantage_suffix(text: str, expression: str, total: int | None, reason: str) -> None:
-    source = ScriptedSource([3, 17, 2, 3, 17, 3, 17], fallback=RandomSource(1))
+    source = ScriptedSource([3, 17, 2, 3, 17, 3, 17], fallback=SeededSource(1))
     result = roll(text, source)
     assert result.expression == expression
     assert result.reason == reason
@@ -501,7 +501,7 @@ def test_render(text: str, values: list[int], line: str) -> None:
 
 
 def test_render_falls_back_to_values_then_cuts() -> None:
-    result = roll("1000d6+1000d6", RandomSource(5))
+    result = roll("1000d6+1000d6", SeededSource(5))
     line = result.render()
     first, second = (term.value for term in result.terms)
     assert line == f"1000d6+1000d6 = {first}+{second} = {result.total}"
@@ -532,7 +532,7 @@ def test_roll_pool() -> None:
 
 
 def test_random_source_stays_in_range() -> None:
-    source = RandomSource(42)
+    source = SeededSource(42)
     for _ in range(200):
         result = roll("3d6+1d4-1dF", source)
         assert all(1 <= face <= 6 for face in result.terms[0].rolled)

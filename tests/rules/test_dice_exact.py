@@ -150,11 +150,11 @@ def test_limits_own_bounds() -> None:
 
 
 def test_sources() -> None:
-    from rules.dice import RandomSource
+    from rules.dice import SeededSource
 
-    a, b = RandomSource(42), RandomSource(42)
+    a, b = SeededSource(42), SeededSource(42)
     assert [a.roll(6) for _ in range(50)] == [b.roll(6) for _ in range(50)]
-    assert {RandomSource(1).roll(2) for _ in range(1)} <= {1, 2}
+    assert {SeededSource(1).roll(2) for _ in range(1)} <= {1, 2}
     assert {a.roll(2) for _ in range(200)} == {1, 2}  # both faces come up
     scripted = ScriptedSource([3, 7])
     with pytest.raises(RuleError) as caught:

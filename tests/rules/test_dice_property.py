@@ -18,7 +18,7 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.dice import ERROR_CODES, RandomSource, ScriptedSource, roll
+from rules.dice import ERROR_CODES, ScriptedSource, SeededSource, roll
 from rules.errors import RuleError
 
 DICE_ALPHABET = "0123456789dDfFkKhHlLrRoO!<>=+-*/()#% \tadvis优势優勢劣勢攻擊x"
@@ -31,7 +31,7 @@ pieces = st.lists(st.sampled_from([*PIECES.split(), " "]), max_size=25).map("".j
 
 def _check(text: str) -> None:
     try:
-        result = roll(text, RandomSource(7))
+        result = roll(text, SeededSource(7))
     except RuleError as error:
         assert error.code in ERROR_CODES
         assert set(error.params) == set(ERROR_CODES[error.code])

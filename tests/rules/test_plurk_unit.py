@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dice.source import RandomSource, ScriptedSource
+from rules.dice.source import ScriptedSource, SeededSource
 from rules.errors import RuleError
 from rules.systems import plurk as P
 from rules.systems.registry import get
@@ -135,7 +135,7 @@ def test_scripted_die_out_of_range_is_not_clamped() -> None:
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(1, 20), min_size=2, max_size=40), st.integers(-3, 3))
 def test_zero_sum_never_draws(dice: list[int], modifier: int) -> None:
-    source = ScriptedSource(dice, fallback=RandomSource(1))
+    source = ScriptedSource(dice, fallback=SeededSource(1))
     result = P.opposed(source, P.OpposedSide("a", modifier), P.OpposedSide("b", 0), mode="zero_sum")
     assert result.winner in ("a", "b")
 

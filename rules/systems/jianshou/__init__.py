@@ -51,9 +51,11 @@ Decisions where RULES.md and the seed are silent (the seed lost its back page):
     that parts them. HP and 內力 gains stop at 10; 內力 transferred past 10 is lost.
 7.  A player may resign (in the mulligan phase they simply leave); a resigned player is
     defeated.
-8.  Shuffles: one die of 2**64 faces from the source seeds ``random.Random``.
+8.  Shuffles come from the dice source (``rules.dice.source.shuffle``): the CSPRNG in
+    production; a script names one with a single value (a seed of 1 … 2**64).
 """
 
+from rules.dice.source import SHUFFLE_FACES
 from rules.kits.game_system import GameSystem
 from rules.systems.jianshou.cards import (
     ART_KINDS,
@@ -83,7 +85,6 @@ from rules.systems.jianshou.duel import (
     force_pass,
 )
 from rules.systems.jianshou.setup import (
-    SHUFFLE_FACES,
     Begun,
     Joined,
     Kept,

@@ -1,20 +1,20 @@
 """JS-1 setup: the lobby, seats, shuffles, the deal, mulligans and the first player.
 
-Shuffles draw from the injected :class:`~rules.dice.source.DiceSource` only: one die
-of :data:`SHUFFLE_FACES` faces seeds a Fisher–Yates shuffle (``random.Random``), so a
-seeded source gives a reproducible shuffle and a script (the console's ``--dice``)
-names a shuffle with one number — and players who know their six cards cannot work
-back to the rest of their deck.
+Shuffles draw from the injected :class:`~rules.dice.source.DiceSource` only
+(:func:`rules.dice.source.shuffle`): in production every swap comes from the
+operating system's CSPRNG, so players who know their six cards cannot work back to
+the rest of their deck; a script (tests, the console's ``--dice``) names a shuffle
+with one number.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rules.dice.source import DiceSource
+from rules.dice.source import shuffle as shuffle_in_place
 from rules.errors import RuleError
 from rules.systems.jianshou.cards import Deck
 from rules.systems.jianshou.state import (
@@ -31,14 +31,13 @@ from rules.systems.jianshou.state import (
 )
 from rules.systems.jianshou.turns import TurnStart, start_turn
 
-SHUFFLE_FACES = 2**64
 MAX_TEAM = 12
 
 
 def shuffle(cards: Sequence[str], source: DiceSource) -> tuple[str, ...]:
-    """``cards`` in a random order: one die of the source seeds the shuffle."""
+    """``cards`` in a random order, shuffled by the source."""
     order = list(cards)
-    random.Random(source.roll(SHUFFLE_FACES)).shuffle(order)
+    shuffle_in_place(order, source)
     return tuple(order)
 
 
