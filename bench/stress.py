@@ -70,6 +70,7 @@ from bot.core import MAX_REPLY, Core
 from bot.i18n import LOCALES, Catalog
 from bot.messages import Incoming, Outgoing
 from bot.normalize import normalize
+from rules.dice.source import SeededSource
 
 # --- what must never be seen ------------------------------------------------------------
 
@@ -283,9 +284,9 @@ async def run_block(seed: int, number: int, channels: int, directory: Path, resu
     """Run block ``number`` on a fresh core in ``directory`` (up to input ``until``);
     ``concurrent``: each channel's inputs in order, the channels at the same time."""
     data = directory / f"block{number}"
-    settings = Settings(_env_file=None, data_dir=data,
-                        seed=random.Random(f"dice:{seed}:{number}").randrange(2**32))
-    core = await Core.open(settings, group_commit=number % 2 == 0)  # both commit paths
+    settings = Settings(_env_file=None, data_dir=data)
+    dice = SeededSource(random.Random(f"dice:{seed}:{number}").randrange(2**32))  # replayable
+    core = await Core.open(settings, dice=dice, group_commit=number % 2 == 0)  # both paths
     checker = Checker(core.catalog)
     errors = _Errors()
     root = logging.getLogger()
