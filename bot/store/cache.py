@@ -28,7 +28,8 @@ It is never wrong, because every change passes where it can see it:
   unlike the stored one: every document and sheet a command gets through
   :class:`bot.context.Context` is fingerprinted when handed out and checked when
   the command ends; one changed but not written is dropped (and a warning logged:
-  it is a bug of the handler).
+  it is a bug of the handler). A row an undone attempt created is out of the session
+  by then, never handed out again: it is not checked.
 - **Other connections and processes** are noticed at the start of every batch
   (:mod:`bot.store.group`: SQLite's ``PRAGMA data_version``, PostgreSQL's
   ``store_epoch`` row), and the whole working set is dropped.
@@ -231,8 +232,13 @@ class WorkingSet:
             if attr not in values:
                 continue
             state = inspect(row)
-            if state.session_id == session.hash_key and (
-                    row in self.touched or state.modified or state.pending):
+            if state.session_id != session.hash_key:
+                # no longer in the session: a row an undone attempt of this command
+                # created (the fast path's, before it ran again in a savepoint; a
+                # conflict's, before its retry), taken out by the undo with the value it
+                # was assigned — never handed out again, so its copy cannot be wrong
+                continue
+            if row in self.touched or state.modified or state.pending:
                 continue  # written by this command's flush, or by the batch's
             if _fingerprint(values[attr]) == before:
                 continue

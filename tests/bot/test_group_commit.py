@@ -35,11 +35,13 @@ from bot import router
 from bot.config import Settings
 from bot.core import Core
 from bot.errors import CommandError
+from bot.handlers.campaign import CampaignInvites
 from bot.messages import Incoming, Outgoing
+from bot.store import db
 from bot.store.db import PRAGMAS
 from bot.store.group import BatchFailed, GroupWriter
 from bot.store.inline import InlineConnection
-from bot.store.models import Character, OutboxMessage, ProcessedMessage
+from bot.store.models import ChannelState, Character, OutboxMessage, ProcessedMessage
 from tests.conftest import make_settings
 from tests.support import Table
 
@@ -410,6 +412,91 @@ async def test_json_changed_in_place_is_dropped_not_kept_in_memory(
         assert await Table(core).text("alice", ".st 力量+1") == "done"
     assert await stored_strength(core, "table") == 1  # as stored, not 55
     assert any("changed in place" in r.getMessage() for r in caplog.records)
+
+
+FIRST_TIME = {
+    ".rah 1d20": [("gm", ".gm"), ("gm", ".log on s1")],
+    ".battle join": [("alice", ".st 靈巧 3 hp 10")],
+    ".enemy add 狼人 力量8 敏捷6 體質7 精神力3": [
+        ("gm", ".gm"), ("gm", ".system ace"), ("gm", ".log on s1")],
+    ".campaign invite": [("gm", ".gm"), ("gm", ".campaign bind 龍穴")],
+}
+"""Four commands that warned of a change in place on their first run in a process, and
+what their table needs first."""
+
+
+async def first_run(settings: Settings, line: str) -> list[Outgoing]:
+    """``line`` as the first command of a new process, after what its table needs."""
+    core = await Core.open(settings)
+    try:
+        for user, before in FIRST_TIME[line]:
+            await Table(core).say(user, before)
+    finally:
+        await core.close()
+    core = await Core.open(settings)  # the warning is once per process
+    try:
+        user = "alice" if line in (".rah 1d20", ".battle join") else "gm"
+        return await Table(core).say(user, line, dice=[12])
+    finally:
+        await core.close()
+
+
+@pytest.mark.parametrize(("line", "key", "stored"), [
+    (".rah 1d20", "plurk.checks", lambda data: data["last"]["alice"]["check"]["raw"]),
+    (".battle join", "plurk.battle.setup", lambda data: data["party"]),
+    (".enemy add 狼人 力量8 敏捷6 體質7 精神力3", "ace.enemies",
+     lambda data: list(data["enemies"])),
+    (".campaign invite", "core.campaign_invites", lambda data: len(data["codes"])),
+])
+async def test_issue22_item12_a_document_made_by_an_undone_attempt_is_no_false_alarm(
+        settings: Settings, caplog: pytest.LogCaptureFixture, line: str, key: str,
+        stored: Callable[[dict[str, Any]], Any]) -> None:
+    """A command that creates a document on the fast path and then needs a savepoint
+    (a log running, a new sheet document, an invite) runs again: the first attempt's
+    row, taken out of the session by the undo, was still checked at the end as if
+    changed in place — a warning in every process. None warns now, and the document
+    is stored."""
+    with caplog.at_level(logging.WARNING, logger="bot.store.cache"):
+        outs = await first_run(settings, line)
+    assert not outs[0].text.startswith("⚠"), outs
+    assert [r.getMessage() for r in caplog.records] == []
+    assert stored(await stored_document(settings, key)) == {
+        ".rah 1d20": 12, ".battle join": ["alice"], ".campaign invite": 1}.get(line, ["狼人"])
+
+
+async def test_issue22_item12_a_change_in_place_still_warns(
+        settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    """The detector still names a real bug: a document changed in place."""
+    await first_run(settings, ".campaign invite")
+
+    def wrap(original):  # type: ignore[no-untyped-def]
+        async def handler(ctx):  # type: ignore[no-untyped-def]
+            row = await ctx.document(CampaignInvites)
+            row.data["codes"]["BADC0DE0"] = "2999-01-01T00:00:00"  # a bug: never stored
+            return [ctx.reply("done")]
+        return handler
+
+    core = await Core.open(settings)
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot.store.cache"), \
+                handler_of("campaign invite", wrap):
+            assert await Table(core).text("gm", ".campaign invite") == "done"
+    finally:
+        await core.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "ChannelState.data was changed in place and not stored; assign a new value "
+        "instead (the copy in memory is dropped)"]
+
+
+async def stored_document(settings: Settings, key: str) -> dict[str, Any]:
+    """The stored ``data`` of the one table document ``key``, read by a new engine."""
+    engine = db.make_engine(settings.resolved_database_url())
+    try:
+        async with db.sessionmaker(engine)() as session:
+            return dict(await session.scalar(select(ChannelState.data).where(
+                ChannelState.key == key)))
+    finally:
+        await engine.dispose()
 
 
 async def test_a_bulk_update_drops_the_working_set(core: Core) -> None:
