@@ -1,4 +1,4 @@
-"""The duel (JS-4): `.attack`, `.defend`, `.assist`, `.evade` and `.duel` (show; the GM's
+"""The duel (JS-4): `.attack`, `.defend`, `.assist`, `.evade` and `.duel` (show; a referee's
 `.duel pass` answers "no" for an absent player). Play-by-post: the table waits for the
 named player's command, with no timeout; each reply names who answers next."""
 
@@ -7,9 +7,8 @@ from __future__ import annotations
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
-from bot.permissions import require_gm_if_any
 from bot.systems.jianshou.args import art_ref, find_player, is_no, is_word, split_level
-from bot.systems.jianshou.state import load, me, running, save
+from bot.systems.jianshou.state import load, me, referee, running, save
 from bot.systems.jianshou.table import command
 from bot.systems.jianshou.text import (
     card_label,
@@ -104,11 +103,14 @@ async def evade(ctx: Context) -> list[Outgoing]:
 @command("duel", "對決", "对决")
 @readable
 async def duel(ctx: Context) -> list[Outgoing]:
-    """`.duel`: the open duel; `.duel pass` (GM): answer "no" for the awaited player."""
+    """`.duel`: the open duel; `.duel pass`: a referee (a GM who does not play this
+    game) answers "no" for the awaited player. Nobody else answers for another: a
+    seated player passing for their own target would hit for sure (issue 22)."""
     tokens = ctx.args.split()
     if tokens and is_word(tokens[0], "pass", "force", "略過", "略过", "代答"):
-        require_gm_if_any(ctx)
         row, game = await running(ctx)
+        if not referee(ctx, game):
+            raise CommandError("jianshou.error.pass_not_referee")
         if game.duel is None:
             raise CommandError("jianshou.error.no_duel")
         who = name_of(game, game.duel.awaited)

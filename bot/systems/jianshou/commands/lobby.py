@@ -1,5 +1,6 @@
 """`.js` (劍手): the table — who sits, the deal (JS-1), the deck (load, paste, sample),
-a card's text, resigning, the GM's kick and reset (JS-5)."""
+a card's text, resigning, kick and reset (JS-5): a referee's (a GM who does not play
+the game), or the seated players' together (issue 22)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from bot.permissions import require_gm_if_any
 from bot.systems.jianshou.args import card_named, find_player, is_word, short
 from bot.systems.jianshou.decks import sample, table_deck
 from bot.systems.jianshou.documents import DeckDoc, DraftDoc
-from bot.systems.jianshou.state import load, me, require_jianshou, save
+from bot.systems.jianshou.state import agree, load, me, referee, require_jianshou, save
 from bot.systems.jianshou.table import command
 from bot.systems.jianshou.text import (
     card_text,
@@ -87,12 +88,45 @@ async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
 
 
 async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
-    """GM: take a player out of the lobby, or resign them from a running game."""
-    require_gm_if_any(ctx)
+    """Take a player out of the lobby, or resign them from a running game (the others
+    win by it): a referee's call (a GM who does not play this game). Without one,
+    every other seated player types it — and at least two of them, so nobody wins a
+    two-player game by kicking the opponent (issue 22)."""
     if len(rest) != 1:
         raise CommandError("jianshou.error.kick_usage")
     row, game = await load(ctx)
-    return await _remove(ctx, row, game, find_player(ctx, game, rest[0]))
+    target = find_player(ctx, game, rest[0])
+    if referee(ctx, game) or target.user == ctx.user:  # kicking oneself is leaving
+        return await _remove(ctx, row, game, target)
+    player = _seated_or_refuse(ctx, game)
+    needed = [p.user for p in game.players if p.user != target.user]
+    if len(needed) < 2:
+        raise CommandError("jianshou.error.kick_needs_referee")
+    agreed, missing = agree(ctx, row, f"kick:{target.user}", needed)
+    if missing:
+        return [_agreement(ctx, game, "kick", player, agreed, missing, target)]
+    return await _remove(ctx, row, game, target)
+
+
+def _seated_or_refuse(ctx: Context, game: js.Game) -> js.Player:
+    """The speaker's seat, for agreeing in place of a referee; someone who neither
+    referees nor plays is told who may."""
+    found = game.find(ctx.user)
+    if found is None:
+        raise CommandError("jianshou.error.not_referee")
+    return found
+
+
+def _agreement(ctx: Context, game: js.Game, motion: str, player: js.Player,
+               agreed: list[str], missing: list[str],
+               target: js.Player | None = None) -> Outgoing:
+    """The channel is told who agreed and how many (and who) still must."""
+    text = ctx.t(f"jianshou.agree.{motion}", name=player.name,
+                 target=target.name if target else "", count=len(missing),
+                 who=names(ctx, game, missing))
+    return ctx.reply(text, {"kind": "jianshou.agree", "motion": motion,
+                            "target": target.user if target else None,
+                            "agreed": agreed, "missing": missing})
 
 
 async def _remove(ctx: Context, row, game: js.Game, player: js.Player) -> list[Outgoing]:
@@ -132,10 +166,18 @@ async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
 
 
 async def reset(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    """JS-5: a new game with the same players (the GM's; anyone's at a table without a
-    GM once the game is over)."""
+    """JS-5: a new game with the same players. A game being played (mulligans or
+    turns) is reset by a referee (a GM who does not play it) or by everyone seated,
+    each typing it (issue 22); a lobby or a finished game by a GM, or by anyone at a
+    table without a GM."""
     row, game = await load(ctx)
-    if game.status != "over" or ctx.gm_users:
+    if game.status in ("mulligan", "play"):
+        if not referee(ctx, game):
+            player = _seated_or_refuse(ctx, game)
+            agreed, missing = agree(ctx, row, "reset", [p.user for p in game.players])
+            if missing:
+                return [_agreement(ctx, game, "reset", player, agreed, missing)]
+    elif game.status != "over" or ctx.gm_users:
         require_gm_if_any(ctx)
     game = js.reset(game)
     save(row, game)
