@@ -19,6 +19,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal, TypeVar, overload
 
 from sqlalchemy import delete, select
@@ -266,6 +267,8 @@ class Core:
                 incoming.platform, incoming.channel), "core.error.internal")]
         if run.locale is not None:  # committed: the channel's language may be remembered
             self.remember_locale(incoming.platform, incoming.channel, run.locale)
+            if run.command is not None and run.command.rebinds:
+                self._tables.pop((incoming.platform, incoming.channel), None)
         if outs is not None:
             self._answer_recorded(incoming)
         return outs
@@ -419,23 +422,34 @@ class Core:
             return []
         key = (incoming.platform, incoming.channel)
         table = self._tables.get(key) or await self.table_key(*key)
-        if self.logbook.idle(incoming.platform, table):
-            return []
-        async with self._locks.setdefault((incoming.platform, table), asyncio.Lock()):
-            try:
-                outs = await self._transaction(
-                    lambda session: self._log_chatter(session, incoming, table),
-                    changes=True)
-            except Replay:
+        for _ in range(3):  # the table is read again under its lock: follow a move
+            if self.logbook.idle(incoming.platform, table):
                 return []
-            except Exception:
-                log.exception("a message could not be added to the game log")
-                return []
-        self._answer_recorded(incoming)
-        return outs
+            async with self._locks.setdefault((incoming.platform, table), asyncio.Lock()):
+                try:
+                    outs = await self._transaction(
+                        partial(self._log_chatter, incoming=incoming, table=table),
+                        changes=True)
+                except Replay:
+                    return []
+                except Exception:
+                    log.exception("a message could not be added to the game log")
+                    return []
+            if isinstance(outs, str):
+                table = outs
+                continue
+            self._answer_recorded(incoming)
+            return outs
+        return []
 
-    async def _log_chatter(self, session: AsyncSession, incoming: Incoming,
-                           table: str) -> list[Outgoing]:
+    async def _log_chatter(self, session: AsyncSession, *, incoming: Incoming,
+                           table: str) -> list[Outgoing] | str:
+        """The chatter recorded in ``table``'s running log, if any; the table the channel
+        plays at instead when it no longer plays at ``table`` (bound or unbound since
+        ``table`` was remembered — in this process or another): nothing is written."""
+        actual = await self._table_in(session, incoming)
+        if actual != table:
+            return actual
         channel = await self.channel_row(session, incoming.platform, table, create=False)
         if channel is None:
             self.logbook.remember(incoming.platform, table, None)

@@ -45,6 +45,10 @@ class Command:
     was checked in secret, so the core sends it privately to the one who asked.
 
     ``owner`` is ``"core"`` or the id of the rule system whose table holds it.
+
+    ``rebinds`` marks a command that may move its channel to another table
+    (`.campaign bind/unbind`): once it is committed the core forgets which table the
+    channel plays at, so the next message (chatter too) is routed where it now plays.
     """
 
     names: tuple[str, ...]
@@ -53,6 +57,7 @@ class Command:
     precheck: Precheck | None = None
     hidden: bool = False
     owner: str = CORE
+    rebinds: bool = False
 
 
 _DIE_AFTER_NAME = re.compile(r"d(?:\d|%|f\b)", re.IGNORECASE)
@@ -75,14 +80,15 @@ class CommandTable:
         self._lengths: list[int] = []  # of the names, longest first
 
     def command(self, *names: str, help_key: str | None = None,
-                precheck: Precheck | None = None, hidden: bool = False):
+                precheck: Precheck | None = None, hidden: bool = False,
+                rebinds: bool = False):
         """Register the decorated handler under ``names`` (case-insensitive); its help
         text is ``<owner>.help.<first name>`` unless ``help_key`` says otherwise."""
 
         def register(handler: Handler) -> Handler:
             cmd = Command(tuple(names), handler,
                           help_key or f"{self.owner}.help.{names[0]}", precheck, hidden,
-                          self.owner)
+                          self.owner, rebinds)
             for name in names:
                 key = name.casefold()
                 if key in self._by_name:

@@ -46,7 +46,7 @@ class CampaignInvites(Document):
     key = "core.campaign_invites"
 
 
-@command("campaign", "戰役", "战役")
+@command("campaign", "戰役", "战役", rebinds=True)
 async def campaign(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.partition(" ")
     verb = verb.casefold()
