@@ -38,7 +38,14 @@ from bot.gamelog import book as log_book
 from bot.gamelog.book import Line, LogBook
 from bot.i18n import Catalog, rule_key
 from bot.messages import Incoming, Outgoing
-from bot.normalize import has_lone_surrogate, normalize, one_line, strip_prefix
+from bot.normalize import (
+    has_lone_surrogate,
+    normalize,
+    one_line,
+    shown,
+    strip_prefix,
+    visible,
+)
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
 from bot.store import db
 from bot.store.cache import NeedsSavepoint, WorkingSet
@@ -169,10 +176,10 @@ class Core:
 
     # --- the entry point -----------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
-        said = incoming
         if self._was_answered(incoming):
             return []  # a platform's resend: not even its handler runs again
-        incoming = one_line(incoming)
+        said = shown(incoming)  # chatter keeps its line breaks: the game log shows them
+        incoming = one_line(said)
         text = normalize(incoming.text)
         body = strip_prefix(text)
         if body is None:
@@ -658,10 +665,12 @@ class Core:
 
     @staticmethod
     def _bounded(out: Outgoing) -> Outgoing:
-        if len(out.text) <= MAX_REPLY:
-            return out
-        text = out.text[: MAX_REPLY - 1] + "…"
-        return replace(out, text=text)
+        """At most :data:`MAX_REPLY` characters, and no invisible format character: a
+        name stored before they were removed from input cannot reorder a reply."""
+        text = visible(out.text)
+        if len(text) > MAX_REPLY:
+            text = text[: MAX_REPLY - 1] + "…"
+        return out if text == out.text else replace(out, text=text)
 
     # --- who is who ----------------------------------------------------------------
     NUMERIC_ID_PLATFORMS = frozenset({"qq", "discord", "plurk"})

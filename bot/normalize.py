@@ -44,7 +44,36 @@ def strip_prefix(text: str) -> str | None:
 
 
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+")
+
+#: The invisible format characters (Unicode category Cf): bidirectional embeddings,
+#: overrides and isolates (U+202A–202E, U+2066–2069), direction marks, zero-width
+#: spaces, the byte-order mark, tags… A name like "\u202e功成大 → 02=02d1" would make
+#: every reply naming it read "1d20=20 → 大成功". The joiners (U+200C, U+200D) stay:
+#: emoji sequences and scripts need them, and they move nothing.
+#: ``tests/bot/test_echo_safety.py`` checks this list against ``unicodedata``.
+_INVISIBLE = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b"
+    "\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]+")
+
+
+def visible(text: str) -> str:
+    """``text`` without invisible format characters (see :data:`_INVISIBLE`)."""
+    return _INVISIBLE.sub("", text)
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shown(incoming: Incoming) -> Incoming:
+    """The message without invisible format characters, in its text and the speaker's
+    name: both are echoed (replies, the game log), and a bidirectional override in them
+    could make what the bot shows read backwards."""
+    text, name = visible(incoming.text), visible(incoming.display_name)
+    if text == incoming.text and name == incoming.display_name:
+        return incoming
+    return replace(incoming, text=text, display_name=name)
 
 
 def one_line(incoming: Incoming) -> Incoming:
