@@ -13,7 +13,7 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.handlers.pc import create_character
-from bot.kits.references import mention, require_owner_or_gm
+from bot.kits.references import mention, require_may_read
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.router import command
@@ -113,7 +113,7 @@ async def whose(ctx: Context, rest: str) -> tuple[Character | None, str]:
     owner = mention(first)
     if owner is None:
         return await sheet(ctx, create=False), rest.strip()
-    require_owner_or_gm(ctx, owner)
+    require_may_read(ctx, owner)
     character = await ctx.active_character(owner)
     if character is None:
         raise CommandError("core.error.no_character", who=first)

@@ -83,8 +83,8 @@ async def investigator(ctx: Context, ref: str) -> Character:
 async def target_or_self(ctx: Context, ref: str | None) -> Character:
     """The named investigator (GM, or the owner naming their own), else the speaker's.
 
-    A player may name only their own characters; the GM anyone's. A channel
-    without GMs is run by everyone (docs/decisions.md), so there anyone may.
+    A player may name only their own characters; the GM anyone's — in a channel
+    without GMs too (:func:`may_act_for`).
     """
     if not ref:
         return await active_sheet(ctx)
@@ -93,8 +93,29 @@ async def target_or_self(ctx: Context, ref: str | None) -> Character:
     return character
 
 
-def require_owner_or_gm(ctx: Context, owner: str) -> None:
+def may_act_for(ctx: Context, owner: str | None) -> bool:
+    """Whether the speaker may act for what ``owner`` plays (roll, spend, move, end a
+    turn, change a sheet): its own player, or a GM. A player's character is never
+    another player's to act for, even where the channel has no GM (issue 22: "run by
+    everyone" would let one player spend another's points or decide their fate);
+    only what nobody plays (an enemy, an NPC: ``owner`` None) is everyone's at a
+    table without a GM."""
+    if ctx.is_gm:
+        return True
+    if owner is None:
+        return not ctx.gm_users
+    return owner == ctx.user
+
+
+def require_owner_or_gm(ctx: Context, owner: str | None) -> None:
     """Only the investigator's player or a GM speaks for an investigator."""
+    if not may_act_for(ctx, owner):
+        raise CommandError("core.error.not_yours")
+
+
+def require_may_read(ctx: Context, owner: str) -> None:
+    """Reading another player's sheet is no act for them: the owner, a GM, or anyone
+    in a channel without GMs (docs/decisions.md, "Sheets for the GM")."""
     if owner != ctx.user and ctx.gm_users and not ctx.is_gm:
         raise CommandError("core.error.not_yours")
 

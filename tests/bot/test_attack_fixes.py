@@ -7,7 +7,7 @@ from bot.core import Core
 from bot.messages import Incoming, Outgoing, PlatformDie
 from tests.support import Table
 
-HIDDEN_NOT_YOURS = "⚠ 艾莉絲 的上一次檢定是暗中進行的：只有擲骰的玩家和 GM 能對它做任何事。"
+NOT_YOURS = "⚠ 只有該角色的玩家或 GM 可以這麼做。"
 
 
 def visible(outs: list[Outgoing]) -> list[tuple[str, str | None, str, bool]]:
@@ -24,13 +24,15 @@ async def test_item2_fate_on_anothers_hidden_check_tells_the_asker_nothing(
     table: Table,
 ) -> None:
     """Without GMs, bob's `.fate @alice` after alice's `.rah` once said "the raw die was
-    12" — and silence (a call going through) said it was a crit or a fumble."""
+    12" — and silence (a call going through) said it was a crit or a fumble. Since
+    issue 22 another player's fate check is a GM's to call even without GMs: bob is
+    refused before her check is looked at, with the same words whatever it was."""
     await sheets(table)
     for die in (12, 20, 1):  # an ordinary result, a crit, a fumble: the same answer
         await table.say("alice", ".rah 觀察", dice=[die])
         for line in (".fate @alice", ".fate 艾莉絲 roll", ".fate @alice >=10"):
             outs = await table.say("bob", line, dice=[])
-            assert visible(outs) == [("private", "bob", HIDDEN_NOT_YOURS, True)], (die, line)
+            assert visible(outs) == [("channel", None, NOT_YOURS, False)], (die, line)
     # the roller herself still may (no GM here: she calls and rolls her own)
     await table.say("alice", ".rah 觀察", dice=[20])
     outs = await table.say("alice", ".fate", dice=[15])

@@ -6,6 +6,10 @@ referee's: a GM of the channel who is not seated in that game. Without one, a ki
 needs every other seated player (at least two) to type it, a reset everyone seated,
 and nobody passes for another player. A seated player who takes the GM seat mid-game
 (`.gm`, or `.gm add`) stays a player of that game.
+
+Every system: in a channel without GMs a player still acts only for their own character
+(plurk `.hp/.sc/.op/.fate/.dmg`, ace `.next`/`.init del`, ap20 `.init next/set`, v6
+`.place`); GM-run combatants stay everyone's there.
 """
 
 from __future__ import annotations
@@ -172,3 +176,77 @@ async def test_a_seated_player_added_as_gm_stays_a_player(table: Table) -> None:
         "⚠ 只有不在這局的 GM 能代人略過；在席的玩家不能替別人作答。"
     assert (await table.text("carol", ".js kick alice")).startswith("🗳 carol 同意踢出 alice")
     assert standing(await game(table.core))["alice"] == ""
+
+
+# --------------------------------------------------------------------------- every system
+# A channel without GMs is run by everyone for its settings, but a player's character is
+# only its player's (or a GM's) to act for (docs/decisions.md, "Who may act for others").
+
+NOT_YOURS = "⚠ 只有該角色的玩家或 GM 可以這麼做。"
+
+
+async def test_plurk_without_a_gm_a_player_cannot_act_for_anothers_investigator(
+        table: Table) -> None:
+    await table.text("alice", ".pc new 艾莉絲")
+    await table.text("alice", ".st 觀察 5 體力 10 理智 50")
+    await table.text("bob", ".pc new 鮑伯")
+    await table.text("bob", ".st 觀察 2 體力 8 理智 40")
+    assert await table.text("alice", ".hp -5 @bob") == NOT_YOURS
+    assert await table.text("alice", ".sc 1/1d6 鮑伯", dice=[]) == NOT_YOURS
+    assert await table.text("alice", ".op 觀察 @bob vs 3", dice=[]) == NOT_YOURS
+    assert await table.text("bob", ".hp") == "鮑伯 的體力：8"
+    await table.say("bob", ".ra 觀察", dice=[20])  # a crit: a fate check may follow (PL-4)
+    assert await table.text("alice", ".fate @bob roll", dice=[]) == NOT_YOURS
+    # reading a sheet is no act: still anyone's where there is no GM
+    assert await table.text("alice", ".st show @bob") == "鮑伯：技能 觀察:2｜資源 體力:8 理智:40"
+
+
+async def test_ace_without_a_gm_a_player_cannot_act_for_anothers_character(
+        table: Table) -> None:
+    await table.text("alice", ".system ace")
+    for user, name, stats in (("alice", "艾莉絲", ".st 力量6 敏捷5 體質5 精神力5 基本近戰2"),
+                              ("bob", "鮑伯", ".st 力量7 敏捷4 體質6 精神力4 基本擒拿2")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, stats)
+    await table.say("alice", ".ri", [10])
+    await table.say("bob", ".ri", [2])
+    await table.text("alice", ".init start")  # 艾莉絲 15, 鮑伯 6
+    await table.text("alice", ".next")  # her own turn ends: 鮑伯's
+    assert await table.text("alice", ".next") == "⚠ 現在是 鮑伯 的回合，只有其玩家或 GM 能結束它。"
+    assert await table.text("alice", ".init del 鮑伯") == NOT_YOURS
+
+
+async def test_ap20_without_a_gm_a_player_cannot_end_anothers_turn(table: Table) -> None:
+    await table.text("p1", ".system ap20")
+    for user, name, init in (("p1", "艾莉絲", 18), ("p2", "鮑伯", 15)):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, ".st 敏捷 12 命中 4 生命 20")
+        await table.text(user, f".init join ={init}")
+    await table.text("p1", ".init next")  # round 1: 艾莉絲
+    assert await table.text("p2", ".init next") == \
+        "⚠ 現在是 艾莉絲 的回合，只有 艾莉絲 的玩家或 GM 能結束。"
+    assert await table.text("p2", ".init set 艾莉絲 +失能") == \
+        "⚠ 只有 艾莉絲 的玩家或 GM 能替 艾莉絲 行動。"
+
+
+async def test_v6_without_a_gm_a_player_cannot_place_anothers_combatant(table: Table) -> None:
+    await table.text("p1", ".system ap20+v6")
+    for user, name, init in (("p1", "艾莉絲", 18), ("p2", "鮑伯", 15)):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, ".st 命中 4 生命 20")
+        await table.text(user, f".init join ={init}")
+    assert await table.text("p2", ".place 艾莉絲 A1") == \
+        "⚠ 只有 艾莉絲 的玩家或 GM 能替 艾莉絲 行動。"
+    assert (await table.text("p2", ".place 鮑伯 E4")).startswith("📍")
+
+
+async def test_plurk_without_a_gm_raw_damage_hits_only_gm_run_or_own(table: Table) -> None:
+    for user, name, stats in (("p1", "Ann", ".st 靈巧 5 體質 3 體力 12"),
+                              ("p2", "Bob", ".st 靈巧 2 體質 1 體力 10")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, stats)
+        await table.text(user, ".battle join")
+    await table.text("p1", ".enemy add Ghoul 靈巧=3 hp=15 armor=2")
+    await table.say("p1", ".battle start", dice=[10, 13, 12, 4, 8, 8, 3, 2, 9])
+    assert await table.text("p1", ".dmg Bob 5") == NOT_YOURS
+    assert (await table.text("p1", ".dmg Ghoul 5")).startswith("💥")

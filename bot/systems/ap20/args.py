@@ -7,6 +7,7 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import may_act_for
 from bot.names import fold
 from rules.kits.advantage import AttackKind, Layer
 
@@ -72,6 +73,6 @@ def name_arg(text: str) -> str:
 
 
 def may_speak_for(ctx: Context, owner: str | None) -> bool:
-    """The player speaks for their own fighter, a GM for anyone; a channel without GMs
-    is run by everyone."""
-    return ctx.is_gm or not ctx.gm_users or (owner is not None and owner == ctx.user)
+    """The player speaks for their own fighter, a GM for anyone; in a channel without
+    GMs anyone for a GM-run fighter, never for another player's (issue 22)."""
+    return may_act_for(ctx, owner)

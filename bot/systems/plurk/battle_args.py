@@ -8,6 +8,7 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import may_act_for
 from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.store.models import ChannelState
@@ -59,8 +60,7 @@ def current_actor(ctx: Context, battle: Battle) -> Combatant:
     The owner acts for an investigator; GMs act for anyone (enemies, absent
     players); in a channel without GMs anyone acts for GM-run combatants."""
     actor = battle.actor
-    own = actor.owner is not None and actor.owner == ctx.user
-    if not (ctx.is_gm or own or (actor.owner is None and not ctx.gm_users)):
+    if not may_act_for(ctx, actor.owner):
         raise CommandError("plurk.error.battle.not_yours", actor=actor.name)
     return actor
 

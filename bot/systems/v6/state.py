@@ -10,6 +10,7 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
 from bot.kits.layers import Member, Roster
+from bot.kits.references import may_act_for
 from bot.names import fold
 from bot.store.models import ChannelState, Character
 from bot.systems.v6.documents import FieldDoc
@@ -56,7 +57,9 @@ def member(roster: Roster, typed: str) -> Member:
 
 
 def may_speak_for(ctx: Context, who: Member) -> bool:
-    return ctx.is_gm or not ctx.gm_users or (who.owner is not None and who.owner == ctx.user)
+    """The player moves their own combatant, a GM anyone; in a channel without GMs
+    anyone a GM-run combatant, never another player's (issue 22)."""
+    return may_act_for(ctx, who.owner)
 
 
 async def mover(ctx: Context, roster: Roster, named: str | None) -> Member:

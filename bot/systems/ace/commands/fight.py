@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.permissions import require_gm_if_any
@@ -258,8 +259,8 @@ async def init(ctx: Context) -> list[Outgoing]:
         member = fight.find(tokens[1])
         if member is None:
             raise CommandError("ace.error.unknown_fighter", name=echo(tokens[1]))
-        if member.owner != ctx.user:
-            require_gm_if_any(ctx)
+        if not may_act_for(ctx, member.owner):
+            raise CommandError("core.error.not_yours")
         fight = rules_fight.remove(fight, member.name)
         save_fight(row, fight)
         return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
@@ -274,7 +275,7 @@ async def next_(ctx: Context) -> list[Outgoing]:
     passed over; a stance and the reflex action end when their fighter's turn starts."""
     row, fight = await load_fight(ctx)
     actor = fight.actor
-    if actor is not None and actor.owner != ctx.user and ctx.gm_users and not ctx.is_gm:
+    if actor is not None and not may_act_for(ctx, actor.owner):
         raise CommandError("ace.error.not_your_turn", name=actor.name)
     fight, event = rules_fight.next_turn(fight, await down_names(ctx, fight))
     save_fight(row, fight)

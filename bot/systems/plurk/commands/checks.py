@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import investigator, mention, sheet_by_id
+from bot.kits.references import investigator, mention, require_owner_or_gm, sheet_by_id
 from bot.messages import Outgoing
 from bot.permissions import require_gm, require_gm_if_any
 from bot.store.models import Character
@@ -194,6 +194,8 @@ async def fate(ctx: Context) -> list[Outgoing]:
         raise CommandError("plurk.error.fate_usage")
     if refs:
         require_gm_if_any(ctx)
+        # calling (and rolling) another player's fate check is a GM's, never a player's
+        require_owner_or_gm(ctx, (await investigator(ctx, refs[0])).owner)
         owner, record = await record_for(ctx, refs[0])
         return await about_record(ctx, owner, record, "fate", lambda: call_fate(
             ctx, owner, record, threshold, roll_now))

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import same_character
+from bot.kits.references import require_owner_or_gm, same_character
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
@@ -477,7 +477,8 @@ async def settle_durability(ctx: Context, row: ChannelState, battle: Battle,
 @command("dmg", "damage", "傷害", "伤害")
 @readable
 async def dmg(ctx: Context) -> list[Outgoing]:
-    """GM: raw damage to a combatant, outside the BP economy (no roll, no BP)."""
+    """GM: raw damage to a combatant, outside the BP economy (no roll, no BP); at a
+    table without GMs anyone's to a GM-run combatant, a player's only to their own."""
     require_gm_if_any(ctx)
     tokens = ctx.args.split()
     if len(tokens) < 2:
@@ -488,6 +489,8 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         raise CommandError("plurk.error.battle.dmg_impale")
     row, battle = await running_battle(ctx)
     target = battle.get(find_name(battle, tokens[0])).name
+    # an investigator's HP, outside any roll, is their player's or a GM's (as `.hp -N`)
+    require_owner_or_gm(ctx, battle.get(target).owner)
     if opts.attacker is not None:
         opts.attacker = battle.get(find_name(battle, opts.attacker)).name
     battle, hit, ko = strike(ctx, battle, target, raw, opts)
