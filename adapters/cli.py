@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings
@@ -40,6 +41,21 @@ def build_parser() -> argparse.ArgumentParser:
     database.add_argument("action", choices=["upgrade"])
     database.add_argument("--db", default=None, help="database URL")
     sub.add_parser("plurk-auth", help="obtain a Plurk access token (OAuth 1.0a)")
+    logs = sub.add_parser("log", help="the game logs kept in the database")
+    log_actions = logs.add_subparsers(dest="log_action", required=True)
+    export = log_actions.add_parser(
+        "export", help="write a log's whole file here on the server (any length)")
+    export.add_argument("name", help="the log's name (as `.log list` shows it)")
+    export.add_argument("--platform", required=True, help="qq, discord, plurk or console")
+    export.add_argument("--channel", required=True,
+                        help="the channel id: a QQ group, a Discord channel, a plurk id")
+    export.add_argument("--out", default=None,
+                        help="the file to write (default: <data dir>/exports/<name>.<format>)")
+    export.add_argument("--format", choices=["html", "md"], default="html")
+    export.add_argument("--for", dest="viewer", default=None, metavar="USER",
+                        help="USER's copy, with the private messages USER was sent "
+                             "(default: the players' copy)")
+    export.add_argument("--db", default=None, help="database URL")
     return parser
 
 
@@ -64,6 +80,45 @@ async def _upgrade(settings: Settings) -> None:
     print("database schema is up to date")
 
 
+async def _log_export(args: argparse.Namespace, settings: Settings) -> int:
+    """`trpgbot log export`: the whole log as a file on the server — what Plurk cuts
+    (its GM copy is bounded) and what no chat command should post at once."""
+    from bot.handlers.log import server_export
+
+    core = await Core.open(settings, group_commit=False)
+    try:
+        made = await server_export(core, args.platform, args.channel, args.name,
+                                   args.format, args.viewer)
+    finally:
+        await core.close()
+    if made is None:
+        print(f"trpgbot: no log named {args.name!r} at {args.platform} channel "
+              f"{args.channel}", file=sys.stderr)
+        return 1
+    name, text = made
+    data = text.encode("utf-8")
+    if args.out is not None:
+        targets = [Path(args.out)]
+    else:
+        folder = Path(settings.data_dir) / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        stem, suffix = Path(name).stem, Path(name).suffix
+        targets = [folder / (name if n == 1 else f"{stem}-{n}{suffix}") for n in range(1, 1000)]
+    for path in targets:
+        try:
+            with path.open("xb") as file:  # never over an existing file
+                file.write(data)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            print(f"trpgbot: could not write {path}: {exc}", file=sys.stderr)
+            return 1
+        print(path.absolute())
+        return 0
+    print(f"trpgbot: {targets[-1]} exists; name another file with --out", file=sys.stderr)
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
@@ -83,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(run(settings))
     elif command == "db":
         asyncio.run(_upgrade(settings))
+    elif command == "log":
+        return asyncio.run(_log_export(args, settings))
     elif command == "plurk-auth":
         from adapters.plurk.auth_flow import main as plurk_auth
 

@@ -73,6 +73,14 @@ class Context:
         return Outgoing("private", self.incoming.channel, text, user=user, data=data,
                         secret=secret, attachment=attachment)
 
+    def player_private(self, user: str, text: str, summary: str,
+                       data: dict[str, Any] | None = None) -> Outgoing:
+        """A private message for ``user`` alone (a hand, a draw): it enters no copy of
+        any game log — the GM's neither; the log records ``summary`` instead, which
+        must say only what everyone may know ("alice drew 2 cards")."""
+        return Outgoing("private", self.incoming.channel, text, user=user, data=data,
+                        secret=True, player_private=True, log_summary=summary)
+
     def to_gms(
         self, text: str, data: dict[str, Any] | None = None, exclude: str | None = None
     ) -> list[Outgoing]:

@@ -402,12 +402,9 @@ class Core:
         row = await book.active(session, channel.platform, channel.channel_key, channel.id)
         if row is None:
             return outs
-        names = {gm.user: gm.display_name for gm in channel.gms}
-        lines = [self._said(incoming)] + [
-            Line("reply", "", "", out.text) if out.to == "channel" else
-            Line("private", out.user or "", names.get(out.user or "") or out.user or "",
-                 out.text)
-            for out in outs]
+        names = {incoming.user: incoming.display_name,
+                 **{gm.user: gm.display_name for gm in channel.gms}}
+        lines = [self._said(incoming), *log_book.lines_of(outs, names)]
         if book.record(session, row, lines):
             return outs
         return [*outs, self._log_full(incoming, row.name, locale)]

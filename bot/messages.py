@@ -108,6 +108,12 @@ class Outgoing:
     platforms that notify mention them — pinging them alone. ``block`` marks a text
     laid out in columns (a battle board): shown in a code block where there is one.
     ``attachment`` is a file sent with the text (:class:`Attachment`).
+    ``player_private`` marks a private message for its addressee alone — a card hand,
+    a draw, a mulligan: no copy of any game log holds its text, the GMs' neither (a GM
+    may see a hidden roll, never a player's hand); the log records ``log_summary``
+    instead, a public-safe line such as "alice drew 2 cards" (nothing when empty). Any
+    system with player-private information uses this marker
+    (:meth:`bot.context.Context.player_private`).
     """
 
     to: TargetKind
@@ -119,6 +125,8 @@ class Outgoing:
     notify: tuple[str, ...] = ()
     block: bool = False
     attachment: Attachment | None = None
+    player_private: bool = False
+    log_summary: str = ""
     outbox_id: int | None = None
 
     def to_record(self) -> dict[str, Any]:

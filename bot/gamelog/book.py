@@ -10,11 +10,14 @@ checked against its row before a line is written.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.messages import Outgoing
 from bot.store.models import GameLog, GameLogLine
 
 MAX_LINES = 20_000
@@ -25,10 +28,17 @@ FRESH = 30.0
 """Seconds the book trusts what it remembers of a table."""
 
 
+def utc_now() -> datetime:
+    """Now, in UTC without a zone (as the store keeps times)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line to record: ``kind`` is ``said`` (a player), ``reply`` (the bot in the
-    channel) or ``private`` (a private message: only the GM's copy shows it)."""
+    channel), ``private`` (a private message to ``user``: only that user's copy shows
+    it — a GM's, who was sent it then) or ``sealed`` (a player-private message: only
+    its public-safe summary, in every copy; its text in none)."""
 
     kind: str
     user: str
@@ -36,9 +46,29 @@ class Line:
     text: str
 
 
+def lines_of(outs: Iterable[Outgoing], names: Mapping[str, str]) -> list[Line]:
+    """The lines the bot's replies add to a log. A private line keeps its one
+    recipient, so that a copy holds only what its reader was sent at the time (a GM
+    seated later gets no earlier secret); a player-private message leaves only its
+    summary (``Outgoing.log_summary``), or nothing. ``names``: display names by user."""
+    lines = []
+    for out in outs:
+        who = out.user or ""
+        if out.player_private:
+            if out.log_summary:
+                lines.append(Line("sealed", who, names.get(who) or who, out.log_summary))
+        elif out.to == "channel":
+            lines.append(Line("reply", "", "", out.text))
+        else:
+            lines.append(Line("private", who, names.get(who) or who, out.text))
+    return lines
+
+
 class LogBook:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] = utc_now) -> None:
         self._known: dict[tuple[str, str], tuple[int | None, float]] = {}
+        self.clock = clock
+        """What `.log export` takes for now (UTC, no zone): a test sets its own."""
 
     def idle(self, platform: str, table: str) -> bool:
         """True when the table surely logs nothing now (no database read needed)."""

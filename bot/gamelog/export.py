@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.store.models import GameLogLine
@@ -26,17 +26,46 @@ class Labels:
     private: str  # "{name}" → e.g. "privately to {name}"
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&$])")
+"""The ASCII marks that start Markdown syntax — inline (emphasis, code, links,
+autolinks, raw HTML, entities such as ``&lt;``, strikethrough, math ``$``) or a block
+(ATX ``#``, setext ``---``, lists ``-``/``+``/``*``/``1.``/``1)``, quotes ``>``,
+fences, tables ``|``, thematic breaks): a backslash before one shows it as typed
+(CommonMark: any ASCII punctuation may be escaped). ``=`` only matters as a setext
+underline (:data:`_SETEXT`): every roll's ``=`` stays plain, as Plurk readers see it."""
+_SETEXT = re.compile(r"[ \t]*=+[ \t]*")
+"""A line of ``=`` alone, which would make the line above it a heading."""
+_LINE_END = re.compile(r"\r\n|\r|\n")
+"""CommonMark's line endings: a lone ``\r`` ends a line as ``\n`` does."""
 
 
 def _md(text: str) -> str:
+    """One line of text, escaped (a line ending in it becomes a space)."""
+    text = _LINE_END.sub(" ", text)
+    if _SETEXT.fullmatch(text):
+        return text.replace("=", "\\=")
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_body(text: str) -> str:
+    """A message's lines, each escaped and kept in the paragraph of its speaker's line:
+    a hard break (two spaces) ends each, and an empty line is a lone backslash (a hard
+    break of its own) — a blank line would end the paragraph, and a line after it
+    indented four spaces would become a code block that shows the escapes. Empty lines
+    at the end are left out: a backslash that ends a paragraph shows as itself."""
+    parts = _LINE_END.split(text)
+    if not text.strip():
+        return ""
+    while not parts[-1].strip():
+        parts.pop()
+    lines = [f"{_md(part)}  " if part.strip() else "\\" for part in parts]
+    return "\n".join(lines).rstrip(" ")
 
 
 def _who(line: GameLogLine, labels: Labels) -> str:
     if line.kind == "reply":
         return labels.bot
-    if line.kind == "private":
+    if line.kind in ("private", "sealed"):
         return labels.private.format(name=line.name)
     return line.name
 
@@ -45,18 +74,41 @@ def _time(at: datetime) -> str:
     return at.strftime("%H:%M:%S")
 
 
-def visible(lines: Iterable[GameLogLine], gm_copy: bool) -> list[GameLogLine]:
-    """The lines of one copy: private lines only in the GM's."""
-    return [line for line in lines if gm_copy or line.kind != "private"]
+def visible(lines: Iterable[GameLogLine], viewer: str | None) -> list[GameLogLine]:
+    """The lines of ``viewer``'s copy (None: the players' copy): a private line only in
+    the copy of the one it was sent to — so a GM seated after a hidden roll does not
+    get it, and a GM gets their own copies of secrets, nobody else's private messages.
+    A player-private message has no line to show (only its ``sealed`` summary)."""
+    return [line for line in lines
+            if line.kind != "private" or (viewer is not None and line.user == viewer)]
 
 
-def markdown(lines: list[GameLogLine], labels: Labels) -> str:
-    out = [f"# {_md(labels.title)}", "", _md(labels.summary), ""]
-    for line in lines:
-        out.append(f"**{_md(_who(line, labels))}** {_time(line.at)}  ")
-        out.append("  \n".join(_md(part) for part in line.text.split("\n")))
-        out.append("")
-    return "\n".join(out)
+def _md_entry(line: GameLogLine, labels: Labels) -> str:
+    return f"**{_md(_who(line, labels))}** {_time(line.at)}  \n{_md_body(line.text)}\n\n"
+
+
+def markdown(lines: list[GameLogLine], labels: Labels, tail: str = "") -> str:
+    return render(lines, labels, "md", tail)
+
+
+def _md_head(labels: Labels) -> str:
+    return f"# {_md(labels.title)}\n\n{_md(labels.summary)}\n\n"
+
+
+_MD_INLINE = re.compile(r"([\\`*_{}\[\]()#+!|<>~&$])")
+"""The marks that matter inside a line (not ``-`` nor ``.``: only at a line's start)."""
+
+
+def _md_tail(tail: str) -> str:
+    """A note of the bot's own at the end (one line, which starts with a sign such as
+    ✂): inline marks escaped, ``-`` and ``.`` left plain, so that the server command in
+    it reads — and copies, on Plurk, which posts the Markdown as text — as it is."""
+    if not tail:
+        return ""
+    line = _LINE_END.sub(" ", tail)
+    if line[:1].isascii():  # a line that could start a block: everything escaped
+        return f"{_md(line)}\n"
+    return _MD_INLINE.sub(r"\\\1", line) + "\n"
 
 
 _CSS = """
@@ -68,20 +120,76 @@ h1{font-size:1.4rem;margin-bottom:.2rem}.summary{color:#777;margin-top:0}
 .line p{margin:.2rem 0 0;white-space:pre-wrap;overflow-wrap:anywhere}
 .reply{border-color:#6a8caf;background:#f0f4f8}
 .private{border-color:#b06a6a;background:#f8eeee}
+.sealed{border-color:#b06a6a;color:#777}.tail{color:#777;font-style:italic}
 """.strip()
 
 
-def page(lines: list[GameLogLine], labels: Labels) -> str:
+def _html_entry(line: GameLogLine, labels: Labels) -> str:
     e = html.escape
-    rows = "\n".join(
-        f'<div class="line {e(line.kind)}"><span class="who">{e(_who(line, labels))}</span>'
-        f"<time>{_time(line.at)}</time><p>{e(line.text)}</p></div>"
-        for line in lines
-    )
+    return (f'<div class="line {e(line.kind)}"><span class="who">{e(_who(line, labels))}'
+            f"</span><time>{_time(line.at)}</time><p>{e(line.text)}</p></div>\n")
+
+
+def _html_head(labels: Labels) -> str:
+    e = html.escape
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{e(labels.title)}</title><style>{_CSS}</style></head>\n<body>"
         f'<h1>{e(labels.title)}</h1><p class="summary">{e(labels.summary)}</p>\n'
-        f"{rows}\n</body></html>\n"
     )
+
+
+def _html_tail(tail: str) -> str:
+    return (f'<p class="tail">{html.escape(tail)}</p>\n' if tail else "") + "</body></html>\n"
+
+
+def page(lines: list[GameLogLine], labels: Labels, tail: str = "") -> str:
+    return render(lines, labels, "html", tail)
+
+
+_FORMATS = {"html": (_html_head, _html_entry, _html_tail),
+            "md": (_md_head, _md_entry, _md_tail)}
+
+
+def render(lines: list[GameLogLine], labels: Labels, fmt: str, tail: str = "") -> str:
+    """The file of ``lines`` as ``html`` or ``md``, ``tail`` (a note) at its end."""
+    head, entry, end = _FORMATS[fmt]
+    return head(labels) + "".join(entry(line, labels) for line in lines) + end(tail)
+
+
+def fits(lines: list[GameLogLine], labels: Labels, fmt: str, size: Callable[[str], int],
+         limit: int, tail: str = "") -> int:
+    """How many of the first ``lines`` make a file of at most ``limit`` (measured by
+    ``size``, after escaping — an HTML entity counts all its bytes); at least one."""
+    head, entry, end = _FORMATS[fmt]
+    used = size(head(labels)) + size(end(tail))
+    for count, line in enumerate(lines):
+        used += size(entry(line, labels))
+        if used > limit:
+            return max(count, 1)
+    return len(lines)
+
+
+def parts(lines: list[GameLogLine], labels: Labels, fmt: str,
+          cap: int) -> list[tuple[Labels, list[GameLogLine]]]:
+    """``lines`` cut into files of at most ``cap`` bytes (UTF-8) each, in order: one
+    when it fits, else numbered parts whose titles end in ``(1/3)``, ``(2/3)``, … A log
+    at its cap (1,000,000 characters, HTML-escaped to six bytes each at worst) is
+    larger than a platform takes; a file too large was an internal error."""
+    def size(text: str) -> int:
+        return len(text.encode("utf-8"))
+
+    if size(render(lines, labels, fmt)) <= cap:
+        return [(labels, lines)]
+    # room for the longest part mark (twice in an HTML page: <title> and <h1>)
+    room = 2 * len(f" ({len(lines)}/{len(lines)})")
+    chunks: list[list[GameLogLine]] = []
+    rest = lines
+    while rest:
+        count = fits(rest, labels, fmt, size, cap - room)
+        chunks.append(rest[:count])
+        rest = rest[count:]
+    total = len(chunks)
+    return [(replace(labels, title=f"{labels.title} ({n}/{total})"), chunk)
+            for n, chunk in enumerate(chunks, start=1)]

@@ -79,4 +79,6 @@ async def resend_pending(ctx: Context) -> list[Outgoing]:
     await ctx.session.execute(delete(PendingPrivate).where(
         PendingPrivate.id.in_([row.id for row in rows])))
     notice = ctx.reply(ctx.t("core.gm.pending_sent", count=len(rows)))
-    return [notice, *(ctx.private(ctx.user, row.text) for row in rows)]
+    # out of every game log: a secret was recorded when it was first sent, and a
+    # player-private one (a hand) never is — its text is all a pending row keeps
+    return [notice, *(ctx.player_private(ctx.user, row.text, "") for row in rows)]

@@ -9,18 +9,28 @@ default on Plurk, whose adapter posts a file's text, see docs/game-log.md).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import math
+import shlex
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import messages
 from bot.context import Context
 from bot.errors import CommandError
 from bot.gamelog import export
 from bot.handlers.pc import check_name
+from bot.i18n import Catalog
 from bot.messages import Attachment, Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
-from bot.store.models import GameLog, GameLogLine
+from bot.store.models import Channel, GameLog, GameLogLine
+
+if TYPE_CHECKING:
+    from bot.core import Core
 
 ON = ("on", "new", "開", "开", "開始", "开始")
 OFF = ("off", "stop", "關", "关", "停")
@@ -32,6 +42,17 @@ DEFAULT_FORMAT = {"plurk": "md"}
 responses of a private plurk, and Markdown reads as text where HTML would be tags."""
 MAX_LOGS = 100
 """Logs one table keeps (the oldest is not removed for you: `.log list` shows them)."""
+EXPORT_EVERY = timedelta(minutes=1)
+"""A table exports at most once in this time: each export posts files (on Plurk, a
+private plurk of many responses per GM, spaced for anti-flood, holding up the replies
+of every table). Not on the console: one person's terminal, writing local files."""
+PLURK_EXPORT_RESPONSES = 10
+"""About how many responses a GM's copy takes on Plurk at most (360 characters each;
+the adapter's own cap, 40, stays the hard limit)."""
+PLURK_EXPORT_CHARS = 3_000
+"""Characters of a GM's copy on Plurk (about :data:`PLURK_EXPORT_RESPONSES` responses:
+Plurk cuts at a line end, so a response holds less than its 360); the rest is on the
+server (`trpgbot log export`)."""
 
 
 async def _logs(ctx: Context) -> list[GameLog]:
@@ -89,7 +110,7 @@ async def _on(ctx: Context, name: str) -> list[Outgoing]:
         if len(logs) >= MAX_LOGS:
             raise CommandError("core.error.log_too_many", limit=MAX_LOGS)
         row = GameLog(channel_id=ctx.channel.id, name=name, active=False, lines=0,
-                      chars=0, full=False)
+                      chars=0, full=False, started_by=ctx.user)
         ctx.session.add(row)
     for other in logs:
         other.active = False
@@ -108,6 +129,26 @@ def _off(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
     return [ctx.reply(ctx.t("core.log.off", name=row.name, lines=row.lines))]
 
 
+def may_export(ctx: Context, row: GameLog) -> None:
+    """`.log export` is a GM's, or — at a table without a GM — its starter's: each
+    export posts a file (on Plurk, a private plurk of many responses)."""
+    if ctx.gm_users:
+        require_gm_if_any(ctx)
+    elif ctx.user != row.started_by:
+        raise CommandError("core.error.log_export_who")
+
+
+def _not_too_often(ctx: Context, logs: list[GameLog]) -> datetime:
+    """Now, unless the table exported a log less than :data:`EXPORT_EVERY` ago."""
+    now = ctx.core.logbook.clock()
+    last = max((r.exported_at for r in logs if r.exported_at is not None), default=None)
+    if last is not None and now < last + EXPORT_EVERY:
+        wait = math.ceil((last + EXPORT_EVERY - now).total_seconds())
+        raise CommandError("core.error.log_export_wait", seconds=wait,
+                           every=int(EXPORT_EVERY.total_seconds()))
+    return now
+
+
 async def _export(ctx: Context, rest: str) -> list[Outgoing]:
     words = rest.split()
     fmt = FORMATS.get(words[-1].casefold(), "") if words else ""
@@ -123,34 +164,125 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
         row = next((r for r in logs if r.active), logs[-1] if logs else None)
         if row is None:
             raise CommandError("core.error.log_none")
-    lines = list(await ctx.session.scalars(select(GameLogLine).where(
-        GameLogLine.log_id == row.id).order_by(GameLogLine.id)))
+    may_export(ctx, row)
+    now = ctx.core.logbook.clock() if ctx.incoming.platform == "console" \
+        else _not_too_often(ctx, logs)
+    lines = await log_lines(ctx.session, row)
     if not lines:
         raise CommandError("core.error.log_empty", name=row.name)
-    fmt = fmt or DEFAULT_FORMAT.get(ctx.incoming.platform, "html")
-    outs = [ctx.reply(ctx.t("core.log.exported", name=row.name, lines=row.lines),
-                      attachment=_file(ctx, row, export.visible(lines, False), fmt))]
-    gm_copy = _file(ctx, row, lines, fmt, gm=True)
-    outs += [ctx.private(gm, ctx.t("core.log.gm_copy", name=row.name),
-                         attachment=gm_copy) for gm in ctx.gm_users]
+    row.exported_at = now
+    platform = ctx.incoming.platform
+    fmt = fmt or DEFAULT_FORMAT.get(platform, "html")
+    outs = _copies(ctx, ctx.reply, ctx.t("core.log.exported", name=row.name, lines=row.lines),
+                   files(ctx.core.catalog, ctx.locale, row, export.visible(lines, None), fmt))
+    for gm in ctx.gm_users:
+        text = ctx.t("core.log.gm_copy", name=row.name)
+        mine = export.visible(lines, gm)
+        if platform == "plurk":
+            made, tail = _plurk_head(ctx, row, mine, fmt)
+            text = f"{text}\n{tail}" if tail else text
+        else:
+            made = files(ctx.core.catalog, ctx.locale, row, mine, fmt, gm=True)
+        outs += _copies(ctx, lambda t, attachment, gm=gm: ctx.private(
+            gm, t, attachment=attachment), text, made)
     return outs
 
 
-def _file(ctx: Context, row: GameLog, lines: list[GameLogLine], fmt: str,
-          gm: bool = False) -> Attachment:
-    labels = export.Labels(
-        title=ctx.t("core.log.title_gm" if gm else "core.log.title", name=row.name),
-        summary=ctx.t("core.log.summary", lines=len(lines),
-                      day=row.created_at.strftime("%Y-%m-%d")),
-        bot=ctx.t("core.log.bot"),
-        private=ctx.t("core.log.private"),
+def _copies(ctx: Context, send: Callable[..., Outgoing], text: str,
+            made: list[Attachment]) -> list[Outgoing]:
+    """One message per file: the first with ``text``, each later part with its number."""
+    return [send(text if n == 1 else ctx.t("core.log.part", part=n, parts=len(made)),
+                 attachment=attachment) for n, attachment in enumerate(made, start=1)]
+
+
+def _plurk_head(ctx: Context, row: GameLog, lines: list[GameLogLine],
+                fmt: str) -> tuple[list[Attachment], str]:
+    """A GM's copy on Plurk, whose adapter posts a file as the responses of a private
+    plurk (anti-flood spaced: one table's long log would hold up every table): the
+    lines that fit in :data:`PLURK_EXPORT_CHARS` characters (about
+    :data:`PLURK_EXPORT_RESPONSES` responses), and a note naming the server command
+    that writes the whole file (``trpgbot log export``)."""
+    labels = _labels(ctx.core.catalog, ctx.locale, row, lines, gm=True)
+    if len(export.render(lines, labels, fmt)) <= PLURK_EXPORT_CHARS:
+        return [_attachment(row, lines, labels, fmt, gm=True)], ""
+    def note(shown: int) -> str:
+        return ctx.t("core.log.plurk_rest", shown=shown, total=len(lines),
+                     command=server_command("plurk", ctx.incoming.channel, row.name))
+
+    # measured with the longest count the note may show
+    shown = export.fits(lines, labels, fmt, len, PLURK_EXPORT_CHARS, note(len(lines)))
+    tail = note(shown)
+    labels = _labels(ctx.core.catalog, ctx.locale, row, lines[:shown], gm=True)
+    return [_attachment(row, lines[:shown], labels, fmt, gm=True, tail=tail)], tail
+
+
+async def server_export(core: Core, platform: str, channel: str, name: str, fmt: str,
+                        viewer: str | None = None) -> tuple[str, str] | None:
+    """`trpgbot log export`: the whole file of the log ``name`` of the table that
+    ``channel`` plays at — (file name, text), no size cap and no rate limit (it stays
+    on the server) — or None when there is no such log. ``viewer``: that user's copy
+    (their private lines too), else the players' copy."""
+    table = await core.table_key(platform, channel)
+    async with core.sessions() as session:
+        found = (await session.execute(select(GameLog, Channel.locale).join(
+            Channel, Channel.id == GameLog.channel_id).where(
+            Channel.platform == platform, Channel.channel_key == table,
+            GameLog.name == name))).first()
+        if found is None:
+            return None
+        row, locale = found
+        locale = locale or core.platform_locale(platform)
+        lines = export.visible(await log_lines(session, row), viewer)
+    labels = _labels(core.catalog, locale, row, lines, gm=viewer is not None)
+    suffix = "-gm" if viewer is not None else ""
+    return f"{filename(row.name)}{suffix}.{fmt}", export.render(lines, labels, fmt)
+
+
+def server_command(platform: str, channel: str, name: str) -> str:
+    """The command that writes a log's whole file on the bot's server."""
+    return shlex.join(["trpgbot", "log", "export", "--platform", platform,
+                       "--channel", channel, name])
+
+
+async def log_lines(session: AsyncSession, row: GameLog) -> list[GameLogLine]:
+    return list(await session.scalars(select(GameLogLine).where(
+        GameLogLine.log_id == row.id).order_by(GameLogLine.id)))
+
+
+def _labels(catalog: Catalog, locale: str, row: GameLog, lines: list[GameLogLine],
+            gm: bool) -> export.Labels:
+    def t(key: str, **params: object) -> str:
+        return catalog.text(locale, key, **params)
+
+    return export.Labels(
+        title=t("core.log.title_gm" if gm else "core.log.title", name=row.name),
+        summary=t("core.log.summary", lines=len(lines),
+                  day=row.created_at.strftime("%Y-%m-%d")),
+        bot=t("core.log.bot"),
+        private=t("core.log.private"),
     )
-    text = export.page(lines, labels) if fmt == "html" else export.markdown(lines, labels)
-    suffix = "-gm" if gm else ""
-    return Attachment(f"{_filename(row.name)}{suffix}.{fmt}", text.encode("utf-8"))
 
 
-def _filename(name: str) -> str:
+def files(catalog: Catalog, locale: str, row: GameLog, lines: list[GameLogLine], fmt: str,
+          gm: bool = False, cap: int | None = None) -> list[Attachment]:
+    """The copy of ``lines`` as attachments: one file, or numbered parts
+    (``<name>-2.html``…) when one would pass the attachment cap (escaping counted)."""
+    labels = _labels(catalog, locale, row, lines, gm)
+    cut = export.parts(lines, labels, fmt, messages.MAX_ATTACHMENT_BYTES if cap is None
+                       else cap)
+    return [_attachment(row, chunk, part_labels, fmt, gm,
+                        number=n if len(cut) > 1 else 0)
+            for n, (part_labels, chunk) in enumerate(cut, start=1)]
+
+
+def _attachment(row: GameLog, lines: list[GameLogLine], labels: export.Labels, fmt: str,
+                gm: bool, tail: str = "", number: int = 0) -> Attachment:
+    text = export.render(lines, labels, fmt, tail)
+    suffix = ("-gm" if gm else "") + (f"-{number}" if number else "")
+    return Attachment(f"{filename(row.name)}{suffix}.{fmt}", text.encode("utf-8"))
+
+
+def filename(name: str) -> str:
     """A log's name as a file name: letters, digits, CJK, `-` and `_` only."""
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name).strip("_")
     return safe[:60] or "log"

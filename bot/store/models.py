@@ -170,11 +170,17 @@ class GameLog(Base):
     chars: Mapped[int] = mapped_column(Integer, default=0)
     full: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+    started_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    """Who created it: at a table without a GM, the one who may export it."""
+    exported_at: Mapped[datetime | None] = mapped_column(default=None)
+    """Its last `.log export` (UTC): a table exports at most once a minute."""
 
 
 class GameLogLine(Base):
     """One line of a game log. ``kind``: ``said`` (a player's message), ``reply`` (the
-    bot's channel message) or ``private`` (a private message: the GM's copy only)."""
+    bot's channel message), ``private`` (a private message to ``user``: only in the copy
+    of that user, and only a GM gets one) or ``sealed`` (the public-safe summary of a
+    player-private message, whose text no copy holds)."""
 
     __tablename__ = "game_log_lines"
 

@@ -35,7 +35,8 @@ async def test_log_records_chatter_commands_and_replies_and_exports_two_copies(
     assert await table.text("gm", ".log off") == (
         "📜 日誌「第一夜」已暫停，共 9 行。.log export 取得檔案。")
     assert await table.say("alice", "這句不記錄") == []
-    outs = await table.say("alice", ".log export")
+    assert await table.text("alice", ".log export") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    outs = await table.say("gm", ".log export")
     files = _files(outs)
     assert sorted(files) == ["第一夜-gm.html", "第一夜.html"]
     public_out, public = files["第一夜.html"]
@@ -49,11 +50,12 @@ async def test_log_records_chatter_commands_and_replies_and_exports_two_copies(
     assert ".r 1d20+2 開門" in public and "= 17" in public
     assert ".rh 1d100" in public and "[42]" not in public
     assert "這句不記錄" not in public and "<p>.log off</p>" not in public
-    # the GM's copy adds the private result, addressed
-    assert "1d100 = [42] = 42" in gm and "🔒 私訊 gm" in gm and "🔒 私訊 bob" in gm
+    # the GM's copy adds the private result the GM was sent (bob's own copy of it is
+    # bob's: a copy holds what its reader was sent)
+    assert "1d100 = [42] = 42" in gm and "🔒 私訊 gm" in gm and "🔒 私訊 bob" not in gm
     assert public.count('class="line said"') == 4 and gm.count('class="line said"') == 4
     assert public.count('class="line private"') == 0
-    assert gm.count('class="line private"') == 2  # bob's result, and the GM's copy of it
+    assert gm.count('class="line private"') == 1
     assert "http" not in re.sub(r"\[link\]\(http://x\.y\)", "", public)  # no live link
 
 

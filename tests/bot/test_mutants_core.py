@@ -692,9 +692,9 @@ async def test_the_gms_copy_names_the_recipient_of_each_private_line(table: Tabl
     await table.say("bob", ".rh 1d20", dice=[12], display_name="Bob")
     files = _log_files(await table.say("k", ".log export 夜", display_name="Keeper"))
     gm_copy = files["夜-gm.html"]
-    # a GM by their display name; anyone else by the id the message went to
+    # a GM by their display name; bob's own copy of his result is in no GM's copy
     assert gm_copy.count('<span class="who">🔒 私訊 Keeper</span>') == 1
-    assert gm_copy.count('<span class="who">🔒 私訊 bob</span>') == 1
+    assert "🔒 私訊 bob" not in gm_copy and "🔒 私訊 Bob" not in gm_copy
     assert "🔒 私訊 k<" not in gm_copy
     assert "私訊" not in files["夜.html"]
 

@@ -100,11 +100,17 @@ def hand_text(ctx: Context, game: js.Game, player: js.Player, head: str = "") ->
     return "\n".join(lines)
 
 
-def hand_private(ctx: Context, game: js.Game, user: str, head: str = "") -> Outgoing:
+def hand_private(ctx: Context, game: js.Game, user: str, head: str = "",
+                 summary: str = "") -> Outgoing:
+    """The hand, for its player alone: player-private (no game log holds it, the GM's
+    copy neither); the log records ``summary`` instead, by default that the hand
+    (so many cards) was sent — what the table's public view shows anyway."""
     player = game.player(user)
-    return ctx.private(user, hand_text(ctx, game, player, head),
-                       {"kind": "jianshou.hand", "hand": list(player.hand),
-                        "deck": len(player.deck)})
+    summary = summary or ctx.t("jianshou.hand.log_hand", name=player.name,
+                               count=len(player.hand))
+    return ctx.player_private(user, hand_text(ctx, game, player, head), summary,
+                              {"kind": "jianshou.hand", "hand": list(player.hand),
+                               "deck": len(player.deck)})
 
 
 # --------------------------------------------------------------------------- public
@@ -213,7 +219,9 @@ def drawn_private(ctx: Context, game: js.Game, starts: Iterable[js.TurnStart]) -
             continue
         cards = sep(ctx).join(card_label(ctx, game, c) for c in s.drawn) \
             or ctx.t("jianshou.nothing")
-        outs.append(hand_private(ctx, game, s.user, ctx.t("jianshou.hand.drew", cards=cards)))
+        outs.append(hand_private(ctx, game, s.user, ctx.t("jianshou.hand.drew", cards=cards),
+                                 ctx.t("jianshou.hand.log_drew", name=name_of(game, s.user),
+                                       count=len(s.drawn))))
     return outs
 
 

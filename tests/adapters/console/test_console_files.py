@@ -17,7 +17,7 @@ from tests.adapters.console.test_console import TRPGBOT, run_console
 LOG = Attachment("第一夜.md", "# 第一夜\n".encode(), "file")
 
 SESSION = "\n".join(["gm: .gm", "gm: .log on 第一夜", "alice: .r 1d20+2 開門",
-                     "bob: .rh 1d100", "alice: .log export", ""])
+                     "bob: .rh 1d100", "gm: .log export", ""])
 
 
 def test_save_never_overwrites(tmp_path: Path) -> None:
@@ -64,9 +64,9 @@ def test_log_export_from_the_console(tmp_path: Path) -> None:
     assert ".rh 1d100" in public and "[42]" not in public
     assert "[42]" in secret
     # a second export writes new files beside the first ones
-    *_, players2, gm2 = run_console(tmp_path, ".log export md\n")
+    *_, players2, gm2 = run_console(tmp_path, "gm: .log export md\n")
     assert Path(players2["attachment"]["path"]).name == "第一夜.md"
-    *_, players3, _ = run_console(tmp_path, ".log export md\n")
+    *_, players3, _ = run_console(tmp_path, "gm: .log export md\n")
     assert Path(players3["attachment"]["path"]).name == "第一夜-2.md"
     assert sorted(p.name for p in exports.iterdir()) == [
         "第一夜-2.md", "第一夜-gm-2.md", "第一夜-gm.html", "第一夜-gm.md", "第一夜.html",

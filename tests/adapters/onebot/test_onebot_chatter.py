@@ -88,7 +88,7 @@ async def test_chatter_of_a_logging_group_is_in_the_exported_log(
         # a command still runs, once
         [roll] = await peer.say(group_event(GROUP, ALICE, ".r 1d20", card="爱丽丝"))
         assert roll["action"] == "send_group_msg"
-        sent = await peer.say(group_event(GROUP, ALICE, ".log export", card="爱丽丝"),
+        sent = await peer.say(group_event(GROUP, GM, ".log export", nickname="Keeper"),
                               expect=2)
         assert [a["action"] for a in sent] == ["send_group_msg", "upload_group_file"]
         [players] = peer.files

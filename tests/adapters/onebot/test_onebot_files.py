@@ -59,11 +59,11 @@ def uploads(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def play_and_export(peer: OneBotPeer) -> list[dict[str, Any]]:
-    """A short logged session, then alice's `.log export`: the actions it caused."""
+    """A short logged session, then the GM's `.log export`: the actions it caused."""
     for user, line in ((GM, ".gm"), (GM, ".log on 第一夜"), (ALICE, ".r 1d20+2 開門")):
         await peer.say(group_event(GROUP, user, line, nickname=str(user)))
     await peer.say(group_event(GROUP, BOB, ".rh 1d100", nickname="bob"), expect=3)
-    return await peer.say(group_event(GROUP, ALICE, ".log export", nickname="alice"),
+    return await peer.say(group_event(GROUP, GM, ".log export", nickname=str(GM)),
                           expect=4)
 
 

@@ -61,7 +61,7 @@ async def test_thread_chatter_is_in_the_exported_log(fake: FakePlurk, settings: 
         await fake.wait_for_posts(before + 1)
         await bot.settle()
         private_before = len(fake.private_posts())
-        fake.add_response(pid, ALICE, "@dicebot .log export")
+        fake.add_response(pid, GM, "@dicebot .log export")
         await wait_until(lambda: len(fake.private_posts()) > private_before)
         await bot.settle()
         [gm_copy] = fake.private_posts()[private_before:]

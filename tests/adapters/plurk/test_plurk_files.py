@@ -215,7 +215,7 @@ async def test_log_export_on_plurk(fake: FakePlurk, settings: Settings) -> None:
         await bot.settle()
         before = len(fake.posts)
         private_before = len(fake.private_posts())
-        fake.add_response(pid, ALICE, "@dicebot .log export")
+        fake.add_response(pid, GM, "@dicebot .log export")
         await wait_until(lambda: len(fake.private_posts()) > private_before)
         await bot.settle()
         [gm_copy] = fake.private_posts()[private_before:]
@@ -223,7 +223,7 @@ async def test_log_export_on_plurk(fake: FakePlurk, settings: Settings) -> None:
         thread = fake.posts_in(pid)[-1]
         assert thread.startswith("📜 日誌「第一夜」") and "📎 噗浪不能傳檔" in thread
         text, *responses = fake.posts_in(gm_copy.plurk_id)
-        assert text == "📜 「第一夜」的 GM 版，含所有暗骰結果。"
+        assert text == "📜 「第一夜」你的 GM 版：桌上看到的一切，加上私訊給你的秘密。"
         body = "\n".join(responses)
         assert body.startswith("# 遊戲日誌（GM 版）：第一夜\n")  # Markdown
         assert "＊＊Keeper＊＊" in body  # escaped for Plurk: no bold markup
