@@ -178,12 +178,14 @@ class Core:
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
         if self._was_answered(incoming):
             return []  # a platform's resend: not even its handler runs again
-        said = shown(incoming)  # chatter keeps its line breaks: the game log shows them
-        incoming = one_line(said)
-        text = normalize(incoming.text)
-        body = strip_prefix(text)
+        said = incoming  # chatter keeps its line breaks: the game log shows them
+        incoming = one_line(incoming)
+        # decided before invisible characters go: an adapter marks chatter that looks
+        # like a command (a Plurk post without the bot's mention) with a zero-width space
+        body = strip_prefix(normalize(incoming.text))
         if body is None:
-            return await self._chatter(said)
+            return await self._chatter(shown(said))
+        incoming, body = shown(incoming), visible(body)
         locale = self.cached_locale(incoming.platform, incoming.channel)
         if len(body) > MAX_INPUT:
             return [self._error(incoming, locale, "core.error.input_too_long",

@@ -478,17 +478,6 @@ async def test_the_dice_given_to_the_core_roll_every_command(settings: Settings)
         await core.close()
 
 
-async def test_a_seed_makes_the_core_roll_the_same(tmp_path: Path) -> None:
-    texts = []
-    for run in ("a", "b"):
-        core = await Core.open(make_settings(tmp_path / run, seed=7))
-        try:
-            texts.append(await Table(core).text("u", ".r 20d100"))
-        finally:
-            await core.close()
-    assert texts[0] == texts[1]
-
-
 async def test_an_operators_message_file_changes_the_replies(tmp_path: Path) -> None:
     override = tmp_path / "messages.toml"
     override.write_text('[zh-Hant]\n"core.roll.result" = "骰：{detail}"\n', "utf-8")
