@@ -142,7 +142,8 @@ async def test_extended_deadline_and_who_may_drop(table: Table) -> None:
     await table.text("alice", ".ext new 結界 dc3 期限=1")
     assert await table.text("bob", ".ext 結界 機械", dice=[8]) == (
         "⏳ 鮑伯「結界」第1期（機械）：DP1 [8] → 1成功｜成功1/3 ⌛ 期限已到，行動失敗。")
-    assert await table.text("bob", ".ext drop 結界") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await table.text("bob", ".ext drop 結界") == \
+        "⚠ 只有開始「結界」的人或 GM 能重來或刪除它。"
     assert await table.text("alice", ".ext drop 结界") == "「結界」已移除（成功1/3 期限已過）。"
     assert await table.text("alice", ".ext 結界 機械") == "⚠ 沒有叫「結界」的延長動作。現有：-"
     assert await table.text("alice", ".ext new 結界") == (

@@ -154,7 +154,7 @@ async def test_pl13_two_rounds_of_bp_spending_and_passing(table: Table) -> None:
     await table.text("p1", ".act 技能")
     await table.text("p1", ".pass")
     assert await table.text("gm", ".battle skip") == \
-        "GM 跳過了 Ghoul 的回合。\n▶ 第 1 輪，輪到 Thug（BP 3/3）"
+        "gm 跳過了 Ghoul 的回合。\n▶ 第 1 輪，輪到 Thug（BP 3/3）"
     assert "— 第 2 輪開始 —" in await table.text("gm", ".pass")
     battle = await state(table)
     assert battle["round"] == 2 and current(battle) == "Bob"

@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from bot.core import Core
 from bot.messages import Outgoing
-from bot.store.models import ChannelState
+from bot.store.models import ChannelState, Character, CharacterState
 from tests.support import Table
 
 SEEDS = [11, 22, 33]
@@ -250,3 +250,152 @@ async def test_plurk_without_a_gm_raw_damage_hits_only_gm_run_or_own(table: Tabl
     await table.say("p1", ".battle start", dice=[10, 13, 12, 4, 8, 8, 3, 2, 9])
     assert await table.text("p1", ".dmg Bob 5") == NOT_YOURS
     assert (await table.text("p1", ".dmg Ghoul 5")).startswith("💥")
+
+
+# --------------------------------------------------------------------------- GM tools on another
+# A GM tool that changes a player's character or resources (CP, AP, marks, damage, a forced
+# move, fatigue, a seat in the battle) is, in a channel without GMs, only that player's;
+# a GM's in any channel; GM-run combatants stay everyone's there.
+
+
+async def snapshot(core: Core) -> dict[str, Any]:
+    """Everything a refused command must leave as it was: the table's documents, the
+    characters' documents (an ace mark) and sheets."""
+    async with core.sessions() as session:
+        return {
+            "table": {row.key: row.data for row in await session.scalars(select(ChannelState))},
+            "characters": {(row.character_id, row.key): row.data
+                           for row in await session.scalars(select(CharacterState))},
+            "sheets": {row.name: row.stats for row in await session.scalars(select(Character))},
+        }
+
+
+async def test_plurk_without_a_gm_a_player_awards_cp_only_to_their_own(table: Table) -> None:
+    for user, name in (("alice", "艾莉絲"), ("bob", "鮑伯")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, ".st 因果點數 10")
+    before = await snapshot(table.core)
+    assert await table.text("alice", ".cp award @bob -5") == NOT_YOURS
+    assert await table.text("alice", ".cp award 鮑伯 5") == NOT_YOURS
+    assert await snapshot(table.core) == before
+    # a player's own investigator stays theirs; a GM awards anyone's
+    assert await table.text("alice", ".cp award 艾莉絲 1") == "艾莉絲 的因果點數 +1：10 → 11"
+    assert await table.text("bob", ".cp award @bob -2") == "鮑伯 的因果點數 -2：10 → 8"
+    await table.text("gm", ".gm")
+    assert await table.text("gm", ".cp award @bob 3") == "鮑伯 的因果點數 +3：8 → 11"
+
+
+async def test_plurk_without_a_gm_a_players_combatant_is_their_own(table: Table) -> None:
+    for user, name, stats in (("p1", "Ann", ".st 靈巧 5 體質 3 體力 12"),
+                              ("p2", "Bob", ".st 靈巧 2 體質 1 體力 10")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, stats)
+        await table.text(user, ".battle join")
+    await table.text("p1", ".enemy add Ghoul 靈巧=3 hp=15 armor=2")
+    await table.say("p1", ".battle start", dice=[10, 13, 12, 4, 8, 8, 3, 2, 9])
+    assert (await table.text("p1", ".battle")).splitlines()[:2] == [
+        "▶ 第 0 輪，輪到 Bob（BP 4/4）", "▶1. Bob 先攻 15｜BP 4/4｜體力 10"]
+    before = await snapshot(table.core)
+    assert await table.text("p1", ".battle skip") == \
+        "⚠ 現在輪到 Bob，只有 Bob 的玩家或 GM 可以行動。"
+    for command in (".bp max Bob 0", ".place Bob A1", ".battle remove Bob",
+                    ".battle wake Bob", ".battle retrieve Bob"):
+        assert await table.text("p1", command) == NOT_YOURS, command
+    assert await snapshot(table.core) == before
+    # the player changes their own; a GM-run combatant is everyone's
+    assert await table.text("p2", ".bp max Bob 3") == "Bob 的 BP 上限改為 3（目前 3）。"
+    assert (await table.text("p1", ".place Ghoul B1")).startswith("Ghoul 放在 B1。")
+    assert await table.text("p2", ".battle skip") == \
+        "p2 跳過了 Bob 的回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）"
+    assert await table.text("p1", ".battle skip") == \
+        "p1 跳過了 Ghoul 的回合。\n▶ 第 0 輪，輪到 Ann（BP 5/5）"
+    assert await table.text("p2", ".battle remove Bob") == "Bob 退出戰鬥。"
+    # whether to fight is the player's call
+    assert await table.text("p1", ".battle add @p2") == NOT_YOURS
+    assert (await table.text("p2", ".battle add @p2", dice=[18])).startswith(
+        "加入戰鬥：1. Bob 20（d20=18 靈巧+2）")
+    await table.text("gm", ".gm")
+    assert await table.text("gm", ".bp max Bob 2") == "Bob 的 BP 上限改為 2（目前 2）。"
+    assert await table.text("gm", ".battle remove Bob") == "Bob 退出戰鬥。"
+
+
+async def test_ap20_v6_without_a_gm_a_players_fighter_is_their_own(table: Table) -> None:
+    await table.text("p1", ".system ap20+v6")
+    for user, name, init in (("p1", "艾莉絲", 18), ("p2", "鮑伯", 15)):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, ".st 命中 4 生命 20 敏捷 12")
+        await table.text(user, f".init join ={init}")
+    await table.text("p1", ".place 艾莉絲 A1")
+    await table.text("p1", ".init add 哥布林 hp=12 init=3")
+    await table.text("p1", ".place 哥布林 C3")
+    before = await snapshot(table.core)
+    for command in (".ap set 艾莉絲 0", ".dmg 艾莉絲 5", ".init remove 艾莉絲",
+                    ".shove 艾莉絲 C1", ".fatigue 艾莉絲 5"):
+        assert await table.text("p2", command) == \
+            "⚠ 只有 艾莉絲 的玩家或 GM 能替 艾莉絲 行動。", command
+    assert await snapshot(table.core) == before
+    # the player for their own fighter, anyone for a GM-run one, a GM for everyone's
+    assert await table.text("p1", ".ap set 艾莉絲 2") == "艾莉絲 的行動力設為 2（原 6）"
+    assert await table.text("p1", ".dmg 艾莉絲 1") == "💥 1 → 艾莉絲 生命 20→19"
+    assert await table.text("p1", ".shove 艾莉絲 B1") == "艾莉絲 被迫移動 A1→B1（1 步，不花疲勞）"
+    assert await table.text("p1", ".fatigue 艾莉絲 2") == "艾莉絲 的疲勞 0→2"
+    assert await table.text("p2", ".ap set 哥布林 1") == "哥布林 的行動力設為 1（原 6）"
+    assert await table.text("p2", ".dmg 哥布林 3") == "💥 3 → 哥布林 生命 12→9"
+    assert await table.text("p2", ".shove 哥布林 C5") == "哥布林 被迫移動 C3→C5（2 步，不花疲勞）"
+    assert await table.text("p2", ".fatigue 哥布林 1") == "哥布林 的疲勞 0→1"
+    assert await table.text("p2", ".init remove 哥布林") == "哥布林 離開戰鬥。"
+    await table.text("gm", ".gm")
+    assert await table.text("gm", ".ap set 艾莉絲 1") == "艾莉絲 的行動力設為 1（原 2）"
+    assert await table.text("gm", ".dmg 艾莉絲 2") == "💥 2 → 艾莉絲 生命 19→17"
+    assert await table.text("gm", ".shove 艾莉絲 A1") == "艾莉絲 被迫移動 B1→A1（1 步，不花疲勞）"
+    assert await table.text("gm", ".fatigue 艾莉絲 0") == "艾莉絲 的疲勞 2→0"
+    assert await table.text("gm", ".init remove 艾莉絲") == "艾莉絲 離開戰鬥。"
+
+
+async def test_ace_without_a_gm_a_players_mark_hp_and_condition_are_their_own(
+        table: Table) -> None:
+    await table.text("alice", ".system ace")
+    for user, name, stats in (("alice", "艾莉絲", ".st 力量6 敏捷5 體質5 精神力5 機械2"),
+                              ("bob", "鮑伯", ".st 力量7 敏捷4 體質6 精神力4 機械1")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, stats)
+    await table.text("alice", ".enemy add 狼人 力量8 敏捷6 體質7 精神力3")
+    await table.text("bob", ".ext new 修車 dc5")
+    await table.text("bob", ".ext 修車 機械", dice=[8])
+    before = await snapshot(table.core)
+    for command in (".mark level 3 鮑伯", ".mark kills +1 @bob", ".dmg 鮑伯 12",
+                    ".cond 鮑伯 睡眠"):
+        assert await table.text("alice", command) == NOT_YOURS, command
+    for command in (".ext restart 修車", ".ext drop 修車"):
+        assert await table.text("alice", command) == \
+            "⚠ 只有開始「修車」的人或 GM 能重來或刪除它。", command
+    assert await snapshot(table.core) == before
+    assert await table.text("alice", ".ext") == "⏳ 延長動作：修車 成功1/5"
+    # the player for their own character, anyone for an enemy, a GM for everyone's
+    assert await table.text("bob", ".mark level 2") == \
+        "🔖 鮑伯 的夢魘印記 Lv2：0/12格｜空｜殺戮值0"
+    assert await table.text("bob", ".mark kills +1 鮑伯") == \
+        "🔖 鮑伯 的夢魘印記 Lv2：0/12格｜空｜殺戮值1"
+    assert await table.text("bob", ".dmg 鮑伯 1") == "💢 鮑伯 受到 1 點傷害｜鮑伯 生命 60→59"
+    assert await table.text("bob", ".ext restart 修車") == "⏳「修車」從頭開始：成功0/5"
+    assert await table.text("bob", ".dmg 狼人 5") == "💢 狼人 受到 5 點傷害｜狼人 生命 70→65"
+    assert await table.text("bob", ".cond 狼人 睡眠") == \
+        "💤 狼人 陷入睡眠（可被致命攻擊，回合跳過）。"
+    await table.text("gm", ".gm")
+    assert await table.text("gm", ".mark level 1 鮑伯") == \
+        "🔖 鮑伯 的夢魘印記 Lv1：0/6格｜空｜殺戮值1"
+    assert await table.text("gm", ".dmg 鮑伯 1") == "💢 鮑伯 受到 1 點傷害｜鮑伯 生命 59→58"
+    assert await table.text("gm", ".cond 鮑伯 睡眠") == \
+        "💤 鮑伯 陷入睡眠（可被致命攻擊，回合跳過）。"
+    assert await table.text("gm", ".ext drop 修車") == "「修車」已移除（成功0/5）。"
+
+
+async def test_plurk_the_groups_ap_pool_is_table_wide(table: Table) -> None:
+    """PL-11's AP pool is the whole group's, not a player's: like `.system`, a table
+    without GMs trusts everyone with it; once there is a GM, only GMs grant or set it."""
+    assert await table.text("alice", ".ap grant 3") == "alice 給予 3 點行動點數：0 → 3"
+    await table.text("gm", ".gm")
+    before = await snapshot(table.core)
+    assert await table.text("alice", ".ap set 0") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await snapshot(table.core) == before
+    assert await table.text("gm", ".ap set 5") == "行動點數設為 5：3 → 5"

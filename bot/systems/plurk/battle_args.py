@@ -69,9 +69,13 @@ async def gm_target(ctx: Context, args: list[str], count: int, usage: str
                     ) -> tuple[ChannelState, Battle, str]:
     """For a GM command about one combatant (`.battle remove 食屍鬼`, `.bp max 食屍鬼 8`):
     the running battle and the stored name of the combatant its first of ``count``
-    arguments names."""
+    arguments names. In a channel without GMs a player's investigator is still only
+    its player's to change (:func:`may_act_for`); GM-run ones are everyone's there."""
     require_gm_if_any(ctx)
     if len(args) != count:
         raise CommandError(usage)
     row, battle = await running_battle(ctx)
-    return row, battle, find_name(battle, args[0])
+    name = find_name(battle, args[0])
+    if not may_act_for(ctx, battle.get(name).owner):
+        raise CommandError("core.error.not_yours")
+    return row, battle, name

@@ -109,7 +109,9 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         return ""
     parts = []
     if event.previous is not None and event.reason != "removed":
-        parts.append(ctx.t(f"plurk.battle.turn_reason.{event.reason}", actor=event.previous))
+        # who ended it: named as typed, not "the GM" (a table without GMs skips too)
+        parts.append(ctx.t(f"plurk.battle.turn_reason.{event.reason}", actor=event.previous,
+                           who=ctx.name))
     if not battle.actor.can_act:
         # the rules went once round the order and found no one able to act; the
         # turn "returning" to a fallen combatant would only confuse the table

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.systems.ace.args import echo, is_word, join_spaced, number, option
@@ -215,12 +216,14 @@ async def land_plain(ctx: Context, target: Someone, damage: int) -> str:
 @readable
 async def dmg(ctx: Context) -> list[Outgoing]:
     """`.dmg 狼人 12 [能量=火]` (GM): damage from a skill's effect, after energy
-    resistance (AE-11) and, with `.ace super on`, 體質's toughness (AE-12)."""
+    resistance (AE-11) and, with `.ace super on`, 體質's toughness (AE-12). In a channel
+    without GMs a player's character takes it only from its player; an enemy from anyone."""
     require_gm_if_any(ctx)
     words, energy = parse_energy(join_spaced(ctx.args).split())
     if len(words) != 2:
         raise CommandError("ace.error.dmg_usage")
     target = await someone(ctx, words[0])
+    require_owner_or_gm(ctx, target.owner)
     amount = number(words[1], "ace.error.dmg_usage")
     supernatural = (await options(ctx))["super"]
     _row, fight = await load_fight(ctx)

@@ -6,7 +6,8 @@ state (they survive a restart).
 - `.ext 修車 機械+1 [專業]` rolls one period with the speaker's sheet (or `.ext 修車 4`,
   a bare pool) and adds its successes (and, with the mishap rule, its 1s);
 - `.ext` lists them, `.ext restart 修車` starts over, `.ext drop 修車` removes one
-  (the one who started it, or a GM).
+  (the one who started it, or a GM — in a channel without GMs too: another player's
+  extended action is not anyone's to wipe, issue 22).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import fold
-from bot.permissions import require_gm_if_any
 from bot.systems.ace.args import check_name, dc_of, echo, is_word, join_spaced, option
 from bot.systems.ace.commands.checks import parse_check, roll_for
 from bot.systems.ace.documents import ExtendedActions
@@ -182,10 +183,18 @@ def _one(rest: list[str], usage: str) -> str:
     return rest[0]
 
 
+def require_starter(ctx: Context, actions: dict[str, dict[str, Any]], name: str) -> None:
+    """Restarting or dropping an extended action wipes its progress: its starter's or a
+    GM's to do. One stored before starters were kept is everyone's where there is no GM."""
+    if not may_act_for(ctx, actions[name].get("by")):
+        raise CommandError("ace.error.ext_not_yours", name=name)
+
+
 async def restart(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """AE-4: start over (after a mishap, the seed's 「必须重新从头开始」)."""
     row, actions = await load(ctx)
     name = find(actions, _one(rest, "ace.error.ext_usage"))
+    require_starter(ctx, actions, name)
     action = extended.restart(extended.Extended.from_dict(actions[name]))
     actions[name] = {**actions[name], **action.to_dict()}
     save(row, actions)
@@ -196,8 +205,7 @@ async def restart(ctx: Context, rest: list[str]) -> list[Outgoing]:
 async def drop(ctx: Context, rest: list[str]) -> list[Outgoing]:
     row, actions = await load(ctx)
     name = find(actions, _one(rest, "ace.error.ext_usage"))
-    if actions[name].get("by") != ctx.user:
-        require_gm_if_any(ctx)
+    require_starter(ctx, actions, name)
     action = extended.Extended.from_dict(actions.pop(name))
     save(row, actions)
     return [ctx.reply(ctx.t("ace.ext.dropped", name=name, progress=progress(ctx, action)),

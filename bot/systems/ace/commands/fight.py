@@ -347,12 +347,15 @@ async def cover(ctx: Context) -> list[Outgoing]:
 @readable
 async def cond(ctx: Context) -> list[Outgoing]:
     """AE-8: `.cond 狼人 睡眠|昏迷|石化|清除` (GM) — a lethal attack needs one of them,
-    and a turn passes over them."""
+    and a turn passes over them. In a channel without GMs a player's character is only
+    its player's to put to sleep (it would open it to a lethal attack); an enemy anyone's."""
     require_gm_if_any(ctx)
     tokens = ctx.args.split()
     if len(tokens) != 2:
         raise CommandError("ace.error.cond_usage")
     who = await someone(ctx, tokens[0])
+    if not may_act_for(ctx, who.owner):
+        raise CommandError("core.error.not_yours")
     key = None if any_of(tokens[1], CLEAR) else lookup(tokens[1], CONDITIONS)
     if key is None and not any_of(tokens[1], CLEAR):
         raise CommandError("ace.error.cond_usage")

@@ -2,7 +2,8 @@
 inventory slots and kill count, kept with the sheet (it moves with `.campaign bind`).
 
 - `.mark [名字|@玩家]` shows a mark (its player's or a GM's to see);
-- `.mark level 2 [名字]`, `.mark kills +1 [名字]` (GM);
+- `.mark level 2 [名字]`, `.mark kills +1 [名字]` (GM; in a channel without GMs a
+  player changes only their own character's mark);
 - `.store 恢復食物 3 每格=10` / `.store 太刀 佔格=2` — a standard action;
 - `.take 恢復食物 [5]` — a swift action to select plus a standard action.
 """
@@ -68,6 +69,7 @@ async def mark_command(ctx: Context) -> list[Outgoing]:
             raise CommandError("ace.error.mark_usage")
         character = await investigator(ctx, tokens[2]) if len(tokens) == 3 \
             else await active_sheet(ctx)
+        require_owner_or_gm(ctx, character.owner)
         row, m = await load(ctx, character)
         if is_word(verb, *LEVEL):
             m = mark.set_level(m, number(tokens[1], "ace.error.mark_usage"))

@@ -1,5 +1,6 @@
 """Action points (AP-1): `.ap` shows everyone's; `.ap 戰技 [name] [耐力=N]` spends;
-`.ap set <name> N` (GM) sets."""
+`.ap set <name> N` (GM) sets — in a channel without GMs a player sets only their own
+fighter's (another player's AP are theirs, issue 22), anyone a GM-run one's."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import integer, is_word, option
+from bot.systems.ap20.args import integer, is_word, may_speak_for, option
 from bot.systems.ap20.state import actor, find, numbers, running, save, sheet_of
 from bot.systems.ap20.table import command
 from bot.systems.ap20.text import label
@@ -65,6 +66,8 @@ async def ap(ctx: Context) -> list[Outgoing]:
         if len(tokens) != 3:
             raise CommandError(USAGE)
         fighter = find(combat, tokens[1])
+        if not may_speak_for(ctx, fighter.owner):
+            raise CommandError("ap20.error.not_yours", name=fighter.name)
         value = integer(tokens[2], USAGE)
         combat = ap20.update(combat, fighter.name, ap=value)
         save(row, combat)

@@ -13,7 +13,7 @@ from bot.kits import layers
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import ECHO, is_word, kind, layer, option
+from bot.systems.ap20.args import ECHO, is_word, kind, layer, may_speak_for, option
 from bot.systems.ap20.state import (
     actor,
     find,
@@ -237,13 +237,17 @@ async def atk(ctx: Context) -> list[Outgoing]:
 @command("dmg", "damage", "傷害", "伤害")
 async def dmg(ctx: Context) -> list[Outgoing]:
     """`.dmg <target> <dice|N> [type] [crit]` — damage without a check (a failed save, a
-    trap): AP-9 type and resistance, AP-5's crit doubles the dice (GM)."""
+    trap): AP-9 type and resistance, AP-5's crit doubles the dice (GM). In a channel
+    without GMs a player's fighter takes it only from its player; a GM-run one from
+    anyone (as plurk's `.dmg`)."""
     require_gm_if_any(ctx)
     tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("ap20.error.dmg_usage")
     row, combat = await running(ctx)
     target = find(combat, tokens[0])
+    if not may_speak_for(ctx, target.owner):
+        raise CommandError("ap20.error.not_yours", name=target.name)
     amount, crit, kind_ = tokens[1], False, None
     for token in tokens[2:]:
         if is_word(token, "crit", "重擊", "重击"):

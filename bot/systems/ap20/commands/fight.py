@@ -234,11 +234,15 @@ async def next_(ctx: Context) -> list[Outgoing]:
 
 
 async def remove(ctx: Context, rest: str) -> list[Outgoing]:
+    """GM: a fighter leaves the fight; in a channel without GMs a player's fighter
+    only by its player's word (issue 22), a GM-run one by anyone's."""
     require_gm_if_any(ctx)
     if not rest:
         raise CommandError(USAGE)
     row, combat = await running(ctx)
     fighter = find(combat, rest)
+    if not may_speak_for(ctx, fighter.owner):
+        raise CommandError("ap20.error.not_yours", name=fighter.name)
     after = ap20.remove(combat, fighter.name)
     save(row, after)
     return [ctx.reply(ctx.t("ap20.fight.removed", name=fighter.name),

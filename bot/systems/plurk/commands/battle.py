@@ -20,11 +20,12 @@ from collections.abc import Awaitable, Callable
 from bot.context import Context
 from bot.errors import CommandError
 from bot.handlers.gm import user_ref
+from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.store.models import Character
-from bot.systems.plurk.battle_args import gm_target, is_word
+from bot.systems.plurk.battle_args import current_actor, gm_target, is_word
 from bot.systems.plurk.battle_roster import (
     enemy_entrant,
     enter,
@@ -254,7 +255,8 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 async def add(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: bring a defined enemy (by name), a new one (`name 靈巧=… hp=…`) or a
-    player's active character (`@user`) into the running battle."""
+    player's active character (`@user`) into the running battle. In a channel without
+    GMs a player brings in only their own: whether to fight is each player's call."""
     require_gm_if_any(ctx)
     if not rest:
         raise CommandError("plurk.error.battle.add_usage")
@@ -267,6 +269,7 @@ async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Charac
     """The entrant `.battle add` means, and the sheet it comes from (a player's)."""
     if rest[0].startswith(("@", "<@", "[CQ:")) and len(rest) == 1:
         user = user_ref(rest[0])
+        require_owner_or_gm(ctx, user)
         character = await ctx.active_character(user)
         if character is None:
             raise CommandError("plurk.error.battle.user_no_character", user=user)
@@ -308,9 +311,11 @@ async def remove(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 
 async def skip(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    """GM: the current actor loses the rest of its turn."""
+    """GM: the current actor loses the rest of its turn. In a channel without GMs only
+    its player ends an investigator's turn (:func:`current_actor`), as `.pass` does."""
     require_gm_if_any(ctx)
     row, battle = await running_battle(ctx)
+    current_actor(ctx, battle)
     battle, event = plurk.skip_turn(battle)
     save_battle(row, battle)
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("skip", battle, turn=event))]

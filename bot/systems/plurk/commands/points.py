@@ -133,7 +133,7 @@ async def ap_command(ctx: Context) -> list[Outgoing]:
         bounded(event.after, result=True)
         row.data = pool.to_dict()
         return [ctx.reply(ctx.t(f"plurk.ap.{event.op}", amount=amount, before=event.before,
-                                after=event.after), ap_data(pool, event))]
+                                after=event.after, who=ctx.name), ap_data(pool, event))]
     if verb in COST_WORDS:
         if not rest:
             return [ctx.reply(ctx.t("plurk.ap.costs", costs=costs_text(ctx, pool)),
@@ -186,7 +186,8 @@ def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str) 
 @command("cp", "因果", "因果點數", "因果点数")
 async def cp(ctx: Context) -> list[Outgoing]:
     """PL-12: `.cp [investigator]` shows CP; `.cp award <investigator> N` (GM) awards
-    (a negative N corrects, never below 0)."""
+    (a negative N corrects, never below 0). In a channel without GMs a player awards
+    only their own investigator: another's CP is that player's (issue 22)."""
     require_plurk(ctx)
     parts = ctx.args.split()
     if parts and parts[0].casefold() in AWARD_WORDS:
@@ -194,6 +195,7 @@ async def cp(ctx: Context) -> list[Outgoing]:
         if len(parts) != 3:
             raise CommandError("plurk.error.cp_usage")
         character = await investigator(ctx, parts[1])
+        require_owner_or_gm(ctx, character.owner)
         amount = number(parts[2], "plurk.error.cp_usage")
         before = resource_value(character, CP)
         after = bounded(plurk.award_cp(before, amount), result=True)

@@ -236,7 +236,8 @@ async def move(ctx: Context) -> list[Outgoing]:
 @command("shove", "擊退", "击退", "牽引", "牵引", "被迫移動", "被迫移动")
 async def shove(ctx: Context) -> list[Outgoing]:
     """V6-3, GM: a forced move (knock-back, pull, flight) — no fatigue, a straight line,
-    stopping before the first base in the way."""
+    stopping before the first base in the way. In a channel without GMs a player's
+    combatant is moved only by its player (issue 22); a GM-run one by anyone."""
     require_gm_if_any(ctx)
     tokens = ctx.args.split()
     if len(tokens) != 2:
@@ -244,6 +245,8 @@ async def shove(ctx: Context) -> list[Outgoing]:
     row, f = await load(ctx)
     roster = await fight(ctx)
     who = member(roster, tokens[0])
+    if not may_speak_for(ctx, who):
+        raise CommandError("v6.error.not_yours", name=who.name)
     f, moved = v6.forced_move(f, who.name, cell(tokens[1]))
     save(row, f)
     stop = ctx.t("v6.field.stopped", other=moved.stopped_by) if moved.stopped_by else ""
@@ -282,7 +285,8 @@ async def map_(ctx: Context) -> list[Outgoing]:
 
 @command("fatigue", "疲勞", "疲劳")
 async def fatigue(ctx: Context) -> list[Outgoing]:
-    """`.fatigue` shows everyone's fatigue; `.fatigue <name> N` (GM) sets it."""
+    """`.fatigue` shows everyone's fatigue; `.fatigue <name> N` (GM) sets it — in a
+    channel without GMs a player's own combatant's only, a GM-run one's anyone."""
     tokens = ctx.args.split()
     row, f = await load(ctx)
     roster = await fight(ctx)
@@ -295,6 +299,8 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     if len(tokens) not in (1, 2):
         raise CommandError("v6.error.fatigue_usage")
     who = member(roster, tokens[0])
+    if not may_speak_for(ctx, who):
+        raise CommandError("v6.error.not_yours", name=who.name)
     value = small(tokens[1], "v6.error.fatigue_usage") if len(tokens) == 2 else 0
     before = f.unit(who.name).fatigue
     f = v6.rest(f, who.name, value)
