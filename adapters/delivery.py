@@ -8,17 +8,24 @@ recipient, never the content — goes to the channel instead.
 Every reply the core returns is already in its outbox (stored with the command's
 change); once the platform took it — or refused it for good — it is reported
 `delivered`. What a stop or a crash cut off stays there and is sent at the next
-start (:meth:`Delivery.deliver` of ``core.undelivered(platform)``).
+start (:meth:`Delivery.deliver` of ``core.undelivered(platform)``). A stored reply is
+sent only while ``core.holds`` it — its process's claim on the outbox row still
+stands (bot/store/outbox.py) — so that two processes never both send it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
+
+TAKE_OVER_EVERY = 30.0
+"""Seconds between two looks for stored replies no live process sends any more."""
 
 
 class CoreAPI(Protocol):
@@ -36,6 +43,8 @@ class CoreAPI(Protocol):
     async def delivered(self, outgoing: Outgoing) -> None: ...
 
     async def undelivered(self, platform: str) -> list[Outgoing]: ...
+
+    async def holds(self, outgoing: Outgoing) -> bool: ...
 
     def set_bot_id(self, platform: str, user: str) -> None: ...
 
@@ -59,6 +68,8 @@ class Delivery:
         """Every message is attempted: a channel post the platform refuses (missing
         permission, deleted channel) must not cost the GM their private copy."""
         for out in outs:
+            if out.outbox_id is not None and not await self.core.holds(out):
+                continue  # another process took it over: it sends it
             try:
                 await self._deliver(out, report_failure=True)
             except Exception:
@@ -86,3 +97,26 @@ class Delivery:
             return
         for notice in await self.core.private_delivery_failed(self.platform, out):
             await self._deliver(notice, report_failure=False)
+
+
+async def take_over_forever(core: CoreAPI, platform: str,
+                            deliver: Callable[[list[Outgoing]], Awaitable[None]],
+                            ready: Callable[[], bool] = lambda: True,
+                            every: float = TAKE_OVER_EVERY) -> None:
+    """Every ``every`` seconds until cancelled: send the replies of ``platform`` whose
+    process stopped renewing its claim (it died while this one runs, or this one
+    started before the dead one's lease was past; bot/store/outbox.py). What a stop
+    left is sent at start, by each adapter. Nothing is taken while the platform is not
+    ``ready`` (no connection): a reply taken is this process's to send."""
+    while True:
+        await asyncio.sleep(every)
+        if not ready():
+            continue
+        try:
+            outs = await core.undelivered(platform)
+            if outs:
+                log.warning("%s: sending %d replies a stopped process left unsent",
+                            platform, len(outs))
+                await deliver(outs)
+        except Exception:
+            log.exception("%s: could not send the replies a stopped process left", platform)

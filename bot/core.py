@@ -59,6 +59,7 @@ from bot.store.models import (
     campaign_key,
 )
 from bot.store.ops import claim_row, outbox_ids
+from bot.store.outbox import Claims, new_claim, process_name
 from rules.dice.source import DiceSource, SystemSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem
@@ -125,9 +126,12 @@ class Core:
         self.sessions = db.sessionmaker(engine)
         if group_commit is None:
             group_commit = settings.group_commit
+        claimant = process_name()
         self.writer: GroupWriter | None = GroupWriter(db.make_engine(
             engine.url.render_as_string(hide_password=False), writer=True),
-        ) if group_commit else None
+            claimant=claimant) if group_commit else None
+        self.claims = Claims(claimant, self._transaction)
+        """Who sends the replies this core stored or took (bot/store/outbox.py)."""
         systems.plugins()  # every rule system's commands registered before routing
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else SystemSource()
@@ -157,6 +161,7 @@ class Core:
             # would be left closing in the background and the process could not exit
             await self._ack_flush
         await self.flush_acks()  # through the writer while it is open
+        await self.claims.close()  # what is left is the next start's to send
         if self.writer is not None:
             await self.writer.close()
         await self.flush_acks()  # what a failed deletion left, on the pooled engine
@@ -564,10 +569,12 @@ class Core:
         are inserted with the batch's other replies, just before its COMMIT."""
         if not outs:
             return outs
+        self.claims.claimed()  # renewed from now on: this core sends them
         writer = self.writer
         if writer is not None and session is writer.session.sync_session:
             return writer.store_replies(platform, outs)
-        ids = outbox_ids(session, [{"platform": platform, "message": out.to_record()}
+        claim = new_claim(self.claims.claimant)
+        ids = outbox_ids(session, [{"platform": platform, "message": out.to_record(), **claim}
                                    for out in outs])
         return [replace(out, outbox_id=row_id) for out, row_id in zip(outs, ids, strict=True)]
 
@@ -740,12 +747,17 @@ class Core:
 
     async def undelivered(self, platform: str) -> list[Outgoing]:
         """Replies of ``platform`` committed but not yet accepted by it (a stop or a crash
-        came in between), oldest first; each stays stored until :meth:`delivered`."""
-        async with self.sessions() as session:
-            rows = await session.scalars(select(OutboxMessage).where(
-                OutboxMessage.platform == platform).order_by(OutboxMessage.id))
-            return [replace(Outgoing.from_record(row.message), outbox_id=row.id)
-                    for row in rows if row.id not in self._acked]
+        came in between), oldest first, that no live process sends: each is claimed by
+        this core now (bot/store/outbox.py) and stays stored until :meth:`delivered`."""
+        return [replace(Outgoing.from_record(message), outbox_id=row_id)
+                for row_id, message in await self.claims.take(platform)
+                if row_id not in self._acked]
+
+    async def holds(self, outgoing: Outgoing) -> bool:
+        """Whether this core may send ``outgoing`` now: not stored, or its outbox row is
+        still claimed by this core (:meth:`bot.store.outbox.Claims.holds`). An adapter
+        asks before each send."""
+        return outgoing.outbox_id is None or await self.claims.holds(outgoing.outbox_id)
 
     async def claim_message(self, platform: str, message_id: str) -> bool:
         """Record a platform message id without running a command (an adapter answers

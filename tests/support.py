@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from sqlalchemy import select
+
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
+from bot.store.models import OutboxMessage
 from rules.dice.source import ScriptedSource
 
 
@@ -28,6 +33,15 @@ class Table:
         channel = [o for o in outs if o.to == "channel"]
         assert len(channel) == 1, outs
         return channel[0].text
+
+
+async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing]:
+    """Every reply of ``platform`` in the outbox, oldest first, whoever claimed it
+    (``core.undelivered`` gives only what no live core sends)."""
+    async with core.sessions() as session:
+        rows = await session.scalars(select(OutboxMessage).where(
+            OutboxMessage.platform == platform).order_by(OutboxMessage.id))
+        return [replace(Outgoing.from_record(row.message), outbox_id=row.id) for row in rows]
 
 
 class _NoMoreDice:

@@ -170,7 +170,9 @@ def exports_folder(core: Core) -> Path:
 async def write_all(core: Core, outs: list[Outgoing], stdout: TextIO, as_json: bool,
                     encoding: str) -> None:
     """Write attachments and print replies, then take them out of the core's outbox
-    (a crash in between writes a file again, under the next free name)."""
+    (a crash in between writes a file again, under the next free name). A stored reply
+    another process took over is its to print."""
+    outs = [out for out in outs if out.outbox_id is None or await core.holds(out)]
     for out in outs:
         path = None
         if out.attachment is not None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
-from adapters.delivery import CoreAPI
+from adapters.delivery import CoreAPI, take_over_forever
 from adapters.discord.commands import build_commands, core_knows
 from adapters.discord.convert import (
     PLATFORM,
@@ -53,6 +53,7 @@ class TrpgDiscordClient(discord.Client):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self._resent = False
+        self._take_over: asyncio.Task[None] | None = None
         self.tree.error(self.on_command_error)
         for command in build_commands(known):
             self.tree.add_command(command)
@@ -79,11 +80,16 @@ class TrpgDiscordClient(discord.Client):
                 log.warning("Discord: sending %d replies kept from before the last stop",
                             len(outs))
                 await DiscordDelivery(self, self.core, None, None).deliver(outs)
+            self._take_over = asyncio.create_task(take_over_forever(
+                self.core, PLATFORM, DiscordDelivery(self, self.core, None, None).deliver,
+                self.is_ready))
 
     async def close(self) -> None:
         """Close, and drop a pending ``ready``: discord.py dispatches it up to
         ``guild_ready_timeout`` (2 s) after the gateway's READY, which after a
         quick stop would log "logged in" once the bot is already gone."""
+        if self._take_over is not None:
+            self._take_over.cancel()
         await super().close()
         pending = getattr(self._connection, "_ready_task", None)
         if isinstance(pending, asyncio.Task) and not pending.done():

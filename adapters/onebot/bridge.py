@@ -13,7 +13,7 @@ from typing import Any
 
 from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
 
-from adapters.delivery import CoreAPI
+from adapters.delivery import CoreAPI, take_over_forever
 from adapters.onebot.convert import (
     PLATFORM,
     as_chatter,
@@ -24,6 +24,7 @@ from adapters.onebot.convert import (
 )
 from adapters.onebot.delivery import SEND_ERRORS, OneBotDelivery
 from bot.config.onebot import OneBotSettings
+from bot.messages import Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +37,40 @@ class OneBotBridge:
         self.core = core
         self.settings = settings
         self.tasks: set[asyncio.Task[None]] = set()
+        self.bot: Bot | None = None
+        """The QQ account connected last: it sends what another process left."""
+        self._take_over: asyncio.Task[None] | None = None
 
     def on_connect(self, bot: Bot) -> None:
         """A QQ account connected: it is never a GM; send what the last run left in
         the outbox."""
         self.core.set_bot_id(PLATFORM, str(bot.self_id))
+        self.bot = bot
         task = asyncio.get_running_loop().create_task(self.resend_undelivered(bot))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        if self._take_over is None:
+            self._take_over = asyncio.get_running_loop().create_task(
+                take_over_forever(self.core, PLATFORM, self._deliver_taken_over,
+                                  lambda: self.bot is not None))
+
+    def on_disconnect(self, bot: Bot) -> None:
+        """A QQ account went away: it sends nothing more (a send would fail and drop
+        the reply)."""
+        if self.bot is bot:
+            self.bot = None
+
+    def stop(self) -> None:
+        """The server stops: no more looks for what another process left."""
+        if self._take_over is not None:
+            self._take_over.cancel()
+            self._take_over = None
+
+    async def _deliver_taken_over(self, outs: list[Outgoing]) -> None:
+        bot = self.bot
+        if bot is None:  # gone since they were taken: the next start sends them
+            return
+        await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
 
     def command_text(self, event: MessageEvent) -> str | None:
         """The command in this event, ``None`` when it is ordinary chat."""

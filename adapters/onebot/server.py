@@ -91,6 +91,9 @@ class TrpgOneBotAdapter(OneBotV11Adapter):
     def bot_disconnect(self, bot: BaseBot) -> None:
         super().bot_disconnect(bot)
         log.warning("QQ: bot %s disconnected", bot.self_id)
+        active = bridge.active()
+        if active is not None and isinstance(bot, OneBotV11Bot):
+            active.on_disconnect(bot)
 
 
 def nonebot_init_kwargs(settings: Settings) -> dict[str, Any]:
@@ -257,6 +260,7 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
                 await asyncio.wait_for(server_task, SHUTDOWN_GRACE_SECONDS)
         except Exception:
             pass  # reported below from server_task.result()
+        active.stop()
         bridge.uninstall(active)
     if server_task.done() and not server_task.cancelled():
         server_task.result()  # re-raise a start-up failure

@@ -29,6 +29,7 @@ import contextlib
 import logging
 from typing import Any
 
+from adapters.delivery import TAKE_OVER_EVERY
 from adapters.logs import protect_secrets_in_logs
 from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
 from adapters.plurk.client import PlurkClient
@@ -135,6 +136,8 @@ class PlurkListener:
                     self.settings.catch_up_interval, self._locked_catch_up, halt, first=False
                 )
             ),
+            asyncio.create_task(
+                self._every(TAKE_OVER_EVERY, self.outbox.take_over, halt, first=False)),
         ]
         try:
             watcher = CometWatcher(

@@ -98,6 +98,16 @@ class PlurkOutbox:
         for out in left:
             await self.put(out)
 
+    async def take_over(self) -> None:
+        """Queue what a process that died while this one runs left unsent (its claims'
+        leases past, bot/store/outbox.py); the listener calls it every
+        :data:`adapters.delivery.TAKE_OVER_EVERY` seconds."""
+        left = await self.core.undelivered(PLATFORM)
+        if left:
+            log.warning("plurk: sending %d replies a stopped process left unsent", len(left))
+        for out in left:
+            await self.put(out)
+
     @property
     def busy_threads(self) -> int:
         return len(self._threads)
@@ -158,7 +168,10 @@ class PlurkOutbox:
                 self.on_fatal(exc)
 
     async def deliver(self, out: Outgoing, thread: int) -> None:
-        """Post one Outgoing to ``thread`` (channel) or privately; settle it in the store."""
+        """Post one Outgoing to ``thread`` (channel) or privately; settle it in the store.
+        Not when another process took over its outbox row (``core.holds``): it sends it."""
+        if out.outbox_id is not None and not await self.core.holds(out):
+            return
         if out.to == "channel":
             if out.secret:
                 log.error("plurk: refused to post a secret message to thread %s", thread)

@@ -48,6 +48,7 @@ from bot.messages import Outgoing
 from bot.store.cache import TABLES, WorkingSet
 from bot.store.inline import InlineConnection
 from bot.store.ops import claim_row, claim_sql, outbox_ids, outbox_sql
+from bot.store.outbox import new_claim, process_name
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +64,10 @@ class BatchFailed(Exception):
 
 class GroupWriter:
     def __init__(self, engine: AsyncEngine, cap: int = 200, window: float = 0.0,
-                 tables: int = TABLES) -> None:
+                 tables: int = TABLES, claimant: str | None = None) -> None:
         self.engine = engine
+        self.claimant = claimant or process_name()
+        """Who the replies this writer stores are claimed by (bot/store/outbox.py)."""
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.session: AsyncSession = self.sessions()
         self.cache = WorkingSet(self.session.sync_session, tables)
@@ -184,13 +187,15 @@ class GroupWriter:
         SQLAlchemy compiled, sent to the driver (a few µs each); elsewhere all rows are
         one ``INSERT … RETURNING`` through SQLAlchemy (insertmanyvalues)."""
         inline = self.inline
+        claim = new_claim(self.claimant)
         if inline is not None:
             dialect = self.engine.dialect
-            ids = iter([inline.one(*outbox_sql(dialect, platform, out.to_record()))
+            ids = iter([inline.one(*outbox_sql(dialect, platform, out.to_record(), claim))
                         for platform, outs in replies for out in outs])
         else:
-            ids = iter(outbox_ids(session, [{"platform": platform, "message": out.to_record()}
-                                            for platform, outs in replies for out in outs]))
+            ids = iter(outbox_ids(session, [
+                {"platform": platform, "message": out.to_record(), **claim}
+                for platform, outs in replies for out in outs]))
         for _platform, outs in replies:
             outs[:] = [replace(out, outbox_id=next(ids)) for out in outs]
 

@@ -134,7 +134,11 @@ def campaign_key(name: str) -> str:
 class OutboxMessage(Base):
     """A reply committed with its command's change and not yet accepted by its platform
     (the transactional outbox): the adapter deletes it once the platform took it, and
-    sends what is left again at its next start."""
+    sends what is left again at its next start.
+
+    Only the process that claimed a row sends it (:mod:`bot.store.outbox`): the one
+    that stored it, or one that took it over once the claim's lease expired or its
+    claimant died."""
 
     __tablename__ = "outbox"
 
@@ -142,6 +146,10 @@ class OutboxMessage(Base):
     platform: Mapped[str] = mapped_column(String(32), index=True)
     message: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+    claimed_by: Mapped[str | None] = mapped_column(String(160), default=None)
+    """The sending process (:func:`bot.store.outbox.process_name`); None: nobody."""
+    lease_until: Mapped[datetime | None] = mapped_column(default=None)
+    """When the claim lapses unless renewed (UTC); None or past: free to take."""
 
 
 class PendingPrivate(Base):

@@ -49,7 +49,7 @@ def _driver_statement(dialect: Dialect, which: str,
         columns = ["platform", "message_id", "processed_at"]
     else:
         table, statement = OutboxMessage.__table__, _outbox(False)
-        columns = ["platform", "message", "created_at"]
+        columns = ["platform", "message", "created_at", "claimed_by", "lease_until"]
     compiled = statement.compile(dialect=dialect, column_keys=columns)
     assert compiled.positiontup is not None
     processors = {name: table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
@@ -75,11 +75,11 @@ def claim_sql(dialect: Dialect, platform: str, message_id: str) -> tuple[str, tu
 
 
 def outbox_sql(dialect: Dialect, platform: str, message: dict[str, Any],
-               ) -> tuple[str, tuple[Any, ...]]:
+               claim: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
     """``INSERT INTO outbox … RETURNING id`` of one reply, as the driver takes it (see
-    :func:`claim_sql`)."""
+    :func:`claim_sql`); ``claim``: its claim columns (:func:`bot.store.outbox.new_claim`)."""
     return _driver_params(dialect, "outbox", {
-        "platform": platform, "message": message, "created_at": _now()})
+        "platform": platform, "message": message, "created_at": _now(), **claim})
 
 
 @cache

@@ -369,6 +369,9 @@ class _Core:
     async def delivered(self, out: Outgoing) -> None:
         self.delivered_ids.append(out.outbox_id)
 
+    async def holds(self, out: Outgoing) -> bool:
+        return True  # this process's claim stands (bot/store/outbox.py)
+
     async def private_delivery_failed(self, platform: str, out: Outgoing) -> list[Outgoing]:
         self.failed.append(out)
         return self.notices

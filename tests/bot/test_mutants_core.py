@@ -31,7 +31,7 @@ from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem, Stat
 from tests.conftest import make_settings
-from tests.support import Table
+from tests.support import Table, stored_replies
 
 # ------------------------------------------------------------------ test systems
 # Two small systems, registered only by the fixtures below: one command each that
@@ -317,7 +317,7 @@ async def test_a_replayed_refusal_is_not_answered_again_without_group_commit(
         refusal = "⚠ 找不到名為「無名」的角色。"
         assert await core.handle(said) == [Outgoing("channel", "t", refusal, outbox_id=1)]
         assert await core.handle(said) == []
-        assert [o.text for o in await core.undelivered("console")] == [refusal]
+        assert [o.text for o in await stored_replies(core)] == [refusal]
         # without a message id there is nothing to remember: answered every time
         anonymous = Incoming("console", "t", "u", ".pc switch 無名", "u")
         assert await core.handle(anonymous) == [Outgoing("channel", "t", refusal)]
@@ -357,11 +357,11 @@ async def test_a_refusal_after_a_change_undoes_it_and_keeps_the_language(
         table = Table(core, "t")
         await table.say("gm", ".system mutt")
         await table.say("gm", ".lang en")
-        waiting = await core.undelivered("console")
+        waiting = await stored_replies(core)
         assert await core.handle(Incoming("console", "t", "u", ".zwrite", "u")) == [
             Outgoing("channel", "t", "⚠ Another command changed the same data at the same "
                      "time; this one had no effect. Please try again.")]
-        assert await core.undelivered("console") == waiting
+        assert await stored_replies(core) == waiting
         assert await table.text("u", "." + "x" * (MAX_INPUT + 1)) == (
             f"⚠ Command too long ({MAX_INPUT + 1} characters, limit {MAX_INPUT}); not run.")
         # the channel's own language was restored by the undo

@@ -15,6 +15,7 @@ from bot.core import ACK_DELAY, Core
 from bot.messages import Incoming, Outgoing
 from bot.store import db
 from tests.conftest import make_settings
+from tests.support import stored_replies
 
 
 def said(user: str, line: str, message_id: str | None = None) -> Incoming:
@@ -27,13 +28,14 @@ async def test_item9_replies_stay_in_the_outbox_until_delivered(settings: Settin
         outs = await core.handle(said("alice", ".st 觀察 5", "m1"))
         refused = await core.handle(said("alice", ".pc switch 無名", "m2"))
         assert [o.outbox_id for o in outs + refused] == [1, 2]
-        waiting = await core.undelivered("console")
+        waiting = await stored_replies(core)
         assert [(o.text, o.outbox_id) for o in waiting] == [
             ("alice 的數值已更新：觀察:5", 1), ("⚠ 找不到名為「無名」的角色。", 2)]
-        assert await core.undelivered("qq") == []
+        assert await core.undelivered("console") == []  # this core's own: it sends them
+        assert await stored_replies(core, "qq") == []
         await core.delivered(outs[0])
-        assert [o.outbox_id for o in await core.undelivered("console")] == [2]
         await asyncio.sleep(ACK_DELAY * 2)  # the grouped deletion has committed
+        assert [o.outbox_id for o in await stored_replies(core)] == [2]
     finally:
         await core.close()
     again = await Core.open(settings)  # a restart finds only what was not delivered
@@ -42,7 +44,7 @@ async def test_item9_replies_stay_in_the_outbox_until_delivered(settings: Settin
             "⚠ 找不到名為「無名」的角色。"]
         # a replayed message is not answered (nor stored) again
         assert await again.handle(said("alice", ".pc switch 無名", "m2")) == []
-        assert len(await again.undelivered("console")) == 1
+        assert len(await stored_replies(again)) == 1
     finally:
         await again.close()
 
@@ -55,7 +57,7 @@ async def test_item9_a_kept_private_message_leaves_the_outbox(settings: Settings
         gm_copy = next(o for o in outs if o.user == "gm")
         notice = await core.private_delivery_failed("console", gm_copy)
         assert [o.to for o in notice] == ["channel"]
-        assert gm_copy.outbox_id not in {o.outbox_id for o in await core.undelivered("console")}
+        assert gm_copy.outbox_id not in {o.outbox_id for o in await stored_replies(core)}
     finally:
         await core.close()
 

@@ -16,7 +16,7 @@ from bot.messages import MAX_ATTACHMENT_BYTES, Attachment, Outgoing
 from bot.systems.plurk.battle_state import Setup
 from bot.systems.plurk.field_view import hp_max
 from rules.systems.plurk import Combatant
-from tests.support import Table
+from tests.support import Table, stored_replies
 
 START = [10, 13, 12, 4, 8, 8, 3, 2, 9]  # Bob, Ann, Ghoul, Thug (see test_plurk_battle.py)
 
@@ -128,9 +128,10 @@ def test_the_console_json_line_describes_the_attachment_without_its_bytes() -> N
 async def test_an_unsent_picture_comes_back_from_the_store_whole(core: Core) -> None:
     table = Table(core)
     await battle(table)
-    for out in await core.undelivered("console"):
+    for out in await stored_replies(core):
         await core.delivered(out)
+    await core.flush_acks()
     [out] = await table.say("p1", ".field png")
-    [kept] = await core.undelivered("console")
+    [kept] = await stored_replies(core)
     assert kept.outbox_id == out.outbox_id
     assert kept.attachment == out.attachment and kept.text == out.text

@@ -6,10 +6,18 @@ on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import select, update
+
+from adapters.delivery import Delivery, take_over_forever
 from bot.config import Settings
 from bot.core import Core
-from bot.messages import Incoming
+from bot.messages import Incoming, Outgoing
+from bot.store import outbox
+from bot.store.models import OutboxMessage
 from tests.support import Table
 
 
@@ -81,3 +89,161 @@ async def test_item7_different_stats_on_one_sheet_do_not_overwrite_each_other(
     finally:
         await first.close()
         await second.close()
+
+
+class Recorder(Delivery):
+    """An adapter that writes down what it sends, tagged with its process."""
+
+    platform = "console"
+
+    def __init__(self, core: Core, name: str, sent: list[tuple[str, str]]) -> None:
+        super().__init__(core)
+        self.name, self.sent = name, sent
+
+    async def send_channel(self, out: Outgoing) -> None:
+        self.sent.append((self.name, out.text))
+
+    async def send_private(self, out: Outgoing) -> bool:
+        self.sent.append((self.name, out.text))
+        return True
+
+
+async def outbox_rows(core: Core) -> list[tuple[int, str | None]]:
+    async with core.sessions() as session:
+        return [tuple(row) for row in await session.execute(  # type: ignore[misc]
+            select(OutboxMessage.id, OutboxMessage.claimed_by).order_by(OutboxMessage.id))]
+
+
+async def test_issue22_item11_a_starting_process_does_not_send_what_a_live_one_sends(
+        any_settings: Settings) -> None:
+    """A reply stored by one process and still on its way (a slow platform, a Plurk
+    flood-control wait) was sent again by every process that started meanwhile: it is
+    the first process's, and only it sends it."""
+    first = await Core.open(any_settings)
+    second: Core | None = None
+    sent: list[tuple[str, str]] = []
+    try:
+        outs = await Table(first).say("alice", ".st 觀察 5")
+        second = await Core.open(any_settings)  # starts while the reply is unsent
+        await Recorder(second, "second", sent).deliver(await second.undelivered("console"))
+        await Recorder(first, "first", sent).deliver(outs)
+        assert sent == [("first", "alice 的數值已更新：觀察:5")]
+        await first.flush_acks()
+        assert await outbox_rows(first) == []
+    finally:
+        await first.close()
+        if second is not None:
+            await second.close()
+
+
+async def test_issue22_item11_an_expired_claim_is_taken_over_and_its_holder_stands_down(
+        any_settings: Settings) -> None:
+    """A process that stopped renewing (stalled, or dead on another machine) loses its
+    replies once their lease is past: another process takes them and sends them, and
+    the first one, should it wake up, does not send them too."""
+    first = await Core.open(any_settings)
+    second: Core | None = None
+    sent: list[tuple[str, str]] = []
+    try:
+        outs = await Table(first).say("alice", ".st 觀察 5")
+        [(row_id, holder)] = await outbox_rows(first)
+        assert holder == first.claims.claimant
+        second = await Core.open(any_settings)
+        assert await second.undelivered("console") == []  # the lease still runs
+        async with first.sessions() as session, session.begin():
+            await session.execute(update(OutboxMessage).values(
+                lease_until=datetime(2000, 1, 1)))  # its lease is past…
+        first.claims.valid_until = 0.0  # …and the first process knows its own lapsed
+        taken = await second.undelivered("console")
+        assert [(o.outbox_id, o.text) for o in taken] == [(row_id, "alice 的數值已更新：觀察:5")]
+        assert await outbox_rows(first) == [(row_id, second.claims.claimant)]
+        await Recorder(first, "first", sent).deliver(outs)  # it wakes up: not its own now
+        await Recorder(second, "second", sent).deliver(taken)
+        assert sent == [("second", "alice 的數值已更新：觀察:5")]
+        await second.flush_acks()
+        assert await outbox_rows(first) == []
+    finally:
+        await first.close()
+        if second is not None:
+            await second.close()
+
+
+async def test_issue22_item11_two_processes_taking_at_once_never_both_win(
+        any_settings: Settings) -> None:
+    """Every row goes to exactly one of two processes taking the same free rows at
+    the same time."""
+    cores = [await Core.open(any_settings) for _ in range(3)]
+    try:
+        for n in range(20):
+            await Table(cores[0]).say("alice", f".st 觀察 {n}")
+        await cores[0].close()  # its claims are released: all 20 are free
+        for _ in range(5):
+            taken = await asyncio.gather(*(core.undelivered("console") for core in cores[1:]))
+            ids = [o.outbox_id for outs in taken for o in outs]
+            assert len(ids) == len(set(ids))
+            if ids:
+                assert sorted(ids) == list(range(1, 21))
+                break
+    finally:
+        for core in cores[1:]:
+            await core.close()
+
+
+async def test_issue22_item11_a_dead_process_of_this_machine_is_taken_over_at_once(
+        any_settings: Settings) -> None:
+    """A restart after kill -9 need not wait for the killed process's leases: a claimant
+    of this machine whose PID is gone is known dead. One of another machine, or alive,
+    keeps its claim until its lease is past."""
+    core = await Core.open(any_settings)
+    try:
+        done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+        me = outbox.process_name().split("|")
+        dead = "|".join([*me[:3], done.stdout.strip(), "12345", "deadbeef"])
+        elsewhere = "|".join([me[0], "another-boot", *me[2:5], "feedface"])
+        alive = outbox.process_name()  # another core of this process
+        assert outbox.is_dead(dead) and not outbox.is_dead(elsewhere) \
+            and not outbox.is_dead(alive)
+        lease = datetime.now(UTC).replace(tzinfo=None) + timedelta(minutes=5)
+        async with core.sessions() as session, session.begin():
+            session.add_all(OutboxMessage(
+                platform="console", claimed_by=who, lease_until=lease,
+                message=Outgoing("channel", "table", text).to_record())
+                for who, text in ((dead, "killed"), (elsewhere, "far"), (alive, "busy")))
+        assert [o.text for o in await core.undelivered("console")] == ["killed"]
+    finally:
+        await core.close()
+
+
+async def test_issue22_item11_a_running_process_takes_over_what_a_dead_one_left(
+        any_settings: Settings) -> None:
+    """A process that dies while another runs leaves its replies claimed: the live one's
+    adapter looks again every so often (``take_over_forever``) and sends them once their
+    lease is past — not while its platform is not connected, and never twice."""
+    dying, live = await Core.open(any_settings), await Core.open(any_settings)
+    sent: list[tuple[str, str]] = []
+    try:
+        await Table(dying).say("alice", ".st 觀察 5")
+        ready = False
+        loop = asyncio.create_task(take_over_forever(
+            live, "console", Recorder(live, "live", sent).deliver, lambda: ready, every=0.05))
+        await asyncio.sleep(0.2)
+        assert sent == []  # its lease runs
+        async with dying.sessions() as session, session.begin():
+            await session.execute(update(OutboxMessage).values(
+                lease_until=datetime(2000, 1, 1)))  # it died long ago
+        await asyncio.sleep(0.2)
+        assert sent == []  # not connected: nothing taken
+        assert [holder for _, holder in await outbox_rows(live)] == [dying.claims.claimant]
+        ready = True
+        for _ in range(200):  # a busy machine: up to 10 s
+            if sent:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # a few more looks: not sent again
+        loop.cancel()
+        assert sent == [("live", "alice 的數值已更新：觀察:5")]
+    finally:
+        await live.close()
+        dying.claims.valid_until = 0.0
+        await dying.close()

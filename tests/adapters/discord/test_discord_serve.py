@@ -117,10 +117,14 @@ async def test_item9_a_reply_committed_but_never_sent_is_sent_once_when_ready(
     from tests.adapters.discord.doubles import CHANNEL_ID
 
     settings = discord_settings(tmp_path)
-    core = await Core.open(settings, dice=ScriptedSource([17]))
-    outs = await core.handle(Incoming("discord", str(CHANNEL_ID), "601", ".r 1d20",
-                                      display_name="Alice", message_id="i1"))
+    last_run = await Core.open(settings, dice=ScriptedSource([17]))
+    try:
+        outs = await last_run.handle(Incoming("discord", str(CHANNEL_ID), "601", ".r 1d20",
+                                              display_name="Alice", message_id="i1"))
+    finally:
+        await last_run.close()  # stopped before it sent the reply
     assert [o.text for o in outs] == ["🎲 Alice：1d20 = [17] = 17"]
+    core = await Core.open(settings)
     path = f"/channels/{CHANNEL_ID}/messages"
     for again in (False, True):
         stop = asyncio.Event()

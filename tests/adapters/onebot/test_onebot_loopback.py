@@ -230,15 +230,20 @@ async def test_item9_a_reply_committed_but_never_sent_is_sent_once_on_connect(
 ) -> None:
     """The outbox: a reply the core committed but no QQ connection took (a crash or a
     stop in between) is sent when QQ connects again — and only once."""
+    from bot.core import Core
     from bot.messages import Incoming
 
     settings = onebot_settings(tmp_path)
-    running = await start_bot(settings, dice=ScriptedSource([17]))
+    last_run = await Core.open(settings, dice=ScriptedSource([17]))
+    try:
+        outs = await last_run.handle(Incoming("qq", str(GROUP), str(ALICE), ".r 1d20",
+                                              display_name="Alice", message_id="m1"))
+    finally:
+        await last_run.close()  # stopped before it sent the reply
+    assert [o.text for o in outs] == ["🎲 Alice：1d20 = [17] = 17"]
+    running = await start_bot(settings)
     try:
         await wait_listening(running)
-        outs = await running.core.handle(Incoming("qq", str(GROUP), str(ALICE), ".r 1d20",
-                                                  display_name="Alice", message_id="m1"))
-        assert [o.text for o in outs] == ["🎲 Alice：1d20 = [17] = 17"]
         peer = OneBotPeer(running.url, token=TOKEN)
         await peer.connect()
         for _ in range(100):
