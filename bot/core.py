@@ -92,6 +92,9 @@ class Run:
     table: str
     command: router.Command | None = None
     locale: str | None = None
+    read_locale: str | None = None
+    """The table's language as stored when the command read its channel (before its
+    handler ran): what a refusal speaks, though nothing of the run is kept."""
     dice: DiceReplay = field(init=False)
     """What the handler rolls with: ``source``, remembered for a second run."""
 
@@ -375,6 +378,7 @@ class Core:
         if await self._table_in(session, incoming) != run.table:
             return None
         channel = await self.channel_row(session, incoming.platform, run.table)
+        run.read_locale = channel.locale or self.platform_locale(incoming.platform)
         if run.early is None:
             # known before its checks, so that a hidden command's refusal stays private
             run.command, args = self._command_at(run.body, channel)
@@ -394,9 +398,10 @@ class Core:
         return await self._logged(session, channel, incoming, outs, run.locale)
 
     def _refusal_of(self, run: Run, exc: CommandError | RuleError) -> Outgoing:
-        return self._refusal(run.incoming, self.cached_locale(
-            run.incoming.platform, run.incoming.channel), exc,
-            private=run.command is not None and run.command.hidden)
+        locale = run.read_locale or self.cached_locale(run.incoming.platform,
+                                                       run.incoming.channel)
+        return self._refusal(run.incoming, locale, exc,
+                             private=run.command is not None and run.command.hidden)
 
     # --- the game log ---------------------------------------------------------------
     async def _logged(self, session: AsyncSession, channel: Channel, incoming: Incoming,
