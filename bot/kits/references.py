@@ -113,10 +113,18 @@ def require_owner_or_gm(ctx: Context, owner: str | None) -> None:
         raise CommandError("core.error.not_yours")
 
 
-def require_may_read(ctx: Context, owner: str) -> None:
-    """Reading another player's sheet is no act for them: the owner, a GM, or anyone
-    in a channel without GMs (docs/decisions.md, "Sheets for the GM")."""
-    if owner != ctx.user and ctx.gm_users and not ctx.is_gm:
+def may_read(ctx: Context, owner: str | None) -> bool:
+    """Whether the speaker may read what ``owner`` plays (a sheet, a mark, a value
+    derived from them): reading is no act for them, so the owner, a GM, or anyone in
+    a channel without GMs (docs/decisions.md, "Sheets for the GM") — unlike
+    :func:`may_act_for`, which a channel without GMs does not widen for a player's
+    character."""
+    return owner == ctx.user or ctx.is_gm or not ctx.gm_users
+
+
+def require_may_read(ctx: Context, owner: str | None) -> None:
+    """Refuses a read :func:`may_read` does not allow."""
+    if not may_read(ctx, owner):
         raise CommandError("core.error.not_yours")
 
 

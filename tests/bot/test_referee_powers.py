@@ -399,3 +399,63 @@ async def test_plurk_the_groups_ap_pool_is_table_wide(table: Table) -> None:
     assert await table.text("alice", ".ap set 0") == "⚠ 只有本頻道的 GM 可以這麼做。"
     assert await snapshot(table.core) == before
     assert await table.text("gm", ".ap set 5") == "行動點數設為 5：3 → 5"
+
+
+# --------------------------------------------------------------------------- showing is reading
+# Showing a value is no act for its character: plurk `.hp/.san @bob` are anyone's (as
+# `.cp @bob` and `.party`, docs/systems/plurk-commands.md); a sheet's other contents (an
+# ace mark, an ap20 `.dc by=`) follow `require_may_read` — the owner, a GM, or anyone at a
+# table without GMs. Changing them stays the player's or a GM's.
+
+
+async def test_plurk_anyone_shows_anothers_hp_and_san(table: Table) -> None:
+    await table.text("alice", ".pc new 艾莉絲")
+    await table.text("bob", ".pc new 鮑伯")
+    await table.text("bob", ".st 體力 8 理智 40 因果點數 2")
+    before = await snapshot(table.core)
+    assert await table.text("alice", ".hp @bob") == "鮑伯 的體力：8"
+    assert await table.text("alice", ".hp 鮑伯") == "鮑伯 的體力：8"
+    assert await table.text("alice", ".san 鮑伯") == "鮑伯 的理智：40"
+    assert await table.text("alice", ".理智 @bob") == "鮑伯 的理智：40"
+    # a GM at the table changes nothing: `.cp @bob` and `.party` show the same to anyone
+    await table.text("gm", ".gm")
+    assert await table.text("alice", ".hp 鮑伯") == "鮑伯 的體力：8"
+    assert await table.text("alice", ".cp @bob") == "鮑伯 的因果點數：2"
+    assert await snapshot(table.core) == before
+    # changing them stays the player's or a GM's
+    for command in (".hp -5 @bob", ".hp +1 鮑伯", ".san =1 鮑伯", ".hp 3 @bob"):
+        assert await table.text("alice", command) == NOT_YOURS, command
+    assert await snapshot(table.core) == before
+    assert await table.text("alice", ".hp 鮑伯 nope") == \
+        "⚠ 用法：.hp [-N|+N|=N] [角色|@玩家]"
+
+
+async def test_ace_and_ap20_reading_anothers_character_follows_may_read(table: Table) -> None:
+    await table.text("alice", ".system ace")
+    for user, name in (("alice", "艾莉絲"), ("bob", "鮑伯")):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, ".st 力量6 敏捷5 體質5 精神力5")
+    await table.text("bob", ".mark level 2")
+    assert await table.text("alice", ".mark 鮑伯") == \
+        "🔖 鮑伯 的夢魘印記 Lv2：0/12格｜空｜殺戮值0"
+    assert await table.text("alice", ".mark @bob") == \
+        "🔖 鮑伯 的夢魘印記 Lv2：0/12格｜空｜殺戮值0"
+    await table.text("gm", ".gm")
+    assert await table.text("alice", ".mark 鮑伯") == NOT_YOURS
+    assert await table.text("gm", ".mark 鮑伯") == "🔖 鮑伯 的夢魘印記 Lv2：0/12格｜空｜殺戮值0"
+
+
+async def test_ap20_a_dc_by_another_fighter_is_a_read(table: Table) -> None:
+    await table.text("p1", ".system ap20")
+    for user, name, init in (("p1", "艾莉絲", 18), ("p2", "鮑伯", 15)):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, ".st 敏捷 14 命中 4 生命 20")
+        await table.text(user, f".init join ={init}")
+    assert await table.text("p2", ".dc 敏捷 +1 by=艾莉絲") == \
+        "艾莉絲 的豁免難度（敏捷）= 10+2+1 = 13"
+    # rolling for her stays hers
+    assert await table.text("p2", ".ra 敏捷 by=艾莉絲", dice=[]) == \
+        "⚠ 只有 艾莉絲 的玩家或 GM 能替 艾莉絲 行動。"
+    await table.text("gm", ".gm")
+    assert await table.text("p2", ".dc 敏捷 by=艾莉絲") == NOT_YOURS
+    assert await table.text("gm", ".dc 敏捷 by=艾莉絲") == "艾莉絲 的豁免難度（敏捷）= 10+2 = 12"

@@ -14,7 +14,12 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import active_sheet, investigator, require_owner_or_gm
+from bot.kits.references import (
+    active_sheet,
+    investigator,
+    require_may_read,
+    require_owner_or_gm,
+)
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
@@ -82,7 +87,7 @@ async def mark_command(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.mark_usage")
     if tokens:
         character = await investigator(ctx, tokens[0])
-        require_owner_or_gm(ctx, character.owner)
+        require_may_read(ctx, character.owner)  # showing a mark is reading, not acting
     else:
         character = await active_sheet(ctx)
     _row, m = await load(ctx, character)

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import active_sheet
+from bot.kits.references import active_sheet, require_may_read
 from bot.messages import Outgoing
 from bot.systems.ap20.args import ECHO, is_word, layer, option
 from bot.systems.ap20.state import actor, attribute, find, load, numbers, own_fighter
@@ -54,14 +54,21 @@ def parse_check(text: str, usage: str) -> CheckArgs:
     return args
 
 
-async def subject(ctx: Context, by: str | None) -> tuple[str, dict[str, int], Fighter | None]:
+async def subject(ctx: Context, by: str | None, read: bool = False
+                  ) -> tuple[str, dict[str, int], Fighter | None]:
     """Who rolls: a fighter named with ``by=`` (own, or a GM's), the speaker's fighter,
-    else the speaker's active character outside a fight."""
+    else the speaker's active character outside a fight. With ``read`` (`.dc`, which
+    rolls nothing) naming a fighter is reading its numbers, not acting for it
+    (``require_may_read``): anyone's in a channel without GMs."""
     _, combat = await load(ctx)
     if by is not None:
         if combat is None:
             raise CommandError("ap20.error.no_fight")
-        fighter = await actor(ctx, combat, by)
+        if read:
+            fighter = find(combat, by)
+            require_may_read(ctx, fighter.owner)
+        else:
+            fighter = await actor(ctx, combat, by)
         return fighter.name, await numbers(ctx, fighter), fighter
     if combat is not None:
         mine = await own_fighter(ctx, combat)
@@ -158,7 +165,7 @@ async def dc(ctx: Context) -> list[Outgoing]:
     args = parse_check(ctx.args, "ap20.error.dc_usage")
     if args.stat is None or args.dc is not None or args.layers:
         raise CommandError("ap20.error.dc_usage")
-    who, values, _ = await subject(ctx, args.by)
+    who, values, _ = await subject(ctx, args.by, read=True)
     mod = modifier_of(values, args.stat, who)
     value = ap20.save_dc(mod, args.mods)
     return [ctx.reply(ctx.t("ap20.check.dc", who=who, stat=args.stat, mod=signed(mod),

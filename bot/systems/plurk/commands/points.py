@@ -219,6 +219,8 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     """`.hp` / `.san`: show, `-N` loss (fatal at 0 → pending), `+N` gain, `=N` set.
 
     The player changes their own investigator, a GM anyone's (`.hp -5 @bob`).
+    Showing one (`.hp @bob`) is reading, not acting: anyone's, as `.cp @bob` and
+    `.party` show the same values (docs/systems/plurk-commands.md).
     """
     require_plurk(ctx)
     parts = ctx.args.replace("+ ", "+").replace("- ", "-").replace("= ", "=").split()
@@ -226,7 +228,10 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     refs = [p for p in parts if p not in amounts]
     if len(amounts) > 1 or len(refs) > 1:
         raise CommandError("plurk.error.resource_usage", command=ctx.command)
-    character = await target_or_self(ctx, refs[0] if refs else None)
+    if amounts:
+        character = await target_or_self(ctx, refs[0] if refs else None)
+    else:
+        character = await (investigator(ctx, refs[0]) if refs else active_sheet(ctx))
     before = resource_value(character, resource)
     data: dict[str, Any] = {"kind": "plurk_resource", "character": character.name,
                             "resource": resource, "before": before}
