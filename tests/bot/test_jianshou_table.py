@@ -174,6 +174,12 @@ async def test_deck_paste_refusals_are_clear(table: Table) -> None:
     ok = '.js deck add {"name":"藥","kind":"item","copies":4,"use":{"heal":1}}'
     assert await table.text("gm", ok) == "📝 收到 1 筆（草稿 1 種，共 4 張）。"
     assert await table.text("gm", ".js deck done") == "⚠ 牌組只有 4 張，至少要 60 張。"
+    assert await table.text("gm", ".js deck begin 空") == \
+        "📝 開始貼牌組：.js deck add <JSON>（一張卡、一串卡或整副），可分多次；貼完 .js deck done。"
+    assert await table.text("gm", ".js deck done") == \
+        "⚠ 草稿裡還沒有牌：先 .js deck add <JSON> 貼上（或 .js deck cancel 放棄）。"
+    assert await table.text("gm", ".js deck cancel") == "草稿已清除。"
+    assert await table.text("gm", ".js deck done") == "⚠ 沒有貼上中的牌組；先 .js deck begin。"
     assert await table.text("gm", ".js deck") == \
         "🃏 牌組「山河初試」（範例牌組）：61 張，武功 22、內功 8、輕功 7、物品 14、事件 10。" \
         ".js card 名稱 看牌面。"

@@ -259,8 +259,10 @@ async def deck_done(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     require_gm_if_any(ctx)
     row = await ctx.document(DraftDoc)
     draft = dict(row.data or {})
-    if not draft.get("cards"):
+    if not draft:
         raise CommandError("jianshou.error.no_draft")
+    if not draft.get("cards"):  # begun, nothing pasted yet: the draft stays
+        raise CommandError("jianshou.error.draft_empty")
     loaded = js.parse_deck({"name": draft.get("name") or ctx.t("jianshou.deck.unnamed"),
                             "cards": draft["cards"]})
     (await ctx.document(DeckDoc)).data = {"deck": loaded.to_dict()}
