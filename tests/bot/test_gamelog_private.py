@@ -90,7 +90,7 @@ async def test_no_copy_of_the_log_holds_a_hand_the_summary_is_there(
     assert sorted(copies) == ["劍局-gm.html", "劍局-gm.md", "劍局.html", "劍局.md"]
     for name, text in copies.items():
         assert [card for card in CARD_NAMES if card in text] == [], name
-        assert "你的手牌" not in text and "你抓到" not in text, name
+        assert "你的手牌" not in text and "你抽到" not in text, name
         # what happened, in every copy: the deal, alice's redraw, her first turn's
         # draw (she redrew once: 1 card), her `.hand`
         assert text.count("alice 的手牌（6 張）已私訊送出。") == 2, name

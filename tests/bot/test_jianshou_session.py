@@ -201,10 +201,10 @@ def test_setup_deck_seats_and_mulligan(session: Session) -> None:
     assert [(m["user"], len(m["data"]["hand"])) for m in hands] == [
         ("alice", 6), ("bob", 6), ("carol", 6)]
     # JS-1: a mulligan costs one card of the first turn's draw
-    assert said(session, "mull")["text"] == "🔀 bob 換牌（第 1 次），首回合抓 1 張。"
+    assert said(session, "mull")["text"] == "🔀 bob 換牌（第 1 次），首回合抽 1 張。"
     assert said(session, "begin")["text"].splitlines()[1:] == [
         "🎲 先手 d3=1 → alice。",
-        "▶ 第 1 輪 alice：內力 +0 → 2，抓 2 張（手牌 8，牌庫 52）。",
+        "▶ 第 1 輪 alice：內力 +0 → 2，抽 2 張（手牌 8，牌庫 52）。",
         "（先手的第一回合不能攻擊）"]
     assert numbers(session, "meditate", "neili")["alice"] == 3
     assert numbers(session, "d1_attack", "hand")["bob"] == 6  # 6 + 1 drawn − 踏浪步

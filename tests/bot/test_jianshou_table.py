@@ -159,6 +159,32 @@ async def test_the_gm_may_pass_for_the_awaited_player(table: Table) -> None:
     assert await table.text("gm", ".duel pass") == "⚠ 目前沒有對決。"
 
 
+async def test_the_second_mulligan_says_the_hand_is_kept(table: Table) -> None:
+    """JS-1: after two redraws the hand is kept by itself — the reply says so, and a
+    third `.mull` (or a `.keep`) is told why, not "you have kept your hand"."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system jianshou")
+    for user in ("alice", "bob", "carol"):
+        await table.text(user, ".js join")
+    await table.say("gm", ".js start", dice=SEEDS)
+    assert await table.text("bob", ".mull", dice=[44]) == "🔀 bob 換牌（第 1 次），首回合抽 1 張。"
+    assert await table.text("bob", ".mull", dice=[55]) == \
+        "🔀 bob 換牌（第 2 次，換牌已用完，自動留牌），首回合抽 0 張。"
+    before = await game(table.core)
+    assert await table.text("bob", ".mull") == "⚠ 換牌已用完（最多 2 次），手牌已自動留下。"
+    assert await table.text("bob", ".keep") == "⚠ 換牌已用完（最多 2 次），手牌已自動留下。"
+    assert await table.text("alice", ".keep") == "alice 留牌（首回合抽 2 張）。\n等待留牌：carol。"
+    assert await table.text("alice", ".keep") == "⚠ 你已留牌。"
+    assert [p["mulligans"] for p in before["players"]] == [0, 2, 0]
+
+
+def test_drawing_a_card_is_one_verb_in_chinese() -> None:
+    """抽 is the card-drawing verb: replies said 抓 where the log said 抽."""
+    for locale in ("zh-Hant", "zh-Hans"):
+        text = (ROOT / f"bot/systems/jianshou/locales/{locale}/jianshou.toml").read_text("utf-8")
+        assert "抓" not in text and "抽" in text, locale
+
+
 # --------------------------------------------------------------------------- decks
 
 
@@ -193,7 +219,7 @@ async def test_deck_paste_refusals_are_clear(table: Table) -> None:
 async def test_simplified_and_english_tables_read_in_their_language(table: Table) -> None:
     outs = await ready(table, "zh-Hans")
     [channel] = [o for o in outs if o.to == "channel"]
-    assert "▶ 第 1 轮 alice：内力 +0 → 2，抓 2 张" in channel.text
+    assert "▶ 第 1 轮 alice：内力 +0 → 2，抽 2 张" in channel.text
     [private] = [o for o in outs if o.to == "private"]
     assert "你的手牌 8 张" in private.text
     await table.text("gm", ".lang en")

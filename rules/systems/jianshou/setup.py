@@ -184,6 +184,9 @@ def _mulligan_player(game: Game, user: str) -> Player:
     if game.status != "mulligan":
         raise RuleError("jianshou.not_mulligan_phase")
     player = game.player(user)
+    if player.kept and player.mulligans >= MAX_MULLIGANS:
+        # kept by itself after the last mulligan: say so, not "you kept your hand"
+        raise RuleError("jianshou.mulligan_limit", limit=MAX_MULLIGANS)
     if player.kept:
         raise RuleError("jianshou.already_kept")
     return player
