@@ -73,36 +73,123 @@ async def test_without_a_gm_a_kick_needs_every_other_seated_player(table: Table)
     # typing it again counts once
     assert (await table.text("alice", ".js kick bob")).startswith("🗳 alice 同意踢出 bob：還需 1 人")
     outs = await table.say("carol", ".js kick @bob")
-    assert outs[0].text.splitlines()[0] == "🏳 bob 認輸退出。"
+    assert outs[0].text == "🚪 bob 經 alice、carol 同意，被踢出這局。"  # a kick, not "resigns"
+    assert outs[0].data["kind"] == "jianshou.kick"
+    assert outs[0].data["by"] == ["alice", "carol"]
     assert standing(await game(table.core)) == {"alice": "", "bob": "resigned", "carol": ""}
 
 
-async def test_an_agreement_is_cleared_when_the_game_changes(table: Table) -> None:
+NEEDS_REFEREE = ("⚠ 踢人要其他還在局中的玩家全員同意、且至少兩人，而除了對方只剩你："
+                 "需要一位不在這局的 GM。")
+
+
+async def test_an_agreement_survives_the_other_players_moves(table: Table) -> None:
+    """A move by someone else changes nothing about the kick: alice's agreement stands
+    (it used to be forgotten at her next move)."""
     await seated(table)
     await table.say("alice", ".js kick bob")
-    await table.say("alice", ".meditate")  # the game moves on: alice's agreement is gone
+    assert await table.text("alice", ".meditate") == "🧘 alice 打坐：內力 +1 → 3。"
+    assert await table.text("carol", ".js kick bob") == "🚪 bob 經 alice、carol 同意，被踢出這局。"
+    assert standing(await game(table.core))["bob"] == "resigned"
+
+
+async def test_a_reset_agreement_survives_a_move(table: Table) -> None:
+    await seated(table)
+    assert await table.text("bob", ".js reset") == \
+        "🗳 bob 同意重置這局：還需 2 人同意（alice、carol，各自輸入 .js reset）。"
+    assert await table.text("alice", ".meditate") == "🧘 alice 打坐：內力 +1 → 3。"
+    assert await table.text("carol", ".js reset") == \
+        "🗳 carol 同意重置這局：還需 1 人同意（alice，各自輸入 .js reset）。"
+
+
+async def test_a_kick_is_void_once_its_target_makes_a_move(table: Table) -> None:
+    """bob is not absent after all: the agreement to kick him is dropped, and the reply
+    of his move says so; the reset agreement (not about him) stands."""
+    await seated(table)
+    await table.say("alice", ".js kick bob")
+    await table.say("alice", ".js reset")
+    await table.say("alice", ".end 1")
+    assert await table.text("bob", ".meditate") == \
+        "🧘 bob 打坐：內力 +1 → 3。\n🗳 bob 還在場：踢出 bob 的同意作廢。"
     assert await table.text("carol", ".js kick bob") == \
         "🗳 carol 同意踢出 bob：還需 1 人同意（alice，各自輸入同一指令）。"
-    assert standing(await game(table.core))["bob"] == ""
+    assert await table.text("carol", ".js reset") == \
+        "🗳 carol 同意重置這局：還需 1 人同意（bob，各自輸入 .js reset）。"
+
+
+async def test_agreements_are_void_when_the_players_in_the_game_change(table: Table) -> None:
+    await seated(table)
+    await table.say("alice", ".js reset")
+    await table.say("bob", ".js reset")
+    await table.say("alice", ".js kick bob")
+    assert await table.text("carol", ".js leave") == (
+        "🏳 carol 認輸退出。\n"
+        "🗳 在局的玩家變了：未完成的同意作廢（重置、踢出 bob），要的話請重新輸入。")
+    assert "agreed" not in await game(table.core)
+    assert await table.text("alice", ".js reset") == \
+        "🗳 alice 同意重置這局：還需 1 人同意（bob，各自輸入 .js reset）。"
+
+
+async def test_agreements_are_void_when_the_game_ends(table: Table) -> None:
+    await seated(table, ("alice", "bob"))
+    await table.say("alice", ".js reset")
+    assert await table.text("bob", ".js leave") == (
+        "🏳 bob 認輸退出。\n🏆 勝者：alice！（.js reset 再來一局）\n"
+        "🗳 這局已不在進行：未完成的同意作廢（重置）。")
+
+
+async def test_a_defeated_player_is_not_kicked_again_and_no_longer_votes(
+        table: Table) -> None:
+    """carol is out: a kick of her is refused (the agreement to kick her went quietly
+    with her), she has no say, and a reset waits only for alice and bob; with two
+    left, neither may kick the other without a referee."""
+    await seated(table)
+    await table.say("alice", ".js kick carol")
+    assert await table.text("carol", ".js leave") == "🏳 carol 認輸退出。"
+    assert await table.text("bob", ".js kick carol") == "⚠ carol 已經敗北。"
+    out_of_it = "⚠ 你已不在這局中：由還在局中的玩家（或不在這局的 GM）決定。"
+    assert await table.text("carol", ".js reset") == out_of_it
+    assert await table.text("carol", ".js kick bob") == out_of_it
+    assert await table.text("alice", ".js kick bob") == NEEDS_REFEREE
+    assert await table.text("alice", ".js reset") == \
+        "🗳 alice 同意重置這局：還需 1 人同意（bob，各自輸入 .js reset）。"
+    assert await table.text("bob", ".js reset") == "🔄 牌桌重置，3 人仍在席；.js start 再開一局。"
 
 
 async def test_two_players_cannot_kick_each_other_without_a_referee(table: Table) -> None:
     await seated(table, ("alice", "bob"))
     before = await game(table.core)
-    assert await table.text("alice", ".js kick bob") == \
-        "⚠ 踢人要其他在席玩家全員同意，而這裡只有你：需要一位不在這局的 GM。"
+    assert await table.text("alice", ".js kick bob") == NEEDS_REFEREE
     assert await game(table.core) == before
+
+
+async def test_a_resignation_that_ends_the_game_names_the_winner_once(table: Table) -> None:
+    await seated(table, ("alice", "bob"))
+    assert await table.text("bob", ".js leave") == \
+        "🏳 bob 認輸退出。\n🏆 勝者：alice！（.js reset 再來一局）"
+
+
+async def test_a_referees_kick_is_told_as_one_and_names_the_winner_once(
+        table: Table) -> None:
+    await seated(table, ("alice", "bob"), gm=True)
+    await table.text("gm", ".lang en")
+    outs = await table.say("gm", ".js kick bob")
+    assert [o.text for o in outs] == [
+        "🚪 bob is kicked out of this game by the GM gm.\n"
+        "🏆 Winner: alice! (.js reset for another game)"]
+    assert outs[0].data["kind"] == "jianshou.kick" and outs[0].data["by"] == ["gm"]
 
 
 async def test_someone_who_neither_plays_nor_referees_may_not_kick(table: Table) -> None:
     await seated(table)
     assert await table.text("dave", ".js kick bob") == \
-        "⚠ 只有不在這局的 GM，或在席玩家全員同意，才能這麼做。"
+        "⚠ 只有不在這局的 GM，或還在局中的玩家全員同意，才能這麼做。"
 
 
 async def test_a_gm_who_does_not_play_kicks_at_once(table: Table) -> None:
     await seated(table, gm=True)
-    assert (await table.text("gm", ".js kick bob")).splitlines()[0] == "🏳 bob 認輸退出。"
+    assert await table.text("gm", ".js kick bob") == "🚪 bob 被 GM gm 踢出這局。"
+    assert await table.text("gm", ".js kick bob") == "⚠ bob 已經敗北。"
 
 
 # --------------------------------------------------------------------------- reset
@@ -142,6 +229,16 @@ async def test_nobody_seated_passes_for_another_player(table: Table) -> None:
     assert await table.text("bob", ".duel pass") == \
         "⚠ 只有不在這局的 GM 能代人略過；在席的玩家不能替別人作答。"
     assert await game(table.core) == before
+
+
+async def test_the_awaited_player_is_pointed_to_her_own_no(table: Table) -> None:
+    """alice is the one the duel waits for: `.duel pass` is not hers, `.defend no` /
+    `.evade no` is (she used to be told a seated player cannot answer for another)."""
+    await seated(table)
+    await a_duel(table)
+    assert await table.text("alice", ".duel pass") == "⚠ 現在等的就是你：要略過就輸入 .defend no。"
+    await table.say("alice", ".defend no")
+    assert await table.text("alice", ".duel pass") == "⚠ 現在等的就是你：要略過就輸入 .evade no。"
 
 
 async def test_a_gm_who_does_not_play_passes_for_the_awaited_player(table: Table) -> None:

@@ -33,13 +33,13 @@ async def attack(ctx: Context) -> list[Outgoing]:
     target = find_player(ctx, game, tokens[0])
     art, level = split_level(tokens[1:])
     game, step = js.attack(game, player.user, target.user, art_ref(game, art), level)
-    save(row, game)
+    note = save(ctx, row, game)
     d = step.declared
     lines = [ctx.t("jianshou.duel.attack", name=player.name, target=target.name,
                    art=card_label(ctx, game, d.art), level=d.level, attack=d.value,
                    precision=game.duel.precision if game.duel else 0, cost=d.cost,
                    neili=d.neili),
-             *_next_lines(ctx, game, step)]
+             *_next_lines(ctx, game, step), note]
     return [channel(ctx, lines, "attack", game, step=_step_data(step))]
 
 
@@ -60,8 +60,7 @@ async def defend(ctx: Context) -> list[Outgoing]:
     else:
         art, level = split_level(tokens)
         game, step = js.defend(game, player.user, art_ref(game, art), level)
-    save(row, game)
-    return [_step_reply(ctx, game, step, "defend")]
+    return [_step_reply(ctx, game, step, "defend", note=save(ctx, row, game))]
 
 
 @command("assist", "援助")
@@ -78,8 +77,7 @@ async def assist(ctx: Context) -> list[Outgoing]:
     else:
         art, level = split_level(tokens)
         game, step = js.assist(game, player.user, art_ref(game, art), level)
-    save(row, game)
-    return [_step_reply(ctx, game, step, "assist")]
+    return [_step_reply(ctx, game, step, "assist", note=save(ctx, row, game))]
 
 
 @command("evade", "回避", "閃避", "闪避")
@@ -96,8 +94,7 @@ async def evade(ctx: Context) -> list[Outgoing]:
     else:
         art, level = split_level(tokens)
         game, step = js.evade(game, player.user, ctx.dice, art_ref(game, art), level)
-    save(row, game)
-    return [_step_reply(ctx, game, step, "evade")]
+    return [_step_reply(ctx, game, step, "evade", note=save(ctx, row, game))]
 
 
 @command("duel", "對決", "对决")
@@ -105,18 +102,23 @@ async def evade(ctx: Context) -> list[Outgoing]:
 async def duel(ctx: Context) -> list[Outgoing]:
     """`.duel`: the open duel; `.duel pass`: a referee (a GM who does not play this
     game) answers "no" for the awaited player. Nobody else answers for another: a
-    seated player passing for their own target would hit for sure (issue 22)."""
+    seated player passing for their own target would hit for sure (issue 22). The
+    awaited player herself is shown her own "no" (`.defend no`, `.assist no`,
+    `.evade no`)."""
     tokens = ctx.args.split()
     if tokens and is_word(tokens[0], "pass", "force", "略過", "略过", "代答"):
         row, game = await running(ctx)
         if not referee(ctx, game):
+            if game.duel is not None and game.duel.awaited == ctx.user:
+                raise CommandError("jianshou.error.pass_yourself",
+                                   command=f".{game.duel.step} no")
             raise CommandError("jianshou.error.pass_not_referee")
         if game.duel is None:
             raise CommandError("jianshou.error.no_duel")
         who = name_of(game, game.duel.awaited)
         game, step = js.force_pass(game, ctx.dice)
-        save(row, game)
-        return [_step_reply(ctx, game, step, "forced", ctx.t("jianshou.duel.forced", name=who))]
+        return [_step_reply(ctx, game, step, "forced", ctx.t("jianshou.duel.forced", name=who),
+                            note=save(ctx, row, game))]
     if tokens:
         raise CommandError("jianshou.error.duel_usage")
     _, game = await load(ctx)
@@ -129,8 +131,11 @@ async def duel(ctx: Context) -> list[Outgoing]:
 
 
 def _step_reply(ctx: Context, game: js.Game, step: js.DuelStep, event: str,
-                head: str = "") -> Outgoing:
-    lines = [head, _declared_line(ctx, game, step.declared), *_next_lines(ctx, game, step)]
+                head: str = "", note: str = "") -> Outgoing:
+    """The declaration, who answers next or the resolution, and the note of
+    agreements the step made void (:func:`~bot.systems.jianshou.state.save`)."""
+    lines = [head, _declared_line(ctx, game, step.declared), *_next_lines(ctx, game, step),
+             note]
     return channel(ctx, lines, event, game, step=_step_data(step))
 
 

@@ -14,7 +14,16 @@ from bot.permissions import require_gm_if_any
 from bot.systems.jianshou.args import card_named, find_player, is_word, short
 from bot.systems.jianshou.decks import sample, table_deck
 from bot.systems.jianshou.documents import DeckDoc, DraftDoc
-from bot.systems.jianshou.state import agree, load, me, referee, require_jianshou, save
+from bot.systems.jianshou.state import (
+    PLAYING,
+    agree,
+    load,
+    me,
+    referee,
+    require_jianshou,
+    save,
+    voters,
+)
 from bot.systems.jianshou.table import command
 from bot.systems.jianshou.text import (
     card_text,
@@ -73,7 +82,7 @@ async def join(ctx: Context, rest: list[str]) -> list[Outgoing]:
         raise CommandError("jianshou.error.join_usage")
     row, game = await load(ctx)
     game, joined = js.join(game, ctx.user, short(ctx.name), rest[0] if rest else "")
-    save(row, game)
+    save(ctx, row, game)
     key = "jianshou.rejoined" if joined.rejoined else "jianshou.joined"
     team = ctx.t("jianshou.status.team", team=joined.team) if joined.team else ""
     return [ctx.reply(ctx.t(key, name=joined.name, team=team, count=joined.players),
@@ -88,32 +97,40 @@ async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
 
 
 async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
-    """Take a player out of the lobby, or resign them from a running game (the others
-    win by it): a referee's call (a GM who does not play this game). Without one,
-    every other seated player types it — and at least two of them, so nobody wins a
-    two-player game by kicking the opponent (issue 22)."""
+    """Take a player out of the lobby, or out of a running game (the others win by it):
+    a referee's call (a GM who does not play this game). Without one, every other
+    player still in the game types it — and at least two of them, so nobody wins by
+    kicking their last opponent; two left need a referee (issue 22). A player already
+    defeated is out: there is nothing to kick."""
     if len(rest) != 1:
         raise CommandError("jianshou.error.kick_usage")
     row, game = await load(ctx)
     target = find_player(ctx, game, rest[0])
-    if referee(ctx, game) or target.user == ctx.user:  # kicking oneself is leaving
+    if game.status in PLAYING and not target.alive:
+        raise RuleError("jianshou.target_defeated", who=target.name)
+    if target.user == ctx.user:  # kicking oneself is leaving
         return await _remove(ctx, row, game, target)
-    player = _seated_or_refuse(ctx, game)
-    needed = [p.user for p in game.players if p.user != target.user]
+    if referee(ctx, game):
+        return await _remove(ctx, row, game, target, ("referee", [ctx.user], short(ctx.name)))
+    player = _voter_or_refuse(ctx, game)
+    needed = [u for u in voters(game) if u != target.user]
     if len(needed) < 2:
         raise CommandError("jianshou.error.kick_needs_referee")
     agreed, missing = agree(ctx, row, f"kick:{target.user}", needed)
     if missing:
         return [_agreement(ctx, game, "kick", player, agreed, missing, target)]
-    return await _remove(ctx, row, game, target)
+    return await _remove(ctx, row, game, target, ("agreed", needed, names(ctx, game, needed)))
 
 
-def _seated_or_refuse(ctx: Context, game: js.Game) -> js.Player:
+def _voter_or_refuse(ctx: Context, game: js.Game) -> js.Player:
     """The speaker's seat, for agreeing in place of a referee; someone who neither
-    referees nor plays is told who may."""
+    referees nor plays is told who may, and so is a player already out of the game
+    (:func:`~bot.systems.jianshou.state.voters`)."""
     found = game.find(ctx.user)
     if found is None:
         raise CommandError("jianshou.error.not_referee")
+    if found.user not in voters(game):
+        raise CommandError("jianshou.error.not_voter")
     return found
 
 
@@ -129,20 +146,28 @@ def _agreement(ctx: Context, game: js.Game, motion: str, player: js.Player,
                             "agreed": agreed, "missing": missing})
 
 
-async def _remove(ctx: Context, row, game: js.Game, player: js.Player) -> list[Outgoing]:
+Kicked = tuple[str, list[str], str]
+"""How a kick was decided: ``("referee" | "agreed", the deciders' ids, their names)``."""
+
+
+async def _remove(ctx: Context, row, game: js.Game, player: js.Player,
+                  kicked: Kicked | None = None) -> list[Outgoing]:
+    """The player leaves the table (lobby, finished game) or the game (JS-5: resigns,
+    or is kicked — the channel is told which, and by whom)."""
+    event, extra = ("kick", {"by": kicked[1]}) if kicked else ("leave", {})
     if game.status in ("lobby", "over"):
         game = js.leave(js.reset(game), player.user)
-        save(row, game)
-        return [ctx.reply(ctx.t("jianshou.left", name=player.name),
-                          data("leave", game, user=player.user))]
+        save(ctx, row, game)
+        text = ctx.t(f"jianshou.kicked.{kicked[0]}_table", name=player.name, by=kicked[2]) \
+            if kicked else ctx.t("jianshou.left", name=player.name)
+        return [ctx.reply(text, data(event, game, user=player.user, **extra))]
     game, resigned = js.resign(game, player.user)
-    save(row, game)
-    lines = [ctx.t("jianshou.defeated.resigned", name=player.name),
-             *turn_start_lines(ctx, game, resigned.starts)]
-    if not resigned.starts:
-        lines += over_lines(ctx, game)
-    return [channel(ctx, lines, "resign", game, user=player.user),
-            *drawn_private(ctx, game, resigned.starts)]
+    note = save(ctx, row, game)
+    head = ctx.t(f"jianshou.kicked.{kicked[0]}", name=player.name, by=kicked[2]) \
+        if kicked else ctx.t("jianshou.defeated.resigned", name=player.name)
+    lines = [head, *turn_start_lines(ctx, game, resigned.starts), note]  # ends with the winner
+    return [channel(ctx, lines, "kick" if kicked else "resign", game, user=player.user,
+                    **extra), *drawn_private(ctx, game, resigned.starts)]
 
 
 async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
@@ -155,7 +180,7 @@ async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
             me(ctx, game)
     deck, _ = await table_deck(ctx)
     game, started = js.start(game, deck, ctx.dice)
-    save(row, game)
+    save(ctx, row, game)
     order = sep(ctx).join(f"{i}.{p.name}" for i, p in enumerate(game.players, start=1))
     text = ctx.t("jianshou.started", order=order, hp=started.hp, neili=started.neili,
                  deck=started.deck_size, name=deck.name)
@@ -167,21 +192,23 @@ async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
 
 async def reset(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """JS-5: a new game with the same players. A game being played (mulligans or
-    turns) is reset by a referee (a GM who does not play it) or by everyone seated,
-    each typing it (issue 22); a lobby or a finished game by a GM, or by anyone at a
-    table without a GM."""
+    turns) is reset by a referee (a GM who does not play it) or by every player still
+    in it, each typing it (issue 22); a lobby or a finished game by a GM, or by anyone
+    at a table without a GM."""
     row, game = await load(ctx)
-    if game.status in ("mulligan", "play"):
+    if game.status in PLAYING:
         if not referee(ctx, game):
-            player = _seated_or_refuse(ctx, game)
-            agreed, missing = agree(ctx, row, "reset", [p.user for p in game.players])
+            player = _voter_or_refuse(ctx, game)
+            agreed, missing = agree(ctx, row, "reset", voters(game))
             if missing:
                 return [_agreement(ctx, game, "reset", player, agreed, missing)]
     elif game.status != "over" or ctx.gm_users:
         require_gm_if_any(ctx)
     game = js.reset(game)
-    save(row, game)
-    return [ctx.reply(ctx.t("jianshou.reset", count=len(game.players)), data("reset", game))]
+    note = save(ctx, row, game)
+    text = "\n".join(line for line in (ctx.t("jianshou.reset", count=len(game.players)), note)
+                     if line)
+    return [ctx.reply(text, data("reset", game))]
 
 
 # --------------------------------------------------------------------------- cards and decks

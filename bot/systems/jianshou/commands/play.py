@@ -50,10 +50,10 @@ async def mull(ctx: Context) -> list[Outgoing]:
     row, game = await load(ctx)
     player = me(ctx, game)
     game, done = js.mulligan(game, player.user, ctx.dice)
-    save(row, game)
+    note = save(ctx, row, game)
     key = "jianshou.mulligan.last" if done.left == 0 else "jianshou.mulligan.done"
     lines = [ctx.t(key, name=player.name, count=done.count, draw=done.first_draw),
-             *_begun_lines(ctx, game, done.begun)]
+             *_begun_lines(ctx, game, done.begun), note]
     outs = [channel(ctx, lines, "mulligan", game, user=player.user, count=done.count),
             hand_private(ctx, game, player.user, ctx.t("jianshou.hand.new"))]
     if done.begun is not None:
@@ -68,12 +68,12 @@ async def keep(ctx: Context) -> list[Outgoing]:
     row, game = await load(ctx)
     player = me(ctx, game)
     game, kept = js.keep(game, player.user, ctx.dice)
-    save(row, game)
+    note = save(ctx, row, game)
     lines = [ctx.t("jianshou.kept", name=player.name, draw=kept.first_draw)]
     if kept.begun is None:
         lines.append(ctx.t("jianshou.mulligan.waiting", who=sep(ctx).join(
             name_of(game, u) for u in kept.waiting)))
-    lines += _begun_lines(ctx, game, kept.begun)
+    lines += [*_begun_lines(ctx, game, kept.begun), note]
     outs = [channel(ctx, lines, "keep", game, user=player.user)]
     if kept.begun is not None:
         outs += drawn_private(ctx, game, kept.begun.starts)
@@ -113,11 +113,11 @@ async def practise(ctx: Context) -> list[Outgoing]:
     row, game, player = await _acting(ctx)
     name = hand_card(game, player, ctx.args)
     game, done = js.practise(game, player.user, name)
-    save(row, game)
+    note = save(ctx, row, game)
     key = "jianshou.practised.new" if done.level == 1 else "jianshou.practised.up"
     text = ctx.t(key, name=player.name, card=card_label(ctx, game, done.card),
                  kind=kind_word(ctx, done.kind), level=done.level)
-    return [channel(ctx, [text], "practise", game, user=player.user, card=done.card,
+    return [channel(ctx, [text, note], "practise", game, user=player.user, card=done.card,
                     level=done.level), hand_private(ctx, game, player.user)]
 
 
@@ -141,14 +141,14 @@ async def item(ctx: Context) -> list[Outgoing]:
     row, game, player = await _acting(ctx)
     name, target = _card_and_target(ctx, game, player)
     game, played = js.item(game, player.user, name, target)
-    save(row, game)
+    note = save(ctx, row, game)
     card = game.card(played.card)
     if played.equipped:
         text = ctx.t("jianshou.item.equip", name=player.name, card=card_label(ctx, game, name),
                      bonus=bonus_text(ctx, card.equip))
-        return [channel(ctx, [text], "item", game, user=player.user, card=name,
+        return [channel(ctx, [text, note], "item", game, user=player.user, card=name,
                         equipped=True), hand_private(ctx, game, player.user)]
-    return _played(ctx, game, player, card, played, "jianshou.item.use", "item")
+    return _played(ctx, game, player, card, played, "jianshou.item.use", "item", note)
 
 
 @command("event", "事件", hidden=True)
@@ -158,18 +158,20 @@ async def event(ctx: Context) -> list[Outgoing]:
     row, game, player = await _acting(ctx)
     name, target = _card_and_target(ctx, game, player)
     game, played = js.event(game, player.user, name, target)
-    save(row, game)
-    return _played(ctx, game, player, game.card(name), played, "jianshou.event.play", "event")
+    note = save(ctx, row, game)
+    return _played(ctx, game, player, game.card(name), played, "jianshou.event.play", "event",
+                   note)
 
 
 def _played(ctx: Context, game: js.Game, player: js.Player, card: js.Card, played: js.Played,
-            key: str, kind: str) -> list[Outgoing]:
+            key: str, kind: str, note: str) -> list[Outgoing]:
     effects = played.effects
     lines = [ctx.t(key, name=player.name, card=card_label(ctx, game, card.name),
                    effects=effects_text(ctx, game, card, effects)),
              *defeated_lines(ctx, game, effects.defeated)]
     lines += turn_start_lines(ctx, game, effects.starts) if effects.starts else \
         over_lines(ctx, game)
+    lines.append(note)
     outs = [channel(ctx, lines, kind, game, user=player.user, card=card.name,
                     target=effects.target or None, damage=effects.damage)]
     if game.player(player.user).alive:  # the hand again: its numbers have moved
@@ -188,9 +190,9 @@ async def meditate(ctx: Context) -> list[Outgoing]:
     """JS-3 打坐: 內力 + the highest 打坐 (1 without an internal art)."""
     row, game, player = await _acting(ctx)
     game, done = js.meditate(game, player.user)
-    save(row, game)
+    note = save(ctx, row, game)
     text = ctx.t("jianshou.meditated", name=player.name, gained=done.gained, neili=done.neili)
-    return [channel(ctx, [text], "meditate", game, user=player.user, gained=done.gained,
+    return [channel(ctx, [text, note], "meditate", game, user=player.user, gained=done.gained,
                     neili=done.neili)]
 
 
@@ -204,12 +206,12 @@ async def transfer(ctx: Context) -> list[Outgoing]:
     row, game, player = await _acting(ctx)
     target = find_player(ctx, game, tokens[0])
     game, done = js.transfer(game, player.user, target.user, int(tokens[1]))
-    save(row, game)
+    note = save(ctx, row, game)
     lines = [ctx.t("jianshou.transferred", name=player.name, target=target.name,
                    amount=done.amount, neili=done.neili, target_neili=done.target_neili)]
     if done.lost:
         lines.append(ctx.t("jianshou.transfer_lost", target=target.name, lost=done.lost))
-    return [channel(ctx, lines, "transfer", game, user=player.user, target=target.user,
+    return [channel(ctx, [*lines, note], "transfer", game, user=player.user, target=target.user,
                     amount=done.amount)]
 
 
@@ -225,8 +227,7 @@ async def discard(ctx: Context) -> list[Outgoing]:
     if not names:
         raise CommandError("jianshou.error.discard_usage")
     game, done = js.discard(game, player.user, names)
-    save(row, game)
-    return [_discard_reply(ctx, game, player, done),
+    return [_discard_reply(ctx, game, player, done, save(ctx, row, game)),
             hand_private(ctx, game, player.user)]
 
 
@@ -236,10 +237,10 @@ def _discards(game: js.Game, player: js.Player, tokens: list[str]) -> tuple[str,
 
 
 def _discard_reply(ctx: Context, game: js.Game, player: js.Player,
-                   done: js.Discarded) -> Outgoing:
+                   done: js.Discarded, note: str = "") -> Outgoing:
     cards = sep(ctx).join(card_label(ctx, game, c) for c in done.cards)
     return channel(ctx, [ctx.t("jianshou.discarded", name=player.name, cards=cards,
-                               hand=done.hand)], "discard", game, user=player.user,
+                               hand=done.hand), note], "discard", game, user=player.user,
                    cards=list(done.cards))
 
 
@@ -254,8 +255,8 @@ async def end(ctx: Context) -> list[Outgoing]:
         game, done = js.discard(game, player.user, _discards(game, player, tokens))
         outs.append(_discard_reply(ctx, game, player, done))
     game, ended = js.end_turn(game, player.user)
-    save(row, game)
-    lines = [ctx.t("jianshou.ended", name=player.name), *turn_start_lines(ctx, game,
-                                                                        ended.starts)]
+    note = save(ctx, row, game)
+    lines = [ctx.t("jianshou.ended", name=player.name),
+             *turn_start_lines(ctx, game, ended.starts), note]
     return [*outs, channel(ctx, lines, "end", game, user=player.user),
             *drawn_private(ctx, game, ended.starts)]
