@@ -8,16 +8,30 @@ forgets) the rule that nothing of the result reaches the channel.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
 
 
+def told(ctx: Context, owner: str) -> list[str]:
+    """The GMs :func:`deliver` sends ``owner``'s hidden result to now (every GM but the
+    owner; none in a private conversation). A system that keeps a hidden result for a
+    later step stores them: only they, and the owner, may learn more of it (issue 22:
+    taking the GM seat later gives nothing a player could not see)."""
+    if ctx.incoming.is_private:
+        return []
+    return [gm for gm in ctx.gm_users if gm != owner]
+
+
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
-            *, hidden: bool, kind: str = "hidden_check") -> list[Outgoing]:
+            *, hidden: bool, kind: str = "hidden_check",
+            gms: Iterable[str] | None = None) -> list[Outgoing]:
     """Post a result in the channel, or — ``hidden`` — announce it there (``kind``
-    names the announcement's data) and send it to ``owner`` and every GM privately."""
+    names the announcement's data) and send it to ``owner`` and the GMs privately:
+    every GM, or only ``gms`` (a later step of a kept hidden result goes to the GMs
+    who were sent the result, never to one seated since)."""
     if not hidden:
         return [ctx.reply(text, data)]
     own = ctx.private(owner, ctx.t("core.hidden.result", text=text), data)
@@ -25,4 +39,6 @@ def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
         return [own]
     announce = ctx.reply(ctx.t("core.hidden.announce", who=who), {"kind": kind, "user": owner})
     gm_text = ctx.t("core.hidden.result_gm", who=who, text=text)
-    return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
+    if gms is None:
+        return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
+    return [announce, own, *(ctx.private(gm, gm_text, data) for gm in gms if gm != owner)]

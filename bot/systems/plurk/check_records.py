@@ -6,8 +6,9 @@ a restart. Secret rolls (PL-7) are never stored there: a later push or fate repl
 in the channel would tell the players what the GM rolled. A player's *hidden*
 check is stored (they may push it), and everything about it afterwards — push
 and fate results, the GM's fate call, and every refusal — goes privately to the
-asker / the player and the GMs, while the channel reads one neutral line
-(:func:`about_record`).
+asker / the player and the GMs who were sent the result (the record's ``told``),
+while the channel reads one neutral line (:func:`about_record`). A GM seated since
+is a player to that check (issue 22): no detail, no call, no consent to give.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ async def remember(ctx: Context, owner: str, character: str, result: plurk.Check
     id, so a renamed character still finds it)."""
     await store_record(ctx, owner, {
         "character": character, "character_id": character_id, "check": result.to_dict(),
-        "hidden": hidden, "fate": None, "reason": reason})
+        "hidden": hidden, "fate": None, "reason": reason,
+        "told": hidden_results.told(ctx, owner) if hidden else []})
 
 
 async def store_record(ctx: Context, owner: str, record: dict[str, Any]) -> None:
@@ -105,22 +107,39 @@ async def record_for(ctx: Context, ref: str) -> tuple[str, dict[str, Any]]:
 # --------------------------------------------------------------------------- hidden checks (PL-7)
 
 
+def referees(ctx: Context, record: dict[str, Any]) -> list[str]:
+    """The GMs who may act on a last-check record and read what follows it: every GM
+    for a public check; for a hidden one only those of the GMs who were sent its
+    result (``told``) who are GMs still — one seated since is a player to it (issue
+    22). A record kept before ``told`` existed has none: its player alone."""
+    if not record.get("hidden"):
+        return ctx.gm_users
+    told = record.get("told") or []
+    return [gm for gm in ctx.gm_users if gm in told]
+
+
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
-            *, hidden: bool) -> list[Outgoing]:
+            *, hidden: bool, record: dict[str, Any] | None = None) -> list[Outgoing]:
     """Post a check's result, or — for a hidden check — hand it to the hidden-result
     kit (PL-7: nothing of the result reaches the channel; a push or fate of a hidden
     check replaces the announcement with :func:`hidden_followup`, see
-    :func:`about_record`)."""
+    :func:`about_record`). A step on a kept ``record`` goes to its :func:`referees`."""
+    gms = referees(ctx, record) if record is not None else None
     return hidden_results.deliver(ctx, owner, who, text, data, hidden=hidden,
-                                  kind="plurk_hidden_check")
+                                  kind="plurk_hidden_check", gms=gms)
 
 
-def hidden_followup(ctx: Context, owner: str, who: str, action: str) -> Outgoing:
+def hidden_followup(ctx: Context, owner: str, record: dict[str, Any],
+                    action: str) -> Outgoing:
     """The channel's only line about a push / fate of a hidden check (PL-7): the same
     words whether it was refused, called or rolled, and whatever came out — so
-    not even "it could be pushed" (the original failed) reaches the channel."""
-    return ctx.reply(ctx.t("plurk.hidden.followup", who=who,
-                           action=ctx.t(f"plurk.hidden.action_{action}")),
+    not even "it could be pushed" (the original failed) reaches the channel. It says
+    "and the GMs" only when a GM reads it (a table without GMs, or whose GMs were
+    seated after the check, has none)."""
+    who = record["character"]
+    key = ("plurk.hidden.followup" if any(gm != owner for gm in referees(ctx, record))
+           else "plurk.hidden.followup_no_gm")
+    return ctx.reply(ctx.t(key, who=who, action=ctx.t(f"plurk.hidden.action_{action}")),
                      {"kind": "plurk_hidden_followup", "user": owner, "character": who,
                       "action": action})
 
@@ -137,13 +156,14 @@ async def about_record(ctx: Context, owner: str, record: dict[str, Any], action:
     """
     if not record.get("hidden") or ctx.incoming.is_private:
         return await work()
-    if ctx.user != owner and not ctx.is_gm:
+    if ctx.user != owner and ctx.user not in referees(ctx, record):
         # even "the raw die was 12", or a call that goes through where a refusal would
-        # not, tells a third player about the check: they learn only that it was hidden
+        # not, tells a third player about the check — or a GM seated after it, who was
+        # not sent it (issue 22): they learn only that it was hidden
         return [ctx.private(ctx.user, refusal_text(ctx, CommandError(
             "plurk.error.hidden_not_yours", who=record["character"])),
             {"kind": "plurk_hidden_refusal", "user": owner})]
-    announce = hidden_followup(ctx, owner, record["character"], action)
+    announce = hidden_followup(ctx, owner, record, action)
     try:
         outs = await work()
     except (CommandError, RuleError) as exc:

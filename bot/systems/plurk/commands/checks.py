@@ -35,6 +35,7 @@ from bot.systems.plurk.check_records import (
     needs_consent,
     own_record,
     record_for,
+    referees,
     refuse_platform_dice_when_hidden,
     remember,
     store_record,
@@ -141,19 +142,30 @@ async def push_last(ctx: Context) -> list[Outgoing]:
     return await about_record(ctx, ctx.user, record, "push", lambda: push_record(ctx, record))
 
 
+async def push_needs_consent(ctx: Context, record: dict[str, Any]) -> bool:
+    """Whether the push waits for a GM (PL-10): not once allowed, and not when no GM
+    may referee the check — a hidden check's GMs are those who were sent it, so one
+    seated since neither sees nor allows it, and its player pushes as at a table
+    without GMs (issue 22)."""
+    if record.get("push_allowed") or not referees(ctx, record):
+        return False
+    return await needs_consent(ctx, "push")
+
+
 async def push_record(ctx: Context, record: dict[str, Any]) -> list[Outgoing]:
     if record.get("pushed"):
         raise CommandError("plurk.error.push_twice")
     original = plurk.CheckResult.from_dict(record["check"])
     check_pushable(original)
-    if not record.get("push_allowed") and await needs_consent(ctx, "push"):
+    if await push_needs_consent(ctx, record):
         # PL-10: the GM agrees and states the omen first; `.ra allow` lets this push
         await store_record(ctx, ctx.user, {**record, "push_request": True})
         text = ctx.t("plurk.consent.push_requested", who=record["character"],
                      stat=original.stat or ctx.t("plurk.check.unnamed"))
         data = {"kind": "plurk_consent_request", "user": ctx.user,
                 "character": record["character"], "mode": "push", "hidden": record["hidden"]}
-        return deliver(ctx, ctx.user, record["character"], text, data, hidden=record["hidden"])
+        return deliver(ctx, ctx.user, record["character"], text, data, hidden=record["hidden"],
+                       record=record)
     if record["hidden"]:
         refuse_platform_dice_when_hidden(ctx)
     result = plurk.push(original, ctx.dice)
@@ -164,7 +176,7 @@ async def push_record(ctx: Context, record: dict[str, Any]) -> list[Outgoing]:
     text = ctx.t("plurk.push.line", text=check_text(ctx, who, result, reason=reason))
     data = check_data(result, character=who, user=ctx.user, original=result_dict(original),
                       reason=reason)
-    return deliver(ctx, ctx.user, who, text, data, hidden=record["hidden"])
+    return deliver(ctx, ctx.user, who, text, data, hidden=record["hidden"], record=record)
 
 
 # --------------------------------------------------------------------------- fate (PL-4)
@@ -214,7 +226,7 @@ async def own_fate(ctx: Context, record: dict[str, Any], threshold: int | None
         if threshold is not None:  # the caller's threshold stands
             raise CommandError("plurk.error.fate_usage")
         return await roll_fate(ctx, ctx.user, record)
-    if not ctx.gm_users:
+    if not referees(ctx, record):  # no GM, or none was sent this hidden check
         return await call_fate(ctx, ctx.user, record, threshold, True)
     raise CommandError("plurk.error.fate_not_called")
 
@@ -241,7 +253,8 @@ async def call_fate(ctx: Context, owner: str, record: dict[str, Any], threshold:
             "threshold": called["threshold"]}
     # a hidden check's call tells the player (and the GMs) privately: a fate check is
     # only called after a crit or a fumble, so a public call would reveal that
-    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"])
+    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"],
+                   record=record)
 
 
 async def roll_fate(ctx: Context, owner: str, record: dict[str, Any]) -> list[Outgoing]:
@@ -265,7 +278,8 @@ async def roll_fate(ctx: Context, owner: str, record: dict[str, Any]) -> list[Ou
             "raw": result.raw, "threshold": result.threshold, "success": result.success,
             "trigger": result.trigger, "certain": result.certain,
             "original_success": result.original_success, "final_success": result.final_success}
-    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"])
+    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"],
+                   record=record)
 
 
 # --------------------------------------------------------------------------- GM consent (PL-10)
@@ -334,7 +348,7 @@ async def deny(ctx: Context, args: str) -> list[Outgoing]:
                      mode=ctx.t("plurk.consent.kind_push"))
         return deliver(ctx, owner, record["character"], text,
                        {"kind": "plurk_consent", "user": owner, "allowed": False,
-                        "mode": "push"}, hidden=record["hidden"])
+                        "mode": "push"}, hidden=record["hidden"], record=record)
 
     return await about_record(ctx, owner, record, "push", work)
 
@@ -385,7 +399,7 @@ async def grant(ctx: Context, owner: str) -> list[Outgoing]:
                      stat=original.stat or ctx.t("plurk.check.unnamed"))
         return deliver(ctx, owner, record["character"], text,
                        {"kind": "plurk_consent", "user": owner, "allowed": True,
-                        "mode": "push"}, hidden=record["hidden"])
+                        "mode": "push"}, hidden=record["hidden"], record=record)
 
     return await about_record(ctx, owner, record, "push", work)
 
@@ -402,7 +416,12 @@ async def set_consent(ctx: Context, parts: list[str]) -> list[Outgoing]:
 
 
 async def consent_status(ctx: Context, pending: list[tuple[str, str, str]]) -> Outgoing:
-    """What players may do without asking, and what waits for the GM."""
+    """What players may do without asking, and what waits for the GM — in the channel,
+    so not the push a hidden check waits for: a push is only asked after a failure,
+    and the GMs who may allow it were told privately (PL-7, issue 22)."""
+    _row, last = await last_checks(ctx)
+    pending = [(owner, who, kind) for owner, who, kind in pending
+               if not (kind == "push" and (last.get(owner) or {}).get("hidden"))]
     _row, data = await consent_doc(ctx)
     state = ctx.t("core.references.list_sep").join(
         ctx.t("plurk.consent.setting", mode=ctx.t(f"plurk.consent.kind_{kind}"),
