@@ -182,9 +182,12 @@ class PlurkOutbox:
             link = await self._picture(out)
             text = out.text
             if out.attachment is not None and out.attachment.kind == "file":
-                # no file in a thread: the text, and where the file goes instead
-                note = self.core.catalog.text(self.core.cached_locale(PLATFORM, out.channel),
-                                              "core.log.plurk_no_files")
+                # no file in a thread: the text, and where the file goes instead (a
+                # table without GMs gets no GM's copy: the note must not promise one)
+                no_gm = (out.data or {}).get("gm_copies") == 0
+                note = self.core.catalog.text(
+                    self.core.cached_locale(PLATFORM, out.channel),
+                    "core.log.plurk_no_files_no_gm" if no_gm else "core.log.plurk_no_files")
                 text = f"{text}\n{note}" if text.strip() else note
             try:
                 await self.sender.reply(thread, text, mention, link)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import messages
@@ -61,6 +61,20 @@ async def _logs(ctx: Context) -> list[GameLog]:
     return list(rows)
 
 
+async def public_lines(ctx: Context, logs: list[GameLog]) -> dict[int, int]:
+    """Lines of each log's players' copy, by log id: what the channel may be told.
+    ``GameLog.lines`` counts the private lines too (the size cap is on everything
+    stored), and a count that grows by one more after a hidden roll than after a
+    public one tells the players how many secrets there are (issue 22)."""
+    if not logs:
+        return {}
+    counted = await ctx.session.execute(
+        select(GameLogLine.log_id, func.count()).where(
+            GameLogLine.log_id.in_([row.id for row in logs]),
+            GameLogLine.kind != "private").group_by(GameLogLine.log_id))
+    return {row.id: 0 for row in logs} | {log_id: n for log_id, n in counted.all()}
+
+
 def _forget(ctx: Context) -> None:
     ctx.core.logbook.forget(ctx.channel.platform, ctx.channel.channel_key)
 
@@ -70,22 +84,23 @@ async def log(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.strip().partition(" ")
     verb, rest = verb.casefold(), rest.strip()
     if verb in LIST and not rest:
-        return _list(ctx, await _logs(ctx))
+        return await _list(ctx, await _logs(ctx))
     if verb in ON:
         require_gm_if_any(ctx)
         return await _on(ctx, rest)
     if verb in OFF:
         require_gm_if_any(ctx)
-        return _off(ctx, await _logs(ctx))
+        return await _off(ctx, await _logs(ctx))
     if verb in EXPORT:
         return await _export(ctx, rest)
     raise CommandError("core.error.log_usage")
 
 
-def _list(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
+async def _list(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
     if not logs:
         return [ctx.reply(ctx.t("core.log.list_empty"))]
-    rows = [ctx.t("core.log.list_row", name=row.name, lines=row.lines,
+    counts = await public_lines(ctx, logs)
+    rows = [ctx.t("core.log.list_row", name=row.name, lines=counts[row.id],
                   state=ctx.t("core.log.state_on") if row.active
                   else ctx.t("core.log.state_full") if row.full else "")
             for row in logs]
@@ -117,16 +132,18 @@ async def _on(ctx: Context, name: str) -> list[Outgoing]:
     row.active = True
     await ctx.session.flush()
     _forget(ctx)
-    return [ctx.reply(ctx.t("core.log.on", name=row.name, lines=row.lines))]
+    lines = (await public_lines(ctx, [row]))[row.id]
+    return [ctx.reply(ctx.t("core.log.on", name=row.name, lines=lines))]
 
 
-def _off(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
+async def _off(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
     row = next((r for r in logs if r.active), None)
     if row is None:
         raise CommandError("core.error.log_not_on")
     row.active = False
     _forget(ctx)
-    return [ctx.reply(ctx.t("core.log.off", name=row.name, lines=row.lines))]
+    lines = (await public_lines(ctx, [row]))[row.id]
+    return [ctx.reply(ctx.t("core.log.off", name=row.name, lines=lines))]
 
 
 def may_export(ctx: Context, row: GameLog) -> None:
@@ -173,8 +190,15 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
     row.exported_at = now
     platform = ctx.incoming.platform
     fmt = fmt or DEFAULT_FORMAT.get(platform, "html")
-    outs = _copies(ctx, ctx.reply, ctx.t("core.log.exported", name=row.name, lines=row.lines),
-                   files(ctx.core.catalog, ctx.locale, row, export.visible(lines, None), fmt))
+    public = export.visible(lines, None)
+    # the channel is told what its own copy holds, and mentions GM copies only
+    # where there are GMs to get one (issue 22)
+    text = ctx.t("core.log.exported" if ctx.gm_users else "core.log.exported_no_gm",
+                 name=row.name, lines=len(public))
+    data = {"kind": "log_export", "name": row.name, "lines": len(public),
+            "gm_copies": len(ctx.gm_users)}
+    outs = _copies(ctx, lambda t, attachment: ctx.reply(t, data, attachment=attachment),
+                   text, files(ctx.core.catalog, ctx.locale, row, public, fmt))
     for gm in ctx.gm_users:
         text = ctx.t("core.log.gm_copy", name=row.name)
         mine = export.visible(lines, gm)

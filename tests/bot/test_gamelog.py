@@ -33,7 +33,7 @@ async def test_log_records_chatter_commands_and_replies_and_exports_two_copies(
         table: Table) -> None:
     await _session(table)
     assert await table.text("gm", ".log off") == (
-        "📜 日誌「第一夜」已暫停，共 9 行。.log export 取得檔案。")
+        "📜 日誌「第一夜」已暫停，共 7 行。.log export 取得檔案。")  # the players' copy
     assert await table.say("alice", "這句不記錄") == []
     assert await table.text("alice", ".log export") == "⚠ 只有本頻道的 GM 可以這麼做。"
     outs = await table.say("gm", ".log export")
@@ -42,7 +42,7 @@ async def test_log_records_chatter_commands_and_replies_and_exports_two_copies(
     public_out, public = files["第一夜.html"]
     gm_out, gm = files["第一夜-gm.html"]
     assert public_out.to == "channel" and public_out.text == (
-        "📜 日誌「第一夜」（9 行）。暗骰結果只在 GM 版裡。")
+        "📜 日誌「第一夜」（7 行）。暗骰結果只在 GM 版裡。")  # not the 2 private lines
     assert gm_out.to == "private" and gm_out.user == "gm" and gm_out.secret
     # the players' copy: chatter (escaped), the public roll, the notice of the hidden one
     assert "我推開門 &lt;b&gt;看看&lt;/b&gt; [link](http://x.y)" in public
@@ -77,7 +77,7 @@ async def test_the_log_survives_a_restart(tmp_path: Path) -> None:
     again = Table(await Core.open(settings))
     try:
         await again.say("carol", "重啟後的發言")
-        assert await again.text("gm", ".log list") == "這張桌子的日誌：\n• 第一夜：10 行 （記錄中）"
+        assert await again.text("gm", ".log list") == "這張桌子的日誌：\n• 第一夜：8 行 （記錄中）"
         files = _files(await again.say("gm", ".log export"))
         assert "重啟後的發言" in files["第一夜.html"][1]
     finally:

@@ -116,6 +116,25 @@ async def test_a_private_file_is_the_text_of_the_private_plurk(
     assert core.settled == [core.settled[0]] and core.failed == []
 
 
+async def test_the_thread_note_names_gm_copies_only_where_there_are_gms(
+        fake: FakePlurk, client: PlurkClient) -> None:
+    """Issue 22: a players' copy in a thread becomes its text and a note; at a table
+    without GMs (``gm_copies`` 0 in the export's data) the note does not promise each
+    GM a private plurk — nobody gets one."""
+    pid = fake.add_plurk(ALICE, "tonight's game")
+    outbox, _core = outbox_for(client)
+    log = Attachment("night.md", log_text(3).encode(), "file")
+    for gms in (0, 1):
+        await outbox.put(Outgoing("channel", str(pid), "📜 Log", attachment=log,
+                                  data={"kind": "log_export", "gm_copies": gms}))
+        await settle(outbox)
+    assert fake.posts_in(pid) == [
+        "📜 Log\n📎 Plurk takes no files, so none is posted in this thread; this table has "
+        "no GM, so no private plurk is sent either.",
+        "📜 Log\n📎 Plurk takes no files, so none is posted in this thread: each GM gets the "
+        "GM's copy as text in a private plurk."]
+
+
 async def test_a_long_file_stops_at_the_cap_and_says_so(
         fake: FakePlurk, client: PlurkClient) -> None:
     pid = fake.add_plurk(ALICE, "tonight's game")
