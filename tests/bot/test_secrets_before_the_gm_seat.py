@@ -136,3 +136,22 @@ async def test_at_a_table_without_gms_a_hidden_push_went_to_its_player(
     outs = await table.say("bob", ".push", dice=[4])
     assert public(outs) == [NO_GM_FOLLOWUP[locale]]
     assert list(privately(outs)) == ["bob"]
+
+
+async def test_a_gm_seated_since_finds_no_hidden_push_waiting(table: Table) -> None:
+    """A bare `.ra allow` / `.ra deny` of a GM seated after a hidden check does not
+    find its waiting push (granting it, or "the only one", would say it failed): the
+    same replies as with nothing waiting."""
+    await bob_at_the_table(table)
+    await table.text("gm", ".gm")
+    await table.say("bob", ".rah 觀察 >=20", dice=[3])
+    await table.say("bob", ".push", dice=[])  # waits for gm
+    await table.text("gm", ".gm add alice")
+    listed = await table.say("alice", ".ra allow", dice=[])
+    assert public(listed) == [
+        "📋 本頻道的 GM 允許設定：取10：需要 GM 允許、取20：需要 GM 允許、孤注一擲：需要 GM 允許"]
+    assert public(await table.say("alice", ".ra deny", dice=[])) == [
+        "⚠ 沒有等待 GM 允許的請求。"]
+    # gm, who was sent it, allows it with a bare `.ra allow`
+    outs = await table.say("gm", ".ra allow", dice=[])
+    assert sorted(privately(outs)) == ["bob", "gm"]

@@ -354,12 +354,16 @@ async def deny(ctx: Context, args: str) -> list[Outgoing]:
 
 
 async def pending_requests(ctx: Context) -> list[tuple[str, str, str]]:
-    """(owner, character, kind) of every request waiting for the GM, oldest kind first."""
+    """(owner, character, kind) of every request waiting for the GM, oldest kind first.
+    A hidden check's push only for the GMs who may allow it (its :func:`referees`):
+    for anyone else — a GM seated since too — even "one request waits" (a bare
+    `.ra allow` granting it, `.ra deny` finding it) would say the check failed."""
     _row, data = await consent_doc(ctx)
     found = [(owner, r["character"], r["mode"]) for owner, r in data["requests"].items()]
     _row, last = await last_checks(ctx)
     found += [(owner, r["character"], "push") for owner, r in last.items()
-              if r.get("push_request") and owner not in data["requests"]]
+              if r.get("push_request") and owner not in data["requests"]
+              and (not r.get("hidden") or ctx.user in referees(ctx, r))]
     return found
 
 
