@@ -46,6 +46,10 @@ class Incoming:
     is_private: bool = False
     platform_dice: tuple[PlatformDie, ...] = ()
     message_id: str | None = None
+    typed: str | None = None
+    """The text as typed when the core removed invisible format characters from it
+    (:func:`bot.normalize.shown`), else None. Never echoed: it only tells a command
+    typed with invisible arguments (`.nn` + zero-width spaces) from one without."""
 
 
 TargetKind = Literal["channel", "private"]

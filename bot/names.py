@@ -12,6 +12,8 @@ from functools import lru_cache
 
 import opencc
 
+from bot.errors import CommandError
+from bot.normalize import looks_blank
 from rules.kits.game_system import GameSystem
 
 _T2S = opencc.OpenCC("t2s")
@@ -36,3 +38,15 @@ def canonical(name: str, system: GameSystem, existing: Iterable[str] = ()) -> st
         if fold(present) == key:
             return present
     return name.strip()
+
+
+def visible_name(name: str) -> str:
+    """``name`` stripped; refused (``core.error.blank_name``, nothing changed) when it
+    shows nothing — only whitespace, invisible format characters or blank-looking
+    fillers such as U+3164 or U+2800 (:func:`bot.normalize.looks_blank`). Every name a
+    player gives that replies echo (`.nn`, `.pc new`, a team, an enemy) goes through
+    it: a blank name reads as nobody in every reply (docs/decisions.md, "Echoed text")."""
+    name = name.strip()
+    if looks_blank(name):
+        raise CommandError("core.error.blank_name")
+    return name

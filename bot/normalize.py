@@ -9,6 +9,7 @@ forms are folded — Chinese text itself is left alone.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -63,17 +64,42 @@ def visible(text: str) -> str:
     return _INVISIBLE.sub("", text)
 
 
+#: Letters and marks that render as nothing: the Hangul fillers (U+115F, U+1160,
+#: U+3164, U+FFA0), the braille blank (U+2800), the Khmer inherent vowels, the
+#: combining grapheme joiner, the variation selectors and the rest of Unicode's
+#: default-ignorable code points that are not format characters. Unlike
+#: :data:`_INVISIBLE` they are not removed (a variation selector belongs to its emoji);
+#: a name made of nothing else, whitespace and format characters is refused.
+_BLANK_LOOKING = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"
+    "\ufff0-\ufff8\U000e0000-\U000e0fff]")
+
+
+def looks_blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: no character but whitespace, control and format
+    characters (joiners included) and blank-looking fillers (:data:`_BLANK_LOOKING`).
+    A name that looks blank would be echoed as an empty space in every reply naming
+    it (`🎲 ⠀：1d20 = …`, `carol［ㅤ］ 入席`), a stand-in for nobody."""
+    return all(ch.isspace() or unicodedata.category(ch) in _BLANK_CATEGORIES
+               or _BLANK_LOOKING.match(ch) for ch in text)
+
+
+_BLANK_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def shown(incoming: Incoming) -> Incoming:
     """The message without invisible format characters, in its text and the speaker's
     name: both are echoed (replies, the game log), and a bidirectional override in them
-    could make what the bot shows read backwards."""
+    could make what the bot shows read backwards. The text as typed stays in
+    ``Incoming.typed`` (never echoed): `.nn` followed by nothing but invisible
+    characters is a blank name, not a bare `.nn`."""
     text, name = visible(incoming.text), visible(incoming.display_name)
     if text == incoming.text and name == incoming.display_name:
         return incoming
-    return replace(incoming, text=text, display_name=name)
+    typed = incoming.text if text != incoming.text else None
+    return replace(incoming, text=text, display_name=name, typed=typed)
 
 
 def one_line(incoming: Incoming) -> Incoming:

@@ -12,6 +12,7 @@ from bot.documents import Document
 from bot.errors import CommandError
 from bot.handlers.pc import check_name
 from bot.messages import Outgoing
+from bot.normalize import normalize, strip_prefix
 from bot.router import command
 
 CLEAR = ("del", "clear", "rm", "刪除", "删除")
@@ -37,11 +38,25 @@ async def acting_name(ctx: Context) -> str:
     return await nickname(ctx) or ctx.name
 
 
+def typed_with_arguments(ctx: Context) -> bool:
+    """Whether the command was typed with arguments that the core's removal of
+    invisible format characters emptied (`.nn` + zero-width spaces): the text as typed
+    (``Incoming.typed``) still has a word after the command's. Invisible characters
+    glued to the command word (`.nn​`) are no argument."""
+    typed = ctx.incoming.typed
+    if typed is None:
+        return False
+    body = strip_prefix(normalize(typed)) or ""
+    return len(body.split(maxsplit=1)) > 1
+
+
 @command("nn", "暱稱", "昵称")
 async def nn(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
     row = await ctx.document(Nicknames)
     names = dict((row.data or {}).get("names", {}))
+    if not wanted and typed_with_arguments(ctx):
+        raise CommandError("core.error.blank_name")  # `.nn ​​​`: a blank name, not `.nn`
     if not wanted:
         current = names.get(ctx.user)
         if current is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
+from bot.names import visible_name
 from bot.router import command
 from bot.store.models import Character
 
@@ -18,7 +19,7 @@ def check_name(name: str) -> str:
         raise CommandError("core.error.pc_usage")
     if len(name) > MAX_NAME:
         raise CommandError("core.error.pc_name_too_long", limit=MAX_NAME)
-    return name
+    return visible_name(name)
 
 
 async def create_character(ctx: Context, name: str) -> Character:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.errors import CommandError
-from bot.names import fold
+from bot.names import fold, visible_name
 
 MAX_VALUE = 10_000
 """The largest number an ace command takes (DP, DC, damage, stats)."""
@@ -46,7 +46,7 @@ def check_name(name: str, usage: str) -> str:
         raise CommandError(usage)
     if len(name) > MAX_NAME:
         raise CommandError("ace.error.name_too_long", limit=MAX_NAME)
-    return name
+    return visible_name(name)
 
 
 _DC = re.compile(r"^(?:dc|>=|≥|≧|=>)(\d{1,6})$", re.IGNORECASE)

@@ -8,7 +8,7 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.references import may_act_for
-from bot.names import fold
+from bot.names import fold, visible_name
 from rules.kits.advantage import AttackKind, Layer
 
 MAX_VALUE = 10_000
@@ -69,7 +69,7 @@ def name_arg(text: str) -> str:
     name = text.strip()
     if not name or len(name) > MAX_NAME or name.startswith(("@", "<@", "[CQ")):
         raise CommandError("ap20.error.bad_name", name=name[:ECHO], limit=MAX_NAME)
-    return name
+    return visible_name(name)
 
 
 def may_speak_for(ctx: Context, owner: str | None) -> bool:

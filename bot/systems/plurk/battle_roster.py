@@ -10,7 +10,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
-from bot.names import fold
+from bot.names import fold, visible_name
 from bot.store.models import ChannelState, Character
 from bot.systems.plurk.battle_args import MAX_VALUE
 from bot.systems.plurk.battle_state import (
@@ -67,7 +67,7 @@ def parse_enemy(text: str) -> dict[str, Any]:
     tokens = text.split()
     if not tokens:
         raise CommandError("plurk.error.battle.enemy_usage")
-    name = tokens[0]
+    name = visible_name(tokens[0])
     if len(name) > MAX_NAME or field_for(name.split("=")[0]) is not None:
         raise CommandError("plurk.error.battle.enemy_usage")
     values: dict[str, Any] = {"name": name, "kind": "enemy"}

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
+from bot.names import visible_name
 from bot.permissions import require_gm_if_any
 from bot.systems.jianshou.args import card_named, find_player, is_word, short
 from bot.systems.jianshou.decks import sample, table_deck
@@ -81,7 +82,7 @@ async def join(ctx: Context, rest: list[str]) -> list[Outgoing]:
     if len(rest) > 1:
         raise CommandError("jianshou.error.join_usage")
     row, game = await load(ctx)
-    game, joined = js.join(game, ctx.user, short(ctx.name), rest[0] if rest else "")
+    game, joined = js.join(game, ctx.user, short(ctx.name), visible_name(rest[0]) if rest else "")
     save(ctx, row, game)
     key = "jianshou.rejoined" if joined.rejoined else "jianshou.joined"
     team = ctx.t("jianshou.status.team", team=joined.team) if joined.team else ""
