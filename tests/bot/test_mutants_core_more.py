@@ -100,7 +100,8 @@ async def test_an_operators_error_prefix_applies_in_its_language_only(
 async def test_the_log_stores_who_said_and_who_received_each_line(table: Table) -> None:
     """Each stored line keeps its kind, the user it came from or went to, and the
     name shown: a player's line their display name, the bot's replies no user and no
-    name, a private line its recipient (a GM by display name, anyone else by id)."""
+    name, a private line its recipient (the speaker or a GM by display name, anyone
+    else by id)."""
     await table.say("k", ".gm", display_name="Keeper")
     await table.say("k", ".log on 夜", display_name="Keeper")
     await table.say("bob", ".rh 1d20", dice=[12], display_name="Bob")
@@ -111,6 +112,6 @@ async def test_the_log_stores_who_said_and_who_received_each_line(table: Table) 
         ("reply", "", "", "📜 開始記錄日誌「夜」（目前 0 行）。.log off 暫停。"),
         ("said", "bob", "Bob", ".rh 1d20"),
         ("reply", "", "", "🎲 Bob 進行了一次暗骰。"),
-        ("private", "bob", "bob", "（暗骰）🎲 Bob：1d20 = [12] = 12"),
+        ("private", "bob", "Bob", "（暗骰）🎲 Bob：1d20 = [12] = 12"),
         ("private", "k", "Keeper", "（Bob 的暗骰）🎲 Bob：1d20 = [12] = 12"),
     ]
