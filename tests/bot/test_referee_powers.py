@@ -298,13 +298,18 @@ async def test_plurk_without_a_gm_a_player_cannot_act_for_anothers_investigator(
     assert await table.text("alice", ".st show @bob") == "鮑伯：技能 觀察:2｜資源 體力:8 理智:40"
 
 
-async def test_ace_without_a_gm_a_player_cannot_act_for_anothers_character(
-        table: Table) -> None:
+async def _ace_pair(table: Table, alices_skill: str, bobs_skill: str) -> None:
+    """An ace table without a GM: alice plays 艾莉絲, bob 鮑伯, each with one skill."""
     await table.text("alice", ".system ace")
-    for user, name, stats in (("alice", "艾莉絲", ".st 力量6 敏捷5 體質5 精神力5 基本近戰2"),
-                              ("bob", "鮑伯", ".st 力量7 敏捷4 體質6 精神力4 基本擒拿2")):
+    for user, name, stats in (("alice", "艾莉絲", f".st 力量6 敏捷5 體質5 精神力5 {alices_skill}"),
+                              ("bob", "鮑伯", f".st 力量7 敏捷4 體質6 精神力4 {bobs_skill}")):
         await table.text(user, f".pc new {name}")
         await table.text(user, stats)
+
+
+async def test_ace_without_a_gm_a_player_cannot_act_for_anothers_character(
+        table: Table) -> None:
+    await _ace_pair(table, "基本近戰2", "基本擒拿2")
     await table.say("alice", ".ri", [10])
     await table.say("bob", ".ri", [2])
     await table.text("alice", ".init start")  # 艾莉絲 15, 鮑伯 6
@@ -451,11 +456,7 @@ async def test_ap20_v6_without_a_gm_a_players_fighter_is_their_own(table: Table)
 
 async def test_ace_without_a_gm_a_players_mark_hp_and_condition_are_their_own(
         table: Table) -> None:
-    await table.text("alice", ".system ace")
-    for user, name, stats in (("alice", "艾莉絲", ".st 力量6 敏捷5 體質5 精神力5 機械2"),
-                              ("bob", "鮑伯", ".st 力量7 敏捷4 體質6 精神力4 機械1")):
-        await table.text(user, f".pc new {name}")
-        await table.text(user, stats)
+    await _ace_pair(table, "機械2", "機械1")
     await table.text("alice", ".enemy add 狼人 力量8 敏捷6 體質7 精神力3")
     await table.text("bob", ".ext new 修車 dc5")
     await table.text("bob", ".ext 修車 機械", dice=[8])
