@@ -158,5 +158,14 @@ class Context:
             row.data, row.schema = doc.current(dict(row.data or {}), row.schema), doc.schema
         return row
 
+    async def delete_character(self, character: Character) -> None:
+        """Delete a sheet with its documents (an ace mark…), which reference it: they
+        go first, or the foreign key refuses the sheet's deletion."""
+        for row in await self.session.scalars(select(CharacterState).where(
+                CharacterState.character_id == character.id)):
+            await self.session.delete(row)
+        await self.session.flush()
+        await self.session.delete(character)
+
     def add_gm(self, user: str, display_name: str = "") -> None:
         self.channel.gms.append(ChannelGM(user=user, display_name=display_name))

@@ -86,6 +86,6 @@ async def pc(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(ctx.t("core.pc.renamed", old=old, new=new))]
     if verb in ("del", "rm", "delete"):
         target = find(owned, rest)
-        await ctx.session.delete(target)
+        await ctx.delete_character(target)
         return [ctx.reply(ctx.t("core.pc.deleted", name=target.name))]
     raise CommandError("core.error.pc_usage")
