@@ -155,3 +155,24 @@ async def test_a_gm_seated_since_finds_no_hidden_push_waiting(table: Table) -> N
     # gm, who was sent it, allows it with a bare `.ra allow`
     outs = await table.say("gm", ".ra allow", dice=[])
     assert sorted(privately(outs)) == ["bob", "gm"]
+
+
+@pytest.mark.parametrize("die", [5, 15])  # 5: fails, its push waits; 15: succeeds
+async def test_allow_and_deny_of_a_hidden_check_answer_alike_whatever_it_held(
+        table: Table, die: int) -> None:
+    """The second play-test: a GM added after bob's hidden check typed `.ra allow Bob`
+    and was refused privately when a push waited, but the channel read "no request
+    waits" when the check had succeeded — carol and the whole channel learned how it
+    went. Now the late GM gets the same private refusal either way, and the GM who
+    was sent the result gets the same channel line either way."""
+    await table.text("gm", ".gm")
+    await bob_at_the_table(table)
+    await table.say("bob", ".rah 觀察", dice=[die])
+    await table.say("bob", ".push", dice=[])
+    await table.text("gm", ".gm add @carol")
+    for line in (".ra allow Bob", ".ra deny Bob", ".ra allow @bob", ".ra deny @bob"):
+        outs = await table.say("carol", line, dice=[])
+        assert [(o.to, o.user, o.text) for o in outs] == [
+            ("private", "carol", NOT_YOURS)], (die, line)
+    outs = await table.say("gm", ".ra deny Bob", dice=[])
+    assert public(outs) == ["🤫 Bob 的暗中檢定：孤注一擲的回覆已私下傳送給本人與 GM。"], die

@@ -339,10 +339,13 @@ async def deny(ctx: Context, args: str) -> list[Outgoing]:
                                  "mode": request["mode"]})]
     _row, last = await last_checks(ctx)
     record = last.get(owner)
-    if record is None or not record.get("push_request"):
+    if record is None:
         raise CommandError("plurk.error.no_request")
 
     async def work() -> list[Outgoing]:
+        # inside about_record: of a hidden check, "no request waits" says it succeeded
+        if not record.get("push_request"):
+            raise CommandError("plurk.error.no_request")
         await store_record(ctx, owner, {**record, "push_request": False})
         text = ctx.t("plurk.consent.denied", who=record["character"],
                      mode=ctx.t("plurk.consent.kind_push"))
@@ -393,10 +396,13 @@ async def grant(ctx: Context, owner: str) -> list[Outgoing]:
                                prefix=prefix)
     _row, last = await last_checks(ctx)
     record = last.get(owner)
-    if record is None or not record.get("push_request"):
+    if record is None:
         raise CommandError("plurk.error.no_request")
 
     async def work() -> list[Outgoing]:
+        # inside about_record: of a hidden check, "no request waits" says it succeeded
+        if not record.get("push_request"):
+            raise CommandError("plurk.error.no_request")
         await store_record(ctx, owner, {**record, "push_request": False, "push_allowed": True})
         original = plurk.CheckResult.from_dict(record["check"])
         text = ctx.t("plurk.consent.push_allowed", who=record["character"],
