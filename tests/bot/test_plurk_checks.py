@@ -511,6 +511,27 @@ async def test_pl11_ap_pool_grant_spend_and_forced_advance(table: Table) -> None
         "開鎖", 0, True)
 
 
+async def test_pl11_a_spend_names_the_character_not_the_account(table: Table) -> None:
+    """`.ap spend` names who spends as `.rg` names its roller: the player's active
+    character; the display name only for a player without one (or a GM)."""
+    await setup(table)
+    await table.text("gm", ".ap grant 6")
+    await table.text("gm", ".ap cost 移動 2")
+    assert (await one(table, "alice", ".ap spend 移動")).text == (
+        "艾莉絲 花費 2 點行動點數（移動）：6 → 4")
+    assert (await one(table, "bob", ".ap 觀察")).text == (
+        "鮑伯 花費 1 點行動點數（觀察/搜索）：4 → 3")
+    assert (await one(table, "dave", ".ap 觀察")).text == (
+        "dave 花費 1 點行動點數（觀察/搜索）：3 → 2")
+    await table.text("gm", ".lang zh-Hans")
+    assert (await one(table, "carol", ".ap 观察")).text == (
+        "卡萝 花费 1 点行动点数（观察/搜索）：2 → 1")
+    await table.text("gm", ".lang en")
+    assert (await one(table, "alice", ".ap 觀察")).text == (
+        "艾莉絲 spends 1 AP (observe/search): 1 → 0\n"
+        "📢 AP exhausted: the scene is forced to advance!")
+
+
 async def test_pl11_concurrent_spends_cannot_both_pass_the_pool(core: Core) -> None:
     table = Table(core)
     await table.text("gm", ".gm")

@@ -147,10 +147,19 @@ async def ap_command(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(ctx.t("plurk.ap.cost_set", costs=costs_text(ctx, pool)),
                           ap_data(pool))]
     spend = rest if verb in SPEND_WORDS else ctx.args.strip()
-    return [spend_reply(ctx, row, pool, spend)]
+    return [spend_reply(ctx, row, pool, spend, await spender(ctx))]
 
 
-def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str) -> Outgoing:
+async def spender(ctx: Context) -> str:
+    """Who spends the AP, as `.rg` names its roller: a player's active character
+    (艾莉絲 spends, not the account alice); a GM, or a player without a character,
+    by display name."""
+    character = None if ctx.is_gm else await ctx.active_character()
+    return character.name if character is not None else ctx.name
+
+
+def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str,
+                who: str) -> Outgoing:
     parts = text.split()
     if not parts or len(parts) > 2:
         raise CommandError("plurk.error.ap_usage")
@@ -173,7 +182,7 @@ def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str) 
             raise
         raise RuleError(exc.code, **params) from None
     row.data = pool.to_dict()
-    lines = [ctx.t("plurk.ap.spent", who=ctx.name, action=action_label(ctx, event.action or ""),
+    lines = [ctx.t("plurk.ap.spent", who=who, action=action_label(ctx, event.action or ""),
                    cost=event.cost, before=event.before, after=event.after)]
     if event.exhausted:
         lines.append(ctx.t("plurk.ap.exhausted"))
