@@ -76,10 +76,18 @@ async def test_item12_party_shows_everyone_at_a_glance(table: Table) -> None:
     await table.text("bob", ".st 體力 8")
     outs = await table.say("gm", ".party")
     assert [o.text for o in outs] == [
-        "👥 全隊一覽（AP 4）\n艾莉絲：體力 10｜理智 50｜因果 3\nbob：體力 8｜理智 ?｜因果 ?"]
+        "👥 全隊一覽（AP 4）\n艾莉絲：體力 10｜理智 50｜因果 3\nbob：體力 8｜理智 ?｜因果 0"]
     assert outs[0].data == {"kind": "plurk_party", "ap": 4, "members": [
         {"character": "艾莉絲", "user": "alice", "hp": 10, "san": 50, "cp": 3},
-        {"character": "bob", "user": "bob", "hp": 8}]}
+        {"character": "bob", "user": "bob", "hp": 8, "cp": 0}]}
+    # CP missing from a sheet counts as 0 (PL-12): .party agrees with .cp
+    assert await table.text("gm", ".cp bob") == "bob 的因果點數：0"
+    await table.text("gm", ".lang en")
+    assert await table.text("gm", ".party") == (
+        "👥 The party (AP 4)\n艾莉絲: HP 10 | SAN 50 | CP 3\nbob: HP 8 | SAN ? | CP 0")
+    await table.text("gm", ".lang zh-Hans")
+    assert await table.text("gm", ".party") == (
+        "👥 全队一览（AP 4）\n艾莉丝：体力 10｜理智 50｜因果 3\nbob：体力 8｜理智 ?｜因果 0")
 
 
 async def test_item10_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:

@@ -1,5 +1,6 @@
 """`.party`: the whole table at a glance for the GM — every active investigator's
-HP / SAN / CP (PL-5, PL-12) and the party's AP pool (PL-11), in one short message."""
+HP / SAN / CP (PL-5, PL-12) and the party's AP pool (PL-11), in one short message.
+HP or SAN not on a sheet shows as unknown; CP not on it is 0, as everywhere else."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from sqlalchemy import select
 from bot.context import Context
 from bot.messages import Outgoing
 from bot.store.models import Character
+from bot.systems.plurk.characters import resource_value
 from bot.systems.plurk.documents import ActionPoints
 from bot.systems.plurk.system import CP, HP, SAN, require_plurk
 from bot.systems.plurk.table import command
@@ -26,8 +28,8 @@ async def party(ctx: Context) -> list[Outgoing]:
     rows = []
     for character in characters:
         stats = character.stats or {}
-        values = {key: stats.get(name, unknown) for key, name in
-                  (("hp", HP), ("san", SAN), ("cp", CP))}
+        values = {key: stats.get(name, unknown) for key, name in (("hp", HP), ("san", SAN))}
+        values["cp"] = resource_value(character, CP)  # absent CP is 0, as `.cp` says (PL-12)
         lines.append(ctx.t("plurk.party.line", name=character.name, **values))
         rows.append({"character": character.name, "user": character.owner,
                      **{k: v for k, v in values.items() if v != unknown}})
