@@ -243,6 +243,26 @@ async def test_pl5_sanity_refusals_change_nothing(table: Table) -> None:
     assert await snapshot(table) == before
 
 
+async def test_pl5_pl12_a_missing_resource_says_how_to_set_it(table: Table) -> None:
+    """`.sc` without 理智 or `.hp` without 體力 on the sheet: the way out is `.st 理智 N`,
+    never "give a modifier" (that is a check's way out, not a resource's)."""
+    await table.text("dave", ".pc new 戴夫")
+    before = await sheet(table, "dave")
+    assert (await one(table, "dave", ".sc 1/1d6", dice=[])).text == (
+        "⚠ 戴夫 的角色卡上沒有「理智」。先用 .st 理智 N 設定。")
+    assert (await one(table, "dave", ".hp -3", dice=[])).text == (
+        "⚠ 戴夫 的角色卡上沒有「體力」。先用 .st 體力 N 設定。")
+    assert await sheet(table, "dave") == before
+    await table.text("dave", ".lang zh-Hans")
+    assert (await one(table, "dave", ".san")).text == (
+        "⚠ 戴夫 的角色卡上没有「理智」。先用 .st 理智 N 设定。")
+    await table.text("dave", ".lang en")
+    assert (await one(table, "dave", ".hp")).text == (
+        "⚠ 戴夫's sheet has no “HP”. Set it with .st HP N.")
+    await table.text("dave", ".st HP 7")
+    assert (await one(table, "dave", ".hp")).text == "戴夫's HP: 7"
+
+
 async def test_pl5_pl12_sanity_loss_to_zero_is_a_fatal_event(table: Table) -> None:
     await setup(table)
     out = await one(table, "gm", ".sc 1d10/1d100 卡蘿", dice=[90, 31])

@@ -114,12 +114,13 @@ def _distance(a: str, b: str) -> int:
 
 
 def resource_value(character: Character, resource: str) -> int:
-    """Current HP / SAN / CP on the sheet; HP and SAN must be set (CP defaults to 0)."""
+    """Current HP / SAN / CP on the sheet; HP and SAN must be set (CP defaults to 0).
+    The refusal says how to set the value: a modifier (as for a check) is no way out."""
     value = (character.stats or {}).get(resource)
     if value is None:
         if resource == CP:
             return 0
-        raise CommandError("plurk.error.stat_missing", pc=character.name, name=resource)
+        raise CommandError("plurk.error.resource_missing", pc=character.name, name=resource)
     return int(value)
 
 
