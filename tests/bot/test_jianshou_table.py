@@ -122,9 +122,37 @@ async def test_playing_a_card_makes_it_public_and_resends_the_hand(table: Table)
 async def test_not_your_turn_and_not_seated(table: Table) -> None:
     await ready(table)
     assert await table.text("bob", ".meditate") == "⚠ 現在是 alice 的回合。"
-    assert await table.text("dave", ".meditate") == "⚠ 你不在這張牌桌；先 .js join。"
+    assert await table.text("dave", ".meditate") == (
+        "⚠ 你不在這一局裡：牌局已在進行，不能中途加入；"
+        "這局結束（或 .js reset）後再 .js join 下一局。")
     assert await table.text("dave", ".js join") == \
         "⚠ 牌局進行中；結束後（或 GM .js reset）才能這樣做。"
+
+
+async def test_a_player_kicked_in_the_mulligan_is_not_told_to_join(table: Table) -> None:
+    """Kicked while hands are being kept, alice's `.keep` is told she is out of this
+    game (joining a running one is refused), not "join first"."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system jianshou")
+    for user in ("alice", "bob", "carol"):
+        await table.text(user, ".js join")
+    await table.say("gm", ".js start", dice=SEEDS)
+    await table.say("gm", ".js kick alice")
+    before = await game(table.core)
+    assert await table.text("alice", ".keep") == (
+        "⚠ 你不在這一局裡：牌局已在進行，不能中途加入；"
+        "這局結束（或 .js reset）後再 .js join 下一局。")
+    await table.text("gm", ".lang zh-Hans")
+    assert await table.text("alice", ".keep") == (
+        "⚠ 你不在这一局里：牌局已在进行，不能中途加入；"
+        "这局结束（或 .js reset）后再 .js join 下一局。")
+    await table.text("gm", ".lang en")
+    assert await table.text("alice", ".keep") == (
+        "⚠ You are not in this game: it is running and cannot be joined midway; "
+        ".js join the next one once it ends (or after .js reset).")
+    assert await game(table.core) == before
+    await table.text("gm", ".js reset")
+    assert await table.text("dave", ".keep") == "⚠ You are not at this table; .js join first."
 
 
 async def test_a_duel_survives_a_restart(settings: Settings) -> None:
@@ -199,6 +227,10 @@ async def test_deck_paste_refusals_are_clear(table: Table) -> None:
         "⚠ 「符」的種類「spell」不認得（可用：martial, internal, lightfoot, item, event）。"
     ok = '.js deck add {"name":"藥","kind":"item","copies":4,"use":{"heal":1}}'
     assert await table.text("gm", ok) == "📝 收到 1 筆（草稿 1 種，共 4 張）。"
+    empty = ("⚠ 這段沒有牌（空的清單）：.js deck add 後面貼一張卡的 JSON、"
+             "一串卡 [{…}, …] 或整副牌組。")
+    assert await table.text("gm", ".js deck add []") == empty
+    assert await table.text("gm", '.js deck add {"name":"改名","cards":[]}') == empty
     assert await table.text("gm", ".js deck done") == "⚠ 牌組只有 4 張，至少要 60 張。"
     assert await table.text("gm", ".js deck begin 空") == \
         "📝 開始貼牌組：.js deck add <JSON>（一張卡、一串卡或整副），可分多次；貼完 .js deck done。"
@@ -211,6 +243,14 @@ async def test_deck_paste_refusals_are_clear(table: Table) -> None:
         ".js card 名稱 看牌面。"
     assert await table.text("alice", ".js card 松风剑法") == \
         "松風劍法〔武功〕1:耗1 攻2 防1 / 2:耗2 攻3 防2 準1 / 3:耗4 攻5 防2 準2"
+    await table.text("gm", ".lang zh-Hans")
+    assert await table.text("gm", ".js deck add []") == (
+        "⚠ 这段没有牌（空的列表）：.js deck add 后面粘贴一张卡的 JSON、"
+        "一串卡 [{…}, …] 或整副牌组。")
+    await table.text("gm", ".lang en")
+    assert await table.text("gm", ".js deck add []") == (
+        "⚠ That part has no cards (an empty list): after .js deck add paste one card's JSON, "
+        "a list of cards [{…}, …] or a whole deck.")
 
 
 # --------------------------------------------------------------------------- languages

@@ -130,8 +130,11 @@ async def running(ctx: Context) -> tuple[ChannelState, js.Game]:
 
 
 def me(ctx: Context, game: js.Game) -> js.Player:
-    """The speaker's seat, refused for someone who does not play at this table."""
+    """The speaker's seat, refused for someone who does not play at this table. While a
+    game is being played a newcomer (or a player kicked from it) cannot `.js join` it:
+    they are told they are not in this game, and when they can join the next one."""
     found = game.find(ctx.user)
     if found is None:
-        raise CommandError("jianshou.error.not_joined")
+        running = game.status in ("mulligan", "play")
+        raise CommandError("jianshou.error.not_in_game" if running else "jianshou.error.not_joined")
     return found

@@ -264,13 +264,16 @@ async def deck_add(ctx: Context, rest: list[str]) -> list[Outgoing]:
         part = json.loads(text)
     except (ValueError, RecursionError):
         raise RuleError("jianshou.deck_bad_json", detail="") from None
+    whole = isinstance(part, dict) and "cards" in part
+    items = part["cards"] if whole else part
+    items = items if isinstance(items, list) else [items]
+    if not items:  # `[]` or `{"cards": []}`: nothing to add, and not "received 0"
+        raise CommandError("jianshou.error.part_empty")
     row = await ctx.document(DraftDoc)
     draft = dict(row.data or {"name": "", "cards": []})
     cards = list(draft.get("cards", []))
-    if isinstance(part, dict) and "cards" in part:
+    if whole:
         draft["name"] = str(part.get("name", draft.get("name", "")))[:40]
-        part = part["cards"]
-    items = part if isinstance(part, list) else [part]
     for offset, raw in enumerate(items, start=len(cards) + 1):
         parse_card(raw, offset)
     cards += items
