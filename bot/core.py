@@ -254,7 +254,7 @@ class Core:
             owners = router.owners_of(body)
             name = next(iter(owners.values())).names[0] if owners else body[:20]
             raise CommandError("core.error.other_system", command=f".{name}",
-                               owners="、".join(owners), system=channel.system)
+                               owners=list(owners), system=channel.system)
         return found
 
     async def _run(

@@ -140,9 +140,17 @@ class Catalog:
         return key in self._messages.get(locale, {}) or key in self._messages[FALLBACK]
 
     def text(self, locale: str, key: str, /, **params: Any) -> str:
+        """``key`` rendered for ``locale``. A list (or tuple) parameter is joined with the
+        locale's list separator (``core.list.sep``: 、 or ", "), so code that names
+        several things — even a refusal raised far from any reader — never picks one
+        language's punctuation for all."""
         template = self._messages.get(locale, {}).get(key) or self._messages[FALLBACK].get(key)
         if template is None:
             return key
+        if any(isinstance(value, list | tuple) for value in params.values()):
+            sep = self.text(locale, "core.list.sep")
+            params = {name: sep.join(map(str, value)) if isinstance(value, list | tuple)
+                      else value for name, value in params.items()}
         try:
             return self.in_script(locale, template.format(**params))
         except (KeyError, IndexError, ValueError):

@@ -164,7 +164,7 @@ async def move_table(ctx: Context, target: Channel) -> int:
     taken = {(c.owner, c.name) for c in theirs}
     clashes = sorted({c.name for c in ours if (c.owner, c.name) in taken})
     if clashes:
-        raise CommandError("core.error.campaign_clash", names="、".join(clashes))
+        raise CommandError("core.error.campaign_clash", names=clashes)
     active_owners = {c.owner for c in theirs if c.active}
     for character in ours:
         character.channel_id = target.id

@@ -27,8 +27,7 @@ def user_ref(text: str) -> str:
 def gm_list(ctx: Context) -> str:
     if not ctx.channel.gms:
         return ctx.t("core.gm.none")
-    names = "、".join(gm.display_name or gm.user for gm in ctx.channel.gms)
-    return ctx.t("core.gm.list", names=names)
+    return ctx.t("core.gm.list", names=[gm.display_name or gm.user for gm in ctx.channel.gms])
 
 
 @command("gm")

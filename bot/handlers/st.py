@@ -142,7 +142,7 @@ async def st(ctx: Context) -> list[Outgoing]:
         if not removed:
             raise CommandError("core.error.st_usage")
         character.stats = stats
-        return [ctx.reply(ctx.t("core.st.deleted", pc=character.name, names="、".join(removed)))]
+        return [ctx.reply(ctx.t("core.st.deleted", pc=character.name, names=removed))]
     pairs = parse_pairs(ctx.args)
     character = await sheet(ctx, create=True)
     stats = dict(character.stats)

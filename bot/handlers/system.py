@@ -50,12 +50,15 @@ def names(ctx: Context, system_id: str) -> str:
 @command("lang", "language", "語言", "语言")
 async def lang(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
+    available = [ctx.t("core.lang.entry", locale=code, name=ctx.t(f"core.lang.name.{code}"))
+                 for code in LOCALES]
     if not wanted:
-        return [ctx.reply(ctx.t("core.lang.show", locale=ctx.locale, available=", ".join(LOCALES)))]
+        return [ctx.reply(ctx.t("core.lang.show", locale=ctx.locale, available=available,
+                                name=ctx.t(f"core.lang.name.{ctx.locale}")))]
     require_gm_if_any(ctx)
     locale = canonical_locale(wanted)
     if locale is None:
-        raise CommandError("core.error.lang_unknown", locale=wanted, available=", ".join(LOCALES))
+        raise CommandError("core.error.lang_unknown", locale=wanted, available=available)
     ctx.channel.locale = locale
-    ctx.locale = locale
-    return [ctx.reply(ctx.t("core.lang.set", locale=locale))]
+    ctx.locale = locale  # the answer is in the new language, naming it as its readers do
+    return [ctx.reply(ctx.t("core.lang.set", name=ctx.t(f"core.lang.name.{locale}")))]

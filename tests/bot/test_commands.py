@@ -21,6 +21,8 @@ async def test_first_gm_claims_and_others_cannot(table: Table) -> None:
     assert await table.text("p1", ".gm list") == "本頻道的 GM：gm1、Carol、p2"
     assert await table.text("gm1", ".gm del p2") == "p2 已不再是本頻道的 GM。"
     assert await table.text("gm1", ".gm del p2") == "⚠ p2 不是本頻道的 GM。"
+    await table.text("gm1", ".lang en")  # an English list reads with English commas
+    assert await table.text("p1", ".gm list") == "GMs of this channel: gm1, Carol"
 
 
 async def test_characters_new_list_switch_rename_delete(table: Table) -> None:
@@ -49,6 +51,24 @@ async def test_st_sets_without_spaces_and_folds_aliases(table: Table) -> None:
     assert await table.text("u", ".st show 观察") == "艾莉絲：觀察:5"
     assert await table.text("u", ".st del 力量") == "已從 艾莉絲 刪除：力量"
     assert await table.text("u", ".st show 力量") == "⚠ 艾莉絲 沒有「力量」這項數值。"
+
+
+async def test_an_english_list_reads_with_english_commas(table: Table) -> None:
+    """Every list in a reply is joined with the reader's separator (core.list.sep), also
+    when no Chinese word in it would have hinted at one."""
+    await table.text("u", ".lang en")
+    await table.text("u", ".pc new Ann")
+    await table.text("u", ".st Luck 3 Wits 2")
+    assert await table.text("u", ".st del Luck Wits") == "Removed from Ann: Luck, Wits"
+    assert await table.text("u", ".ap") == (
+        "📋 Action points (AP): 0\nCosts: observe/search 1, interview 1, move 2, use an item 1")
+    await table.text("u", ".system jianshou")
+    assert await table.text("u", ".ra 3") == (
+        "⚠ .ra is a command of ace, ap20, plurk; this channel plays jianshou "
+        "(.system changes it).")
+    await table.text("u", ".lang zh-Hans")
+    assert await table.text("u", ".ra 3") == (
+        "⚠ .ra 是 ace、ap20、plurk 规则系统的指令；本频道玩的是 jianshou（可用 .system 切换）。")
 
 
 async def test_deleting_the_active_character_asks_to_pick_another(table: Table) -> None:
@@ -98,15 +118,25 @@ async def test_system_and_lang(table: Table) -> None:
     assert await table.text("u", ".system") == (
         f"本頻道的規則系統：plurk（噗浪式TRPG）。可用：{every}")
     assert await table.text("u", ".system nope") == f"⚠ 沒有「nope」這個規則系統。可用：{every}"
-    assert await table.text("u", ".lang en") == "This channel now replies in en."
+    assert await table.text("u", ".lang") == (
+        "目前語言：繁體中文（zh-Hant）。可用：zh-Hant（繁體中文）、zh-Hans（簡體中文）、en（英文）")
+    assert await table.text("u", ".lang en") == "This channel now replies in English."
+    assert await table.text("u", ".lang") == (
+        "Language: English (en). Available: zh-Hant (Traditional Chinese), "
+        "zh-Hans (Simplified Chinese), en (English)")
+    assert await table.text("u", ".lang klingon") == (
+        "⚠ “klingon” is not supported. Available: zh-Hant (Traditional Chinese), "
+        "zh-Hans (Simplified Chinese), en (English)")
     assert await table.text("u", ".system") == (
         "Rule system of this channel: plurk (Plurk TRPG). Available: ace (Ace Evolution), "
         "ap20 (AP d20), jianshou (Swordsman duel), plurk (Plurk TRPG), "
         "ap20+v6 (v6 positioning)")
-    assert await table.text("u", ".lang zh-Hans") == "本频道的回复语言改为 zh-Hans。"
+    assert await table.text("u", ".lang zh-Hans") == "本频道的回复语言改为简体中文。"
+    assert await table.text("u", ".lang") == (
+        "目前语言：简体中文（zh-Hans）。可用：zh-Hant（繁体中文）、zh-Hans（简体中文）、en（英文）")
     await table.text("gm", ".gm")  # a GM exists from now on: settings are the GM's
     assert await table.text("u", ".lang en") == "⚠ 只有本频道的 GM 可以这么做。"
-    assert await table.text("gm", ".lang zh-tw") == "本頻道的回覆語言改為 zh-Hant。"
+    assert await table.text("gm", ".lang zh-tw") == "本頻道的回覆語言改為繁體中文。"
 
 
 async def test_full_width_prefixes_route_the_same(table: Table) -> None:

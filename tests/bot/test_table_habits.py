@@ -40,7 +40,7 @@ async def test_item10_common_commands_answer_to_chinese_names(table: Table) -> N
     for name in (".幫助", ".說明", ".帮助", ".说明"):
         assert (await table.text("u", name)) == await table.text("u", ".help"), name
     assert await table.text("u", ".系統") == await table.text("u", ".system")
-    assert await table.text("u", ".語言 en") == "This channel now replies in en."
+    assert await table.text("u", ".語言 en") == "This channel now replies in English."
     assert await table.say("u", ".骰子好可愛", dice=[]) != []  # a command, refused or not
     assert await table.say("u", "骰 d6") == []  # no prefix: chatter
 

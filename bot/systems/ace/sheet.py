@@ -77,7 +77,7 @@ def require_attributes(who: str, stats: Mapping[str, int]) -> None:
     """Combat reads all four attributes (AE-1): a silent 0 would misreport the fight."""
     missing = missing_attributes(stats)
     if missing:
-        raise CommandError("ace.error.attributes_missing", who=who, names="、".join(missing))
+        raise CommandError("ace.error.attributes_missing", who=who, names=list(missing))
 
 
 def fighter(name: str, stats: Mapping[str, int]) -> combat.Fighter:

@@ -53,7 +53,7 @@ def find(actions: dict[str, dict[str, Any]], ref: str) -> str:
     found = next((k for k in actions if fold(k) == fold(name)), None)
     if found is None:
         raise CommandError("ace.error.ext_unknown", name=echo(ref),
-                           known=", ".join(actions) or "-")
+                           known=list(actions) or "-")
     return found
 
 

@@ -86,7 +86,7 @@ def parse_enemy(text: str) -> tuple[str, dict[str, int], int | None]:
             stats[key] = parsed[2]
     missing = missing_attributes(stats)
     if missing:
-        raise CommandError("ace.error.attributes_missing", who=name, names="、".join(missing))
+        raise CommandError("ace.error.attributes_missing", who=name, names=list(missing))
     return name, stats, hp
 
 

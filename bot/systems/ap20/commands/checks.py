@@ -50,7 +50,7 @@ def parse_check(text: str, usage: str) -> CheckArgs:
             args.dc = int(match.group(1))
         else:
             raise CommandError("ap20.error.check_word", word=token[:ECHO],
-                               attributes="、".join(ap20.ATTRIBUTES))
+                               attributes=list(ap20.ATTRIBUTES))
     return args
 
 

@@ -95,7 +95,7 @@ def action_label(ctx: Context, key: str) -> str:
 
 
 def costs_text(ctx: Context, pool: plurk.ApPool) -> str:
-    return "、".join(f"{action_label(ctx, k)} {v}" for k, v in pool.costs.items())
+    return ctx.t("core.list.sep").join(f"{action_label(ctx, k)} {v}" for k, v in pool.costs.items())
 
 
 def ap_data(pool: plurk.ApPool, event: plurk.ApEvent | None = None) -> dict[str, Any]:
