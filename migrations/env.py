@@ -1,10 +1,9 @@
-"""Alembic environment: always run with a connection handed over by bot.store.db."""
+"""Alembic environment: always run with a connection and the schema's metadata handed
+over by ``bot.store.db.alembic_config`` (so the migrations import nothing of ``bot``)."""
 
 from __future__ import annotations
 
 from alembic import context
-
-from bot.store.models import Base
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - alembic CLI without the app
@@ -12,7 +11,7 @@ if connection is None:  # pragma: no cover - alembic CLI without the app
 
 context.configure(
     connection=connection,
-    target_metadata=Base.metadata,
+    target_metadata=context.config.attributes["target_metadata"],
     render_as_batch=True,
 )
 with context.begin_transaction():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,12 +33,15 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-import migrations
+from bot.store.models import Base
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-MIGRATIONS_DIR = Path(migrations.__file__).parent
+MIGRATIONS_DIR = Path(str(files("migrations")))
+"""The alembic scripts, found as package data: ``bot`` imports no migration module,
+and the migrations import nothing of ``bot`` (their environment is handed the
+schema, :func:`alembic_config`) — no import circle between the two."""
 
 DRIVER_LOGGERS = ("aiosqlite", "asyncpg")
 """The SQL drivers' loggers: aiosqlite logs every statement with its parameters at
@@ -149,6 +153,7 @@ def alembic_config() -> Config:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes["target_metadata"] = Base.metadata
     return cfg
 
 
