@@ -421,12 +421,18 @@ async def test_plurk_without_a_gm_a_players_combatant_is_their_own(table: Table)
     assert await table.text("gm", ".battle remove Bob") == "Bob 退出戰鬥。"
 
 
-async def test_ap20_v6_without_a_gm_a_players_fighter_is_their_own(table: Table) -> None:
-    await table.text("p1", ".system ap20+v6")
+async def _ap20_pair(table: Table, system: str, stats: str) -> None:
+    """A table without a GM where p1 plays 艾莉絲 (initiative 18) and p2 鮑伯 (15), both
+    with ``stats``, in the fight."""
+    await table.text("p1", f".system {system}")
     for user, name, init in (("p1", "艾莉絲", 18), ("p2", "鮑伯", 15)):
         await table.text(user, f".pc new {name}")
-        await table.text(user, ".st 命中 4 生命 20 敏捷 12")
+        await table.text(user, stats)
         await table.text(user, f".init join ={init}")
+
+
+async def test_ap20_v6_without_a_gm_a_players_fighter_is_their_own(table: Table) -> None:
+    await _ap20_pair(table, "ap20+v6", ".st 命中 4 生命 20 敏捷 12")
     await table.text("p1", ".place 艾莉絲 A1")
     await table.text("p1", ".init add 哥布林 hp=12 init=3")
     await table.text("p1", ".place 哥布林 C3")
@@ -544,11 +550,7 @@ async def test_ace_and_ap20_reading_anothers_character_follows_may_read(table: T
 
 
 async def test_ap20_a_dc_by_another_fighter_is_a_read(table: Table) -> None:
-    await table.text("p1", ".system ap20")
-    for user, name, init in (("p1", "艾莉絲", 18), ("p2", "鮑伯", 15)):
-        await table.text(user, f".pc new {name}")
-        await table.text(user, ".st 敏捷 14 命中 4 生命 20")
-        await table.text(user, f".init join ={init}")
+    await _ap20_pair(table, "ap20", ".st 敏捷 14 命中 4 生命 20")
     assert await table.text("p2", ".dc 敏捷 +1 by=艾莉絲") == \
         "艾莉絲 的豁免難度（敏捷）= 10+2+1 = 13"
     # rolling for her stays hers
