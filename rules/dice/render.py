@@ -81,8 +81,9 @@ def _template(root: nodes.Node) -> tuple[str | None, ...]:
     _walk(root, out)
     merged: list[str | None] = []
     for part in out:
-        if part is not None and merged and merged[-1] is not None:
-            merged[-1] += part  # type: ignore[operator]
+        last = merged[-1] if merged else None
+        if part is not None and last is not None:
+            merged[-1] = last + part
         else:
             merged.append(part)
     return tuple(merged)

@@ -225,6 +225,7 @@ def remove(fight: Fight, name: str) -> Fight:
     if member is None:
         raise RuleError("ace.unknown_fighter", name=name)
     index = fight.members.index(member)
+    members: tuple[Member, ...]
     if len(fight.members) == 1:
         members, current = (), 0
     else:
