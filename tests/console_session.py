@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from adapters.console import serve_console
 from bot.config import Settings
 from bot.core import Core
-from rules.dice.source import ScriptedSource
+from tests.support import strict_dice
 
 TRPGBOT = str(Path(sys.executable).with_name("trpgbot"))
 CHANNEL = "console"
@@ -29,11 +29,6 @@ class Step(NamedTuple):
     line: str
     dice: list[int]
     name: str = ""
-
-
-class NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
 
 
 def database_url(path: Path) -> str:
@@ -56,7 +51,7 @@ async def restart_every_line(tmp: Path, script: list[Step]) -> list[list[Message
     settings = Settings(_env_file=None, data_dir=tmp, database_url=database_url(tmp / "b.db"))
     replies: list[list[Message]] = []
     for step in script:
-        dice = ScriptedSource(step.dice, fallback=NoMoreDice())
+        dice = strict_dice(step.dice)
         core = await Core.open(settings, dice=dice)
         out = io.StringIO()
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from sqlalchemy import select
@@ -22,7 +23,7 @@ class Table:
 
     async def say(self, user: str, text: str, dice: list[int] | None = None,
                   **incoming) -> list[Outgoing]:
-        source = ScriptedSource(dice, fallback=_NoMoreDice()) if dice is not None else None
+        source = strict_dice(dice) if dice is not None else None
         incoming.setdefault("display_name", user)
         message = Incoming(self.platform, self.channel, user, text, **incoming)
         return await self.core.handle(message, dice=source)
@@ -44,8 +45,15 @@ async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing
         return [replace(Outgoing.from_record(row.message), outbox_id=row.id) for row in rows]
 
 
-class _NoMoreDice:
-    """Fails a test that rolls more dice than it scripted."""
+class NoMoreDice:
+    """A dice source that fails the test on any die it is asked for, naming the die: the
+    fallback of :func:`strict_dice`, or on its own where no die may be rolled at all."""
 
     def roll(self, faces: int) -> int:
         raise AssertionError(f"unscripted d{faces} rolled")
+
+
+def strict_dice(values: Iterable[int] = ()) -> ScriptedSource:
+    """The scripted dice ``values`` in order, then a failed test: a test that rolls more
+    dice than it scripted is wrong, not lucky (no fallback to real dice)."""
+    return ScriptedSource(values, fallback=NoMoreDice())

@@ -29,6 +29,7 @@ from tests.adapters.discord.doubles import (
 )
 from tests.adapters.onebot.harness import TOKEN, free_port, start_bot, stop_bot
 from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text
+from tests.support import strict_dice
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -64,12 +65,7 @@ def who(user_id: object) -> str:
 
 
 def dice() -> ScriptedSource:
-    return ScriptedSource(DICE, fallback=_NoMoreDice())
-
-
-class _NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
+    return strict_dice(DICE)
 
 
 async def console_path(tmp_path: Path) -> Transcript:

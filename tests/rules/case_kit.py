@@ -16,6 +16,7 @@ import pytest
 
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
+from tests.support import strict_dice
 
 NULL = "null"
 
@@ -23,15 +24,8 @@ Op = Callable[[ScriptedSource, dict[str, Any]], Any]
 Scenario = Callable[[dict[str, Any], ScriptedSource], None]
 
 
-class _NoMoreDice:
-    """Fallback source: a case that rolls more dice than it scripted is a wrong case."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
-
-
 def source(dice: list[int] | None = None) -> ScriptedSource:
-    return ScriptedSource(dice or [], fallback=_NoMoreDice())
+    return strict_dice(dice or [])
 
 
 def plain(value: Any) -> Any:

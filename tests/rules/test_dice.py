@@ -19,13 +19,7 @@ from rules.dice import (
     roll_pool,
 )
 from rules.errors import RuleError
-
-
-class NoDice:
-    """A source that fails the test if any die is drawn."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"a d{faces} was rolled")
+from tests.support import NoMoreDice, strict_dice
 
 
 class Recording:
@@ -44,7 +38,7 @@ class Recording:
 
 def run(text: str, *values: int) -> RollResult:
     """Roll ``text`` with exactly ``values`` (all of them must be used)."""
-    source = ScriptedSource(values, fallback=NoDice())
+    source = strict_dice(values)
     result = roll(text, source)
     assert source.remaining == 0, "not every scripted die was used"
     return result
@@ -52,7 +46,7 @@ def run(text: str, *values: int) -> RollResult:
 
 def refused(text: str, limits: Limits = DEFAULT_LIMITS) -> RuleError:
     with pytest.raises(RuleError) as info:
-        roll(text, NoDice(), limits)
+        roll(text, NoMoreDice(), limits)
     return info.value
 
 
@@ -301,7 +295,7 @@ def test_reroll_conditions(text: str, values: list[int], total: int) -> None:
 
 def test_reroll_is_capped_per_die() -> None:
     limits = Limits(max_rerolls=3)
-    source = ScriptedSource([1, 1, 1, 1], fallback=NoDice())
+    source = strict_dice([1, 1, 1, 1])
     result = roll("1d2r1", source, limits)
     assert result.total == 1
     assert result.terms[0].dice[0].rerolled == (1, 1, 1)
@@ -517,9 +511,9 @@ def test_die_lazy_and_eager_agree() -> None:
 
 
 def test_roll_pool() -> None:
-    source = ScriptedSource([3, 4, 5], fallback=NoDice())
+    source = strict_dice([3, 4, 5])
     assert roll_pool(3, 6, source) == [3, 4, 5]
-    assert roll_pool(0, 6, NoDice()) == []
+    assert roll_pool(0, 6, NoMoreDice()) == []
     for args, code in [
         ((1001, 6), "dice.too_many_dice"),
         ((1, 100_001), "dice.too_many_faces"),
@@ -527,7 +521,7 @@ def test_roll_pool() -> None:
         ((-1, 6), "dice.no_dice"),
     ]:
         with pytest.raises(RuleError) as info:
-            roll_pool(*args, NoDice())
+            roll_pool(*args, NoMoreDice())
         assert info.value.code == code
 
 

@@ -10,15 +10,11 @@ import pytest
 
 from rules.dice import DEFAULT_LIMITS, Limits, ScriptedSource, roll, roll_pool
 from rules.errors import RuleError
-
-
-class _NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
+from tests.support import strict_dice
 
 
 def src(*dice: int) -> ScriptedSource:
-    return ScriptedSource(dice, fallback=_NoMoreDice())
+    return strict_dice(dice)
 
 
 def kept(text: str, *dice: int) -> tuple[list[bool], int | None]:

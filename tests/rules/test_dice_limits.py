@@ -8,17 +8,13 @@ import pytest
 
 from rules.dice import DEFAULT_LIMITS, Limits, ScriptedSource, parse, roll, split_expression
 from rules.errors import RuleError
-
-
-class NoDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"a d{faces} was rolled")
+from tests.support import NoMoreDice
 
 
 def refuse(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[RuleError, float]:
     start = time.perf_counter()
     with pytest.raises(RuleError) as info:
-        roll(text, NoDice(), limits)
+        roll(text, NoMoreDice(), limits)
     return info.value, time.perf_counter() - start
 
 
@@ -70,7 +66,7 @@ def test_limits_at_the_edge_are_accepted() -> None:
     assert roll("1000d6", ScriptedSource([], fallback=_Ones())).total == 1000
     assert roll("1d100000", ScriptedSource([77])).total == 77
     assert roll("20#d6", ScriptedSource([], fallback=_Ones())).totals == [1] * 20
-    assert roll("(" * 32 + "1" + ")" * 32, NoDice()).total == 1
+    assert roll("(" * 32 + "1" + ")" * 32, NoMoreDice()).total == 1
     assert roll("+".join(["1000d6"] * 10), ScriptedSource([], fallback=_Ones())).total == 10_000
 
 

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.dice import ERROR_CODES, ScriptedSource, SeededSource, roll
+from rules.dice import ERROR_CODES, SeededSource, roll
 from rules.errors import RuleError
+from tests.support import strict_dice
 
 DICE_ALPHABET = "0123456789dDfFkKhHlLrRoO!<>=+-*/()#% \tadvis优势優勢劣勢攻擊x"
 
@@ -60,13 +61,6 @@ def test_arbitrary_text_only_raises_rule_errors(text: str) -> None:
 
 
 # --------------------------------------------------------------------------- the model
-
-
-class NoMoreDice:
-    """Fallback of the scripted source: the engine drew more dice than the model."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unexpected extra draw of a d{faces}")
 
 
 COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -280,7 +274,7 @@ def test_rolls_match_an_independent_model(case: tuple[Rolled, int | None, str]) 
     if not _neg_count_ok(out.written):
         return
     text = f"{out.written} {reason}".strip() if reason else out.written
-    source = ScriptedSource(out.script, fallback=NoMoreDice())
+    source = strict_dice(out.script)
     if total is None:
         try:
             roll(text, source)

@@ -12,15 +12,11 @@ import pytest
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.systems import plurk as P
-
-
-class _NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
+from tests.support import strict_dice
 
 
 def src(*dice: int) -> ScriptedSource:
-    return ScriptedSource(dice, fallback=_NoMoreDice())
+    return strict_dice(dice)
 
 
 def refusal(call) -> tuple[str, dict]:

@@ -10,15 +10,11 @@ from rules.errors import RuleError
 from rules.systems import plurk as P
 from rules.systems.plurk import damage as D
 from rules.systems.plurk.opposed import group_surprise
-
-
-class _NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
+from tests.support import strict_dice
 
 
 def src(*dice: int) -> ScriptedSource:
-    return ScriptedSource(dice, fallback=_NoMoreDice())
+    return strict_dice(dice)
 
 
 def _battle() -> P.Battle:

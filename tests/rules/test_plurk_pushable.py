@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.systems import plurk
 from rules.systems.plurk.checks import check_pushable
-
-
-class _NoDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
+from tests.support import NoMoreDice, strict_dice
 
 
 @pytest.mark.parametrize(("stat", "raw", "threshold", "code"), [
@@ -24,17 +19,17 @@ class _NoDice:
 ])
 def test_pl10_check_pushable_refuses_without_rolling(stat: str, raw: int, threshold: int,
                                                      code: str) -> None:
-    original = plurk.check(ScriptedSource([raw], fallback=_NoDice()), 0, stat=stat,
+    original = plurk.check(strict_dice([raw]), 0, stat=stat,
                            threshold=threshold)
     with pytest.raises(RuleError) as refused:
         check_pushable(original)
     assert refused.value.code == code
     with pytest.raises(RuleError) as pushed:  # push() refuses alike, before its die
-        plurk.push(original, _NoDice())
+        plurk.push(original, NoMoreDice())
     assert pushed.value.code == code
 
 
 def test_pl10_check_pushable_lets_a_failed_skill_check_through() -> None:
-    original = plurk.check(ScriptedSource([5], fallback=_NoDice()), 2, stat="觀察")
+    original = plurk.check(strict_dice([5]), 2, stat="觀察")
     check_pushable(original)  # no refusal, no die
-    assert plurk.push(original, ScriptedSource([9], fallback=_NoDice())).value == 11
+    assert plurk.push(original, strict_dice([9])).value == 11

@@ -15,17 +15,13 @@ from rules.dice.source import ScriptedSource, SeededSource
 from rules.errors import RuleError
 from rules.systems import plurk as P
 from rules.systems.registry import get
+from tests.support import strict_dice
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class _NoMoreDice:
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
-
-
 def src(*dice: int) -> ScriptedSource:
-    return ScriptedSource(dice, fallback=_NoMoreDice())
+    return strict_dice(dice)
 
 
 def _battle() -> P.Battle:

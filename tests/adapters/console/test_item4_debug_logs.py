@@ -7,7 +7,6 @@ import pytest
 
 from bot.config import Settings
 from bot.core import Core
-from rules.dice.source import ScriptedSource
 from tests.adapters.item4_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
@@ -16,7 +15,7 @@ from tests.adapters.item4_logs import (
     open_every_log,
     stored_checks,
 )
-from tests.support import Table, _NoMoreDice
+from tests.support import Table, strict_dice
 
 
 async def test_item4_debug_logs_hold_no_secret_on_console(
@@ -24,7 +23,7 @@ async def test_item4_debug_logs_hold_no_secret_on_console(
 ) -> None:
     open_every_log(caplog, monkeypatch)
     first_start(any_settings)
-    core = await Core.open(any_settings, dice=ScriptedSource([], fallback=_NoMoreDice()))
+    core = await Core.open(any_settings, dice=strict_dice([]))
     try:
         table = Table(core)
         await table.text("gm", ".gm")

@@ -34,6 +34,7 @@ from tests.adapters.discord.doubles import (
     shown,
 )
 from tests.conftest import make_settings
+from tests.support import strict_dice
 
 CHANNEL = str(CHANNEL_ID)
 ALICE, BOB, GM = 501, 502, 503
@@ -54,13 +55,6 @@ def cannot_dm(name: str) -> str:
             "內容已保留，加好友後請輸入 .gm pending 取回。")
 
 
-class NoMoreDice:
-    """Fails a test that rolls more dice than it scripted."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
-
-
 OpenCore = Callable[..., Awaitable[Core]]
 
 
@@ -71,7 +65,7 @@ async def open_core(tmp_path: Path) -> AsyncIterator[OpenCore]:
 
     async def open_(*dice: int) -> Core:
         core = await Core.open(make_settings(tmp_path),
-                               dice=ScriptedSource(dice, fallback=NoMoreDice()))
+                               dice=strict_dice(dice))
         opened.append(core)
         return core
 

@@ -10,7 +10,6 @@ import pytest
 
 from bot.config import Settings
 from bot.core import Core
-from rules.dice.source import ScriptedSource
 from tests.adapters.discord.doubles import (
     DiscordApi,
     command_payload,
@@ -26,7 +25,7 @@ from tests.adapters.item4_logs import (
     open_every_log,
     stored_checks,
 )
-from tests.support import _NoMoreDice
+from tests.support import strict_dice
 
 GM, BOB = 701, 702  # the GM's DMs are closed at first
 INTERACTION_TOKEN = command_payload("gm", GM, "Keeper")["token"]
@@ -37,8 +36,7 @@ async def test_item4_debug_logs_hold_no_secret_on_discord(
 ) -> None:
     open_every_log(caplog, monkeypatch)
     first_start(settings)
-    core = await Core.open(settings, dice=ScriptedSource([HIDDEN_DIE, SECRET_DIE],
-                                                          fallback=_NoMoreDice()))
+    core = await Core.open(settings, dice=strict_dice([HIDDEN_DIE, SECRET_DIE]))
     try:
         api = DiscordApi(closed_dms={GM})
         client = make_client(core, api, message_content=True)

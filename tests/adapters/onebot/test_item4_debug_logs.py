@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from rules.dice.source import ScriptedSource
 from tests.adapters.item4_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
@@ -20,7 +19,7 @@ from tests.adapters.item4_logs import (
 )
 from tests.adapters.onebot.harness import TOKEN, onebot_settings, start_bot, stop_bot
 from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text
-from tests.support import _NoMoreDice
+from tests.support import strict_dice
 
 GROUP, GM, BOB = 20000, 30001, 30002  # the GM is no friend of the bot at first
 
@@ -46,7 +45,7 @@ async def test_item4_debug_logs_hold_no_secret_on_qq(
                                          record["message"])
 
     sink = loguru.add(to_logging, level=0, format="{message}")
-    dice = ScriptedSource([HIDDEN_DIE, SECRET_DIE], fallback=_NoMoreDice())
+    dice = strict_dice([HIDDEN_DIE, SECRET_DIE])
     running = await start_bot(onebot_settings(tmp_path), dice=dice)
     try:
         async with OneBotPeer(running.url, token=TOKEN, friends={BOB}) as peer:

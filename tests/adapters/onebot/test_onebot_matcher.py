@@ -21,9 +21,9 @@ from adapters.onebot.server import ensure_plugin
 from bot.config.onebot import OneBotSettings
 from bot.core import Core
 from bot.messages import Outgoing
-from rules.dice.source import ScriptedSource
 from tests.adapters.onebot.peer import SELF_ID, failed, group_event, private_event
 from tests.conftest import make_settings
+from tests.support import strict_dice
 
 GROUP, ALICE, BOB = 20000, 30001, 30002
 OK = {"message_id": 1}
@@ -39,13 +39,6 @@ ALICE_SECRET_FOR_GM = "（Alice 的暗骰）🎲 Alice：1d20 = [17] = 17"
 def cannot_reach(name: str) -> str:
     return (f"无法私讯 {name}（可能尚未加机器人好友或关闭了私讯）。"
             "内容已保留，加好友后请输入 .gm pending 取回。")
-
-
-class NoMoreDice:
-    """Fails a test that rolls more dice than it scripted."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"unscripted d{faces} rolled")
 
 
 Install = Callable[..., Awaitable[Core]]
@@ -67,7 +60,7 @@ async def install(tmp_path: Path) -> AsyncIterator[Install]:
 
     async def install_(*dice: int, **settings: Any) -> Core:
         core = await Core.open(make_settings(tmp_path),
-                               dice=ScriptedSource(dice, fallback=NoMoreDice()))
+                               dice=strict_dice(dice))
         opened.append(core)
         bridge.install(bridge.OneBotBridge(core, OneBotSettings(**settings)))
         return core

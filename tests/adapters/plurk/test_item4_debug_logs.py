@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
-from rules.dice.source import ScriptedSource
 from tests.adapters.item4_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
@@ -25,12 +24,12 @@ from tests.adapters.plurk.test_plurk_listener import (
     ALICE,
     GM,
     Bot,
-    NoDice,
     wait_until,
 )
 from tests.adapters.plurk.test_plurk_listener import (
     settings as settings,  # the fixture: the fake's users and keys
 )
+from tests.support import strict_dice
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -41,7 +40,7 @@ async def test_item4_debug_logs_hold_no_secret_on_plurk(
 ) -> None:
     open_every_log(caplog, monkeypatch)
     fake.friends |= {ALICE}  # the GM has not befriended the bot yet
-    dice = ScriptedSource([HIDDEN_DIE, SECRET_DIE], fallback=NoDice())
+    dice = strict_dice([HIDDEN_DIE, SECRET_DIE])
     bot = await Bot(fake, settings, dice=dice).start()
     try:
         assert bot.core is not None

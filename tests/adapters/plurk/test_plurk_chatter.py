@@ -17,17 +17,16 @@ from adapters.plurk.listener import PlurkListener
 from adapters.plurk.text import NOT_A_COMMAND, as_chatter
 from bot.config import Settings
 from bot.messages import Incoming, Outgoing
-from rules.dice.source import ScriptedSource
 from tests.adapters.plurk.fake_plurk import BOT_ID, FakePlurk
 from tests.adapters.plurk.test_plurk_listener import (
     ALICE,
     BOB,
     GM,
     Bot,
-    NoDice,
     plurk_settings,
     wait_until,
 )
+from tests.support import NoMoreDice, strict_dice
 
 
 @pytest.fixture
@@ -40,7 +39,7 @@ def settings(tmp_path: Path, fake: FakePlurk) -> Settings:
 
 
 async def test_thread_chatter_is_in_the_exported_log(fake: FakePlurk, settings: Settings) -> None:
-    bot = await Bot(fake, settings, dice=ScriptedSource([15], fallback=NoDice())).start()
+    bot = await Bot(fake, settings, dice=strict_dice([15])).start()
     try:
         pid = fake.add_plurk(GM, "第一夜")
         for line in (".gm", ".log on 第一夜"):
@@ -79,7 +78,7 @@ async def test_thread_chatter_is_in_the_exported_log(fake: FakePlurk, settings: 
 
 async def test_chatter_where_nothing_is_logged_gets_no_reply(
         fake: FakePlurk, settings: Settings) -> None:
-    bot = await Bot(fake, settings, dice=NoDice()).start()
+    bot = await Bot(fake, settings, dice=NoMoreDice()).start()
     try:
         pid = fake.add_plurk(ALICE, "閒聊")
         fake.add_plurk(BOB, ".r 1d20 新噗")

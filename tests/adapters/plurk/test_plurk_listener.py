@@ -28,15 +28,9 @@ from tests.adapters.plurk.fake_plurk import (
     FakePlurk,
     render,
 )
+from tests.support import NoMoreDice, strict_dice
 
 GM, ALICE, BOB = 10, 11, 12
-
-
-class NoDice:
-    """Fails if the bot rolls a die itself."""
-
-    def roll(self, faces: int) -> int:
-        raise AssertionError(f"the bot rolled a d{faces} itself")
 
 
 def plurk_settings(fake: FakePlurk, **overrides: object) -> PlurkSettings:
@@ -290,7 +284,7 @@ async def test_private_to_a_non_friend_tells_the_thread_and_is_kept(
 async def test_unreadable_emoticon_die_is_reported_not_rolled(
     fake: FakePlurk, settings: Settings
 ) -> None:
-    bot = await Bot(fake, settings, dice=NoDice()).start()
+    bot = await Bot(fake, settings, dice=NoMoreDice()).start()
     try:
         pid = fake.add_plurk(ALICE, "thread")
         raw = "@dicebot .r (dice20)+3"
@@ -301,7 +295,7 @@ async def test_unreadable_emoticon_die_is_reported_not_rolled(
         assert len(fake.posts) == 1
     finally:
         await bot.close()
-    again = await Bot(fake, settings, dice=NoDice()).start()  # catch-up sees it again
+    again = await Bot(fake, settings, dice=NoMoreDice()).start()  # catch-up sees it again
     try:
         await again.settle()
         assert len(fake.posts) == 1
@@ -366,7 +360,7 @@ async def test_bad_keys_stop_the_adapter(fake: FakePlurk, tmp_path: Path) -> Non
 
 async def test_gm_secret_roll_goes_privately_to_the_gm(fake: FakePlurk, settings: Settings) -> None:
     fake.friends |= {GM, ALICE}
-    bot = await Bot(fake, settings, dice=ScriptedSource([17], fallback=NoDice())).start()
+    bot = await Bot(fake, settings, dice=strict_dice([17])).start()
     try:
         assert bot.core is not None
         pid = fake.add_plurk(GM, "thread")
@@ -389,7 +383,7 @@ async def test_secret_for_a_gm_who_is_no_friend_waits_for_gm_pending(
     fake: FakePlurk, settings: Settings
 ) -> None:
     fake.friends |= {ALICE}  # the GM has not befriended the bot yet
-    bot = await Bot(fake, settings, dice=ScriptedSource([17], fallback=NoDice())).start()
+    bot = await Bot(fake, settings, dice=strict_dice([17])).start()
     try:
         pid = fake.add_plurk(GM, "thread")
         fake.add_response(pid, GM, "@dicebot .gm")
@@ -412,7 +406,7 @@ async def test_secret_for_a_gm_who_is_no_friend_waits_for_gm_pending(
 
 
 async def test_emoticon_die_value_is_the_roll(fake: FakePlurk, settings: Settings) -> None:
-    bot = await Bot(fake, settings, dice=NoDice()).start()
+    bot = await Bot(fake, settings, dice=NoMoreDice()).start()
     try:
         assert bot.core is not None
         pid = fake.add_plurk(ALICE, "thread")
