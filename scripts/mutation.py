@@ -57,8 +57,8 @@ MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 CORE_TESTS = [
     "tests/bot/test_mutants_core.py",
     "tests/bot/test_mutants_core_more.py",
-    "tests/bot/test_mutants_cache.py",
-    "tests/bot/test_mutants_router.py",
+    "tests/bot/test_working_set.py",
+    "tests/bot/test_router.py",
     "tests/bot/test_commands.py",
     "tests/bot/test_outbox.py",
     "tests/bot/test_attack_fixes.py",

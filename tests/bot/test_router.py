@@ -1,6 +1,7 @@
-"""Exact tests of the command router (bot/router.py) written from the surviving
-mutants of the `core` area (see docs/testing.md, "Mutation testing"). The router's
-other survivors are tested in tests/bot/test_mutants_core.py."""
+"""The command router (bot/router.py): how a name is matched, resolved in a channel of
+one or several systems, and found before the channel is read. Many of these tests were
+written from the surviving mutants of the `core` area (see docs/testing.md, "Mutation
+testing")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Item 4 — DEBUG logs hold no secret on QQ: ``serve`` with a real Core, uvicorn on
+"""DEBUG logs hold no secret on QQ: ``serve`` with a real Core, uvicorn on
 loopback and the OneBot v11 peer (tests/adapters/onebot/peer.py); nonebot's own
 log (loguru) is routed into the captured ``logging`` tree at every level."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.adapters.item4_logs import (
+from tests.adapters.debug_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
     assert_no_secret_logged,
@@ -32,7 +32,7 @@ def private_texts(actions: list[dict[str, Any]]) -> list[tuple[int, str]]:
             if a["action"] == "send_private_msg"]
 
 
-async def test_item4_debug_logs_hold_no_secret_on_qq(
+async def test_debug_logs_hold_no_secret_on_qq(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from nonebot.log import logger as loguru

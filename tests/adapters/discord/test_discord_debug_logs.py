@@ -1,4 +1,4 @@
-"""Item 4 — DEBUG logs hold no secret on Discord: the real client and command tree
+"""DEBUG logs hold no secret on Discord: the real client and command tree
 with a real Core, Discord's HTTP API answered by the doubles
 (tests/adapters/discord/doubles.py); slash commands carry an interaction token.
 ``serve`` is not called, so not even ``protect_secrets_in_logs`` holds discord.py's
@@ -10,14 +10,7 @@ import pytest
 
 from bot.config import Settings
 from bot.core import Core
-from tests.adapters.discord.doubles import (
-    DiscordApi,
-    command_payload,
-    guild_message,
-    invoke,
-    make_client,
-)
-from tests.adapters.item4_logs import (
+from tests.adapters.debug_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
     assert_no_secret_logged,
@@ -25,13 +18,20 @@ from tests.adapters.item4_logs import (
     open_every_log,
     stored_checks,
 )
+from tests.adapters.discord.doubles import (
+    DiscordApi,
+    command_payload,
+    guild_message,
+    invoke,
+    make_client,
+)
 from tests.support import strict_dice
 
 GM, BOB = 701, 702  # the GM's DMs are closed at first
 INTERACTION_TOKEN = command_payload("gm", GM, "Keeper")["token"]
 
 
-async def test_item4_debug_logs_hold_no_secret_on_discord(
+async def test_debug_logs_hold_no_secret_on_discord(
     settings: Settings, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     open_every_log(caplog, monkeypatch)

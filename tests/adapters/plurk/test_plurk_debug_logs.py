@@ -1,4 +1,4 @@
-"""Item 4 — DEBUG logs hold no secret on Plurk: the adapter (``serve``) with a real
+"""DEBUG logs hold no secret on Plurk: the adapter (``serve``) with a real
 Core against the fake Plurk HTTP server (tests/adapters/plurk/fake_plurk.py), which
 refuses a private plurk to a user who is not the bot's friend ("Must be friends")."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.config import Settings
-from tests.adapters.item4_logs import (
+from tests.adapters.debug_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
     assert_no_secret_logged,
@@ -34,7 +34,7 @@ from tests.support import strict_dice
 pytestmark = pytest.mark.timeout(60)
 
 
-async def test_item4_debug_logs_hold_no_secret_on_plurk(
+async def test_debug_logs_hold_no_secret_on_plurk(
     fake: FakePlurk, settings: Settings, caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

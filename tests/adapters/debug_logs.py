@@ -1,5 +1,5 @@
-"""Item 4 — no log level writes a secret or a token: helpers shared by the
-``test_item4_debug_logs*`` tests of every platform.
+"""No log level writes a secret or a token: helpers shared by the
+``test_*_debug_logs`` tests of every platform.
 
 The tests open every log at once: the root logger at DEBUG, every logger
 propagating to it, and SQLAlchemy's engine logger at DEBUG (what ``echo="debug"``

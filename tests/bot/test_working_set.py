@@ -1,4 +1,4 @@
-"""Exact tests of the working set (bot/store/cache.py) written from the surviving
+"""The working set (bot/store/cache.py), in exact tests first written from the surviving
 mutants of the `core` area (see docs/testing.md, "Mutation testing"): which tables
 and entries it forgets when a row changes, is rolled back or leaves the bound, and
 which it keeps. A real :class:`WorkingSet` on a real SQLAlchemy session over SQLite

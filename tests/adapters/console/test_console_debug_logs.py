@@ -1,4 +1,4 @@
-"""Item 4 — DEBUG logs hold no secret: the console's path (the core alone, no adapter
+"""DEBUG logs hold no secret: the console's path (the core alone, no adapter
 sets logging up), on SQLite (aiosqlite) and PostgreSQL (asyncpg)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from bot.config import Settings
 from bot.core import Core
-from tests.adapters.item4_logs import (
+from tests.adapters.debug_logs import (
     HIDDEN_DIE,
     SECRET_DIE,
     assert_no_secret_logged,
@@ -18,7 +18,7 @@ from tests.adapters.item4_logs import (
 from tests.support import Table, strict_dice
 
 
-async def test_item4_debug_logs_hold_no_secret_on_console(
+async def test_debug_logs_hold_no_secret_on_console(
     any_settings: Settings, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     open_every_log(caplog, monkeypatch)
