@@ -1,5 +1,6 @@
-"""Issue 12 in the plurk rules (PL-13, PL-14, PL-15, PL-16, PL-18): the pure parts
-of items 1, 3, 4 and 6, with scripted dice."""
+"""Combat in the plurk rules (PL-13, PL-14, PL-15, PL-16, PL-18), the pure parts with
+scripted dice: BP, parry, reach, impale and a group's surprise (first written for
+issue 12, items 1, 3, 4 and 6)."""
 
 from __future__ import annotations
 
@@ -31,13 +32,13 @@ def code(run) -> str:  # type: ignore[no-untyped-def]
     return caught.value.code
 
 
-def test_item6_bp_max_drops_the_fraction_toward_zero() -> None:
+def test_bp_max_drops_the_fraction_toward_zero() -> None:
     """PL-13: 靈巧 ÷ 2, 小數捨去 (toward zero), + 3, never below 0."""
     assert [P.bp_max_for(d) for d in (-9, -7, -4, -3, -2, -1, 0, 1, 3)] == [
         0, 0, 1, 2, 2, 3, 3, 3, 4]
 
 
-def test_item1_parry_needs_a_weapon_and_excludes_an_attack_in_the_same_round() -> None:
+def test_parry_needs_a_weapon_and_excludes_an_attack_in_the_same_round() -> None:
     """PL-16: no durability / broken weapon / a monster (when the bot asks) / after an
     attack: refused; after a parry an attack is refused; a new own turn frees both."""
     battle = _battle()
@@ -60,7 +61,7 @@ def test_item1_parry_needs_a_weapon_and_excludes_an_attack_in_the_same_round() -
     assert later.actor.attacked
 
 
-def test_item1_a_blocked_parry_says_why() -> None:
+def test_a_blocked_parry_says_why() -> None:
     battle, _ = P.declare_parry(_battle(), "Orc")
     _, hit = P.apply_damage(battle, "Ann", 4, attacker="Orc", kind="bow")
     assert (hit.parried, hit.parry_blocked, hit.taken) == (False, "unparryable", 4)
@@ -70,7 +71,7 @@ def test_item1_a_blocked_parry_says_why() -> None:
     assert hit.parry_blocked is None and not hit.parried  # not the named enemy
 
 
-def test_item3_reach_is_chebyshev_for_melee_only() -> None:
+def test_reach_is_chebyshev_for_melee_only() -> None:
     """PL-15/16: Ann A1, Ghoul B2 (1 cell), Orc C3 (2 cells)."""
     battle = _battle()
     assert D.check_reach(battle, "Ann", "Ghoul", "edged") == 1
@@ -85,7 +86,7 @@ def test_item3_reach_is_chebyshev_for_melee_only() -> None:
     assert D.check_reach(unplaced, "Ann", "Orc", "edged") is None
 
 
-def test_item3_impale_follows_the_hit_check_and_the_weapon_stays() -> None:
+def test_impale_follows_the_hit_check_and_the_weapon_stays() -> None:
     """PL-18: a crit hit with an impaling kind impales; a declared impale needs the
     crit; a miss never impales; no hit check = the GM's declaration."""
     crit = P.check(src(20), 3, stat="武器")
@@ -108,7 +109,7 @@ def test_item3_impale_follows_the_hit_check_and_the_weapon_stays() -> None:
     assert D.lodge_weapon(_battle(), "Ann", "Orc", "bow").get("Ann").stuck_in is None
 
 
-def test_item4_group_surprise_uses_the_pairwise_surprise_check() -> None:
+def test_group_surprise_uses_the_pairwise_surprise_check() -> None:
     """PL-14: the quietest-is-loudest sneaker (lowest 潛行) rolls against every
     watcher; all unseen = surprise; one draw spoils it. Dice: per watcher 潛行, 觀察."""
     sneakers = [P.OpposedSide("Orc", 3, "潛行"), P.OpposedSide("Rat", 1, "潛行")]
