@@ -27,7 +27,7 @@ _EXTRA = {
     0x2212: "-",  # − minus sign
     0x2014: "-",  # — (some IMEs give it for a minus)
 }
-_TABLE = {**_FULLWIDTH, **{cp: ch for cp, ch in _EXTRA.items()}}
+_TABLE: dict[int, int | str] = {**_FULLWIDTH, **{cp: ch for cp, ch in _EXTRA.items()}}
 
 PREFIXES = (".", "/")
 

@@ -332,12 +332,12 @@ class _Painter:
             draw.line((lay.left, y, right, y), fill=GRID, width=1)
         axis = self.font(13)
         for col in range(view.width):
-            x = lay.left + col * lay.cell + lay.cell / 2
-            draw.text((x, lay.top - AXIS / 2), chr(ord("A") + col), font=axis, fill=MUTED,
+            mid_x = lay.left + col * lay.cell + lay.cell / 2
+            draw.text((mid_x, lay.top - AXIS / 2), chr(ord("A") + col), font=axis, fill=MUTED,
                       anchor="mm")
         for row in range(view.height):
-            y = lay.top + row * lay.cell + lay.cell / 2
-            draw.text((lay.left - 4, y), str(row + 1), font=axis, fill=MUTED, anchor="rm")
+            mid_y = lay.top + row * lay.cell + lay.cell / 2
+            draw.text((lay.left - 4, mid_y), str(row + 1), font=axis, fill=MUTED, anchor="rm")
 
     def cell_box(self, cell: tuple[int, int]) -> tuple[int, int, int, int]:
         lay = self.layout

@@ -22,7 +22,7 @@ import re
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection
@@ -77,11 +77,13 @@ def _savepoints_to_the_driver(engine: AsyncEngine) -> None:
     def run(connection: Connection, sql: str) -> None:
         connection.connection.driver_connection.run(sql)  # type: ignore[union-attr]
 
-    dialect.do_savepoint = lambda conn, name: run(conn, f'SAVEPOINT "{name}"')  # type: ignore[method-assign]
+    # method-assign: this one engine's dialect instance is patched on purpose (above)
+    dialect.do_savepoint = (  # type: ignore[method-assign]
+        lambda connection, name: run(connection, f'SAVEPOINT "{name}"'))
     dialect.do_rollback_to_savepoint = (  # type: ignore[method-assign]
-        lambda conn, name: run(conn, f'ROLLBACK TO SAVEPOINT "{name}"'))
+        lambda connection, name: run(connection, f'ROLLBACK TO SAVEPOINT "{name}"'))
     dialect.do_release_savepoint = (  # type: ignore[method-assign]
-        lambda conn, name: run(conn, f'RELEASE SAVEPOINT "{name}"'))
+        lambda connection, name: run(connection, f'RELEASE SAVEPOINT "{name}"'))
 
 
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON")
@@ -116,7 +118,7 @@ def make_engine(url: str, writer: bool = False) -> AsyncEngine:
                                          hide_parameters=True, **({} if memory else pool))
 
             @event.listens_for(engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+            def _pragmas(dbapi_conn: Any, _record: object) -> None:
                 cursor = dbapi_conn.cursor()
                 for pragma in PRAGMAS:
                     cursor.execute(pragma)

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+Params = Sequence[Any] | Mapping[str, Any]
+"""A statement's parameters as sqlite3 takes them: positional or named."""
 
 _SLOW = ("COMMIT", "END", "VACUUM", "PRAGMA WAL_CHECKPOINT")
 """Statements that may wait for the disk (or for another connection's lock)."""
@@ -47,7 +49,7 @@ class InlineCursor:
     async def __aexit__(self, *exc: object) -> None:
         self._cursor.close()
 
-    async def execute(self, sql: str, parameters: Iterable[Any] | None = None,
+    async def execute(self, sql: str, parameters: Params | None = None,
                       ) -> InlineCursor:
         params = () if parameters is None else parameters
         owner = self._owner
@@ -61,7 +63,7 @@ class InlineCursor:
             self._cursor.execute(sql, params)
         return self
 
-    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]],
+    async def executemany(self, sql: str, parameters: Iterable[Params],
                           ) -> InlineCursor:
         self._owner.statements += 1
         self._cursor.executemany(sql, parameters)
@@ -177,7 +179,7 @@ class InlineConnection:
     def cursor(self) -> InlineCursor:
         return InlineCursor(self, self._conn.cursor())
 
-    async def execute(self, sql: str, parameters: Iterable[Any] | None = None,
+    async def execute(self, sql: str, parameters: Params | None = None,
                       ) -> InlineCursor:
         return await self.cursor().execute(sql, parameters)
 
@@ -212,7 +214,8 @@ class InlineConnection:
 
     @isolation_level.setter
     def isolation_level(self, value: str | None) -> None:
-        self._conn.isolation_level = value
+        # typeshed leaves out "", which sqlite3 accepts and SQLAlchemy's pysqlite sets.
+        self._conn.isolation_level = value  # type: ignore[assignment]
 
     @property
     def in_transaction(self) -> bool:

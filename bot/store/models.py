@@ -12,7 +12,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -22,6 +31,14 @@ def _now() -> datetime:
 
 class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON}
+
+
+def table_of(model: type[Base]) -> Table:
+    """``model``'s Table, for Core statements on it: SQLAlchemy types ``__table__`` as
+    any FromClause, which ``insert``/``update`` do not take."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 class Channel(Base):

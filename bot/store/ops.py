@@ -9,16 +9,20 @@ from typing import Any
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
-from bot.store.models import OutboxMessage, ProcessedMessage, _now
+from bot.store.models import OutboxMessage, ProcessedMessage, _now, table_of
 
 
 @cache
 def _claim(dialect: str) -> Any:
+    table = table_of(ProcessedMessage)
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(ProcessedMessage.__table__).on_conflict_do_nothing(
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table).on_conflict_do_nothing(
+            index_elements=["platform", "message_id"])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table).on_conflict_do_nothing(
         index_elements=["platform", "message_id"])
 
 
@@ -88,5 +92,5 @@ def _outbox(many: bool) -> Any:
     ids in the order of the rows given."""
     from sqlalchemy import insert
 
-    table = OutboxMessage.__table__
+    table = table_of(OutboxMessage)
     return insert(table).returning(table.c.id, sort_by_parameter_order=many)

@@ -45,11 +45,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import CursorResult, Result, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from bot.store.models import OutboxMessage, _now
+from bot.store.models import OutboxMessage, _now, table_of
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ MARGIN = 15.0
 """Seconds a process stops trusting its lease before it lapses (clock skew between
 machines, a renewal's own time)."""
 
-_OUTBOX = OutboxMessage.__table__
+_OUTBOX = table_of(OutboxMessage)
 
 
 # --- who is claiming ----------------------------------------------------------------
@@ -135,25 +135,32 @@ def take(session: Session, platform: str, claimant: str) -> list[tuple[int, dict
     return sorted((row_id, message) for row_id, message in rows)
 
 
+def _matched(result: Result[Any]) -> int:
+    """How many rows an UPDATE matched (``Session.execute`` types its result as a plain
+    Result; an UPDATE's is a CursorResult)."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
+
+
 def renew(session: Session, claimant: str) -> int:
     """Extend every claim of ``claimant``: how many rows it holds."""
-    return session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
-                           .values(new_claim(claimant))).rowcount
+    return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
+                                    .values(new_claim(claimant))))
 
 
 def confirm(session: Session, claimant: str, row_id: int) -> bool:
     """Claim row ``row_id`` again if it is still ``claimant``'s or free; False when it
     is gone (delivered) or another process's."""
-    return session.execute(update(_OUTBOX).where(
+    return _matched(session.execute(update(_OUTBOX).where(
         _OUTBOX.c.id == row_id,
         or_(_OUTBOX.c.claimed_by == claimant, _free(_now()))).values(
-        new_claim(claimant))).rowcount == 1
+        new_claim(claimant)))) == 1
 
 
 def release(session: Session, claimant: str) -> int:
     """Free every claim of ``claimant`` (it stops): the next start sends those rows."""
-    return session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
-                           .values(claimed_by=None, lease_until=None)).rowcount
+    return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
+                                    .values(claimed_by=None, lease_until=None)))
 
 
 # --- one process's claims ------------------------------------------------------------
