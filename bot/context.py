@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -119,13 +119,21 @@ class Context:
                 cache.lend(sheet, "stats")
         return sheet
 
+    @overload
+    async def document(self, doc: type[Document], character: None = None) -> ChannelState: ...
+
+    @overload
+    async def document(self, doc: type[Document], character: Character) -> CharacterState: ...
+
     async def document(self, doc: type[Document],
                        character: Character | None = None) -> ChannelState | CharacterState:
         """The table's (or ``character``'s) document ``doc``, created empty on first use
         and upgraded to the schema this code writes.
 
         Assign a new dict to ``.data`` to change it (JSON columns do not track
-        in-place mutation); the version counter detects concurrent writers.
+        in-place mutation); the version counter detects concurrent writers. A
+        character is given exactly for a per-character document (``doc.per_character``),
+        which the two overloads' return types rely on.
         """
         row: ChannelState | CharacterState | None
         cache = self.cache

@@ -72,10 +72,10 @@ async def pc(ctx: Context) -> list[Outgoing]:
     if verb in ("rename", "mv"):
         parts = rest.split()
         if len(parts) == 1:
-            target = next((c for c in owned if c.active), None)
-            if target is None:
+            active = next((c for c in owned if c.active), None)
+            if active is None:
                 raise CommandError("core.error.pc_no_active")
-            new = check_name(parts[0])
+            target, new = active, check_name(parts[0])
         elif len(parts) == 2:
             target, new = find(owned, parts[0]), check_name(parts[1])
         else:

@@ -9,6 +9,7 @@ A user without a character gets one named after them on the first `.st`.
 from __future__ import annotations
 
 import re
+from typing import Literal, overload
 
 from bot.context import Context
 from bot.errors import CommandError
@@ -62,6 +63,14 @@ def parse_pairs(text: str) -> list[tuple[str, str, int]]:
             raise CommandError("core.error.st_value", limit=MAX_VALUE)
         position = match.end()
     return pairs
+
+
+@overload
+async def sheet(ctx: Context, create: Literal[True]) -> Character: ...
+
+
+@overload
+async def sheet(ctx: Context, create: Literal[False]) -> Character | None: ...
 
 
 async def sheet(ctx: Context, create: bool) -> Character | None:
