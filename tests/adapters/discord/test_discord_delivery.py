@@ -10,14 +10,24 @@ channel)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
+from adapters.discord import convert as discord_convert
 from adapters.discord.convert import utf16_len
+from adapters.discord.delivery import (
+    InteractionOrigin,
+    MessageOrigin,
+    send_dm,
+    send_ping,
+    send_to_channel,
+)
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from rules.dice.source import ScriptedSource
@@ -466,3 +476,225 @@ def test_item8_block_pieces_cannot_be_closed_by_their_text() -> None:
     from adapters.discord.convert import message_pieces
 
     assert message_pieces("A ``` **x** <@1>", block=True) == ["```\nA ˋˋˋ **x** <@1>\n```"]
+
+
+# ------------------------------------------------------------------ delivery.py with small doubles
+def _http_error(status: int = 403, code: int = 50013,
+                message: str = "Missing Permissions") -> discord.HTTPException:
+    """discord.py's exception for Discord's JSON error answer (docs, "JSON Error Codes")."""
+    return discord.HTTPException(SimpleNamespace(status=status, reason="Forbidden"),
+                                 {"code": code, "message": message})
+
+
+class _Channel(discord.abc.Messageable):
+    """A text channel that records what is sent to it (optionally refusing)."""
+
+    def __init__(self, error: Exception | None = None) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.error = error
+
+    async def _get_channel(self) -> Any:  # pragma: no cover - never reached
+        return self
+
+    async def send(self, content: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        if self.error is not None:
+            raise self.error
+        self.sent.append((content, kwargs))
+
+
+class _Client:
+    """Discord's REST side for one text channel (id 444) and DMs."""
+
+    def __init__(self, channel: Any, cached: bool = True,
+                 dm_error: Exception | None = None) -> None:
+        self.channel, self.cached, self.dm_error = channel, cached, dm_error
+        self.fetched: list[int] = []
+        self.dms: dict[int, _Channel] = {}
+
+    def get_channel(self, channel_id: int) -> Any:
+        assert isinstance(channel_id, int)
+        return self.channel if self.cached and channel_id == 444 else None
+
+    async def fetch_channel(self, channel_id: int) -> Any:
+        self.fetched.append(channel_id)
+        if channel_id != 444:
+            raise _http_error(404, 10003, "Unknown Channel")
+        return self.channel
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> _Channel:
+        return self.dms.setdefault(user.id, _Channel(self.dm_error))
+
+
+async def test_a_turn_ping_mentions_exactly_the_players_it_names() -> None:
+    channel = _Channel()
+    await send_ping(_Client(channel, cached=False), "444", ("11", "not-an-id", "22"))
+    [(content, kwargs)] = channel.sent
+    assert content == "<@11> <@22>"
+    # what Discord receives: no @everyone/@here, no role, no reply ping; these users only
+    assert kwargs["allowed_mentions"].to_dict() == {"parse": [], "users": [11, 22]}
+
+
+async def test_a_turn_ping_needs_players_and_a_channel_id() -> None:
+    channel = _Channel()
+    client = _Client(channel, cached=False)
+    await send_ping(client, "444", ("not-an-id",))
+    await send_ping(client, "dm:11", ("11",))
+    assert channel.sent == [] and client.fetched == []
+    await send_ping(client, "444", ("11",))
+    assert client.fetched == [444]
+
+
+async def test_a_refused_turn_ping_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="adapters.discord.delivery"):
+        await send_ping(_Client(_Channel(_http_error())), "444", ("11",))
+    assert [r.getMessage() for r in caplog.records] == [
+        "turn ping in channel 444 failed: 403 Forbidden (error code: 50013): "
+        "Missing Permissions"]
+
+
+async def test_a_dm_to_something_that_is_no_user_id_is_refused(
+        caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.ERROR, logger="adapters.discord.delivery"):
+        assert await send_dm(_Client(_Channel()), "dm:5", "hello") is False  # type: ignore[arg-type]
+    assert [r.getMessage() for r in caplog.records] == ["not a Discord user id: 'dm:5'"]
+
+
+async def test_a_dm_is_sent_without_mentions_and_a_refusal_is_reported(
+        caplog: pytest.LogCaptureFixture) -> None:
+    client = _Client(_Channel())
+    assert await send_dm(client, "5", "@everyone *hi*") is True  # type: ignore[arg-type]
+    assert [(c, k["allowed_mentions"]) for c, k in client.dms[5].sent] == [
+        ("@\u200beveryone \\*hi\\*", discord_convert.NO_MENTIONS)]
+    closed = _Client(_Channel(), dm_error=_http_error(403, 50007,
+                                                     "Cannot send messages to this user"))
+    with caplog.at_level(logging.INFO, logger="adapters.discord.delivery"):
+        assert await send_dm(closed, "5", "hi") is False  # type: ignore[arg-type]
+    assert [r.getMessage() for r in caplog.records] == ["DM to 5 refused: 403 50007"]
+
+
+async def test_a_message_for_another_channel_goes_there_or_by_dm(
+        caplog: pytest.LogCaptureFixture) -> None:
+    channel = _Channel()
+    client = _Client(channel)
+    await send_to_channel(client, "444", "*a*")  # type: ignore[arg-type]
+    await send_to_channel(client, "444", "*a*", True)  # type: ignore[arg-type]
+    await send_to_channel(client, "dm:5", "*b*")  # type: ignore[arg-type]
+    assert [c for c, _k in channel.sent] == ["\\*a\\*", "```\n*a*\n```"]
+    assert all(k["allowed_mentions"] is discord_convert.NO_MENTIONS for _c, k in channel.sent)
+    assert [c for c, _k in client.dms[5].sent] == ["\\*b\\*"]
+    with caplog.at_level(logging.INFO, logger="adapters.discord.delivery"):
+        await send_to_channel(client, "general", "x")  # type: ignore[arg-type]
+        await send_to_channel(_Client(object()), "444", "x")  # type: ignore[arg-type]
+        await send_to_channel(_Client(_Channel(_http_error())), "444", "x")  # type: ignore[arg-type]
+    assert [r.getMessage() for r in caplog.records] == [
+        "not a Discord channel id: 'general'",
+        "channel 444 cannot receive messages",
+        "post to channel 444 failed: 403 Forbidden (error code: 50013): Missing Permissions"]
+    assert len(channel.sent) == 2
+
+
+class _Response:
+    def __init__(self, error: Exception | None = None) -> None:
+        self.error = error
+        self.deferred: list[dict[str, Any]] = []
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def is_done(self) -> bool:
+        return bool(self.deferred or self.sent)
+
+    async def defer(self, **kwargs: Any) -> None:
+        self.deferred.append(kwargs)
+
+    async def send_message(self, content: Any = None, **kwargs: Any) -> None:
+        if self.error is not None:
+            raise self.error
+        self.sent.append((content, kwargs))
+
+
+class _Followup:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def send(self, content: Any = None, **kwargs: Any) -> None:
+        self.sent.append((content, kwargs))
+
+
+def _interaction(error: Exception | None = None) -> Any:
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def edit_original_response(**kwargs: Any) -> None:
+        calls.append(("edit", kwargs))
+
+    async def delete_original_response() -> None:
+        calls.append(("delete", {}))
+
+    return SimpleNamespace(response=_Response(error), followup=_Followup(), calls=calls,
+                           edit_original_response=edit_original_response,
+                           delete_original_response=delete_original_response)
+
+
+async def test_a_deferred_slash_command_shows_discords_thinking_placeholder() -> None:
+    interaction = _interaction()
+    await InteractionOrigin(interaction).defer()
+    assert interaction.response.deferred == [{"thinking": True}]
+
+
+async def test_a_slash_commands_channel_reply_is_public_and_laid_out_as_asked() -> None:
+    interaction = _interaction()
+    origin = InteractionOrigin(interaction)
+    await origin.to_channel("*a*")
+    await origin.to_channel("*a*", True)
+    assert interaction.response.sent == [
+        ("\\*a\\*", {"ephemeral": False, "allowed_mentions": discord_convert.NO_MENTIONS})]
+    assert interaction.followup.sent == [
+        ("```\n*a*\n```", {"ephemeral": False,
+                            "allowed_mentions": discord_convert.NO_MENTIONS})]
+
+
+async def test_no_answer_to_a_slash_command_can_ping_anyone() -> None:
+    none = discord_convert.NO_MENTIONS
+    answered = _interaction()
+    origin = InteractionOrigin(answered)
+    await origin.to_channel("@everyone")
+    await origin.to_invoker("@here")
+    assert answered.response.sent == [
+        ("@\u200beveryone", {"ephemeral": False, "allowed_mentions": none})]
+    assert answered.followup.sent == [
+        ("@\u200bhere", {"ephemeral": True, "allowed_mentions": none})]
+    # deferred: the placeholder is edited (public), or deleted for a private answer
+    public, private = _interaction(), _interaction()
+    for interaction, send in ((public, "to_channel"), (private, "to_invoker")):
+        origin = InteractionOrigin(interaction)
+        await origin.defer()
+        await getattr(origin, send)("@everyone")
+        await getattr(origin, send)("again")
+    assert public.calls == [("edit", {"content": "@\u200beveryone", "allowed_mentions": none})]
+    assert public.followup.sent == [("again", {"ephemeral": False, "allowed_mentions": none})]
+    assert private.calls == [("delete", {})]
+    assert private.followup.sent == [
+        ("@\u200beveryone", {"ephemeral": True, "allowed_mentions": none}),
+        ("again", {"ephemeral": True, "allowed_mentions": none})]
+
+
+async def test_a_refused_ephemeral_reply_is_reported_and_logged(
+        caplog: pytest.LogCaptureFixture) -> None:
+    error = _http_error(400, 40060, "Interaction has already been acknowledged.")
+    origin = InteractionOrigin(_interaction(error))
+    with caplog.at_level(logging.WARNING, logger="adapters.discord.delivery"):
+        assert await origin.to_invoker("secret") is False
+    assert [r.getMessage() for r in caplog.records] == [
+        "ephemeral reply failed: 400 Forbidden (error code: 40060): "
+        "Interaction has already been acknowledged."]
+
+
+async def test_a_prefix_command_is_answered_by_one_reply_then_plain_messages() -> None:
+    channel = _Channel()
+    message = SimpleNamespace(channel=channel, to_reference=lambda **kw: ("reference", kw))
+    origin = MessageOrigin(None, message)  # type: ignore[arg-type]
+    await origin.to_channel("a" * 1999 + "\n" + "b" * 10)  # two pieces
+    await origin.to_channel("later")
+    assert [(content, kwargs["reference"]) for content, kwargs in channel.sent] == [
+        ("a" * 1999, ("reference", {"fail_if_not_exists": False})),
+        ("b" * 10, None), ("later", None)]
+    assert all(kwargs["allowed_mentions"] is discord_convert.NO_MENTIONS
+               for _content, kwargs in channel.sent)

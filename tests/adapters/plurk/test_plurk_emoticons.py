@@ -6,6 +6,7 @@ import pytest
 
 from adapters.plurk.emoticons import (
     EmoticonResult,
+    EmoticonRolls,
     die_faces,
     die_value,
     other_kind,
@@ -162,3 +163,23 @@ def test_whitespace_between_the_images_of_a_digit_run_keeps_the_run(gap: str) ->
     assert rolls.unreadable == ()
     assert rolls.dice == ()
     assert rolls.text == "(dice10-123)" + gap.replace("<br>", "\n").replace("<br/>", "\n") + "\n"
+
+
+# ------------------------------------------------------------------ attributes and tokens
+def test_an_empty_rndnum_falls_back_to_the_older_rnd_attribute() -> None:
+    assert raw_value({"rndnum": " ", "rnd": " 5 "}) == "5"
+    assert raw_value({"rndnum": "", "rnd": None}) is None
+    html = '<img class="emoticon" alt="(dice6)" rndnum=" " rnd="5">'
+    assert parse_content(html).dice == (PlatformDie(6, 5, "(dice6)"),)
+
+
+def test_runs_and_other_random_emoticons_keep_their_token() -> None:
+    assert parse_content("") == EmoticonRolls()
+    assert parse_content(None) == EmoticonRolls()  # type: ignore[arg-type]
+    # a run's first image may only name it; each following image is one digit
+    digits = ('<img class="emoticon" alt="(digit)">'
+              '<img class="emoticon" alt="" rndnum="4"><img class="emoticon" alt="" rndnum="2">')
+    assert parse_content(digits).others == (EmoticonResult("digits", "(digit)", "42"),)
+    coin = '<img class="emoticon" alt="(coin)" rndnum="1">'
+    assert parse_content(coin) == EmoticonRolls(
+        others=(EmoticonResult("coin", "(coin)", "1"),), text="(coin)")
