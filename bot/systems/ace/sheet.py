@@ -83,10 +83,17 @@ def require_attributes(who: str, stats: Mapping[str, int]) -> None:
 def fighter(name: str, stats: Mapping[str, int]) -> combat.Fighter:
     """The fighter a sheet describes (posture and holds come from the fight)."""
     require_attributes(name, stats)
-    values = {f: int(stats.get(sheet, 0) or 0) for f, sheet in FIELDS.items()}
-    if not isinstance(stats.get(v.WEAPON), int):
-        values["weapon"] = NATURAL_WEAPON
-    return combat.Fighter(name=name, resist=resistances(stats), **values)
+
+    def read(field: str) -> int:
+        return int(stats.get(FIELDS[field], 0) or 0)
+
+    weapon = read("weapon") if isinstance(stats.get(v.WEAPON), int) else NATURAL_WEAPON
+    return combat.Fighter(
+        name=name, strength=read("strength"), dex=read("dex"), con=read("con"),
+        spi=read("spi"), footwork=read("footwork"), melee=read("melee"),
+        ranged=read("ranged"), shooting=read("shooting"), grapple=read("grapple"),
+        waist=read("waist"), weapon=weapon, armor=read("armor"), ammo=read("ammo"),
+        size=read("size"), resist=resistances(stats))
 
 
 def hp_of(stats: Mapping[str, int]) -> int:

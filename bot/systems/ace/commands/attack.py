@@ -9,6 +9,7 @@ enemy. A character whose attack brings a target to 0 counts a kill on its mark (
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypedDict
 
 from bot.context import Context
 from bot.errors import CommandError
@@ -61,11 +62,19 @@ def energy_of(token: str) -> str | None:
     return None
 
 
-def parse_attack(words: list[str]) -> tuple[str, combat.AttackSpec, dict[str, int]]:
+class Gear(TypedDict, total=False):
+    """The attacker's sheet numbers an attack overrides (``武器=N``, ``子彈=N``)."""
+
+    weapon: int
+    ammo: int
+
+
+def parse_attack(words: list[str]) -> tuple[str, combat.AttackSpec, Gear]:
     """``狼人 頭 命中+2 武器=4 能量=火`` → (target, spec, gear overrides)."""
     if not words:
         raise CommandError("ace.error.atk_usage")
-    target, spec, gear = words[0], combat.AttackSpec(), {}
+    gear: Gear = {}
+    target, spec = words[0], combat.AttackSpec()
     for token in words[1:]:
         kind, part, reflex = lookup(token, KINDS), lookup(token, PARTS), lookup(token, REFLEXES)
         energy = energy_of(token)

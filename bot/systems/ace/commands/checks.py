@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 
 from bot.context import Context
 from bot.errors import CommandError
@@ -99,9 +100,10 @@ def precheck(text: str) -> None:
 async def roll_for(ctx: Context, character: Character | None,
                    args: CheckArgs) -> pool.CheckResult:
     """AE-2/3 with the sheet's numbers (a bare pool needs no sheet)."""
-    common = {"bonus": args.bonus, "specialty": args.specialty, "dc": args.dc}
+    check = partial(pool.check, ctx.dice, bonus=args.bonus, specialty=args.specialty,
+                    dc=args.dc)
     if args.stat is None:
-        return pool.check(ctx.dice, args.bare or 0, **common)
+        return check(args.bare or 0)
     if character is None:
         raise CommandError("core.error.pc_no_active")
     stats = dict(character.stats or {})
@@ -113,8 +115,8 @@ async def roll_for(ctx: Context, character: Character | None,
     if attribute:
         if not (await options(ctx))["attr"] and ctx.gm_users and not ctx.is_gm:
             raise CommandError("ace.error.attr_not_allowed", name=key)
-        return pool.check(ctx.dice, stat=key, attribute=int(stats[key]), **common)
-    return pool.check(ctx.dice, int(stats[key]), stat=key, **common)
+        return check(stat=key, attribute=int(stats[key]))
+    return check(int(stats[key]), stat=key)
 
 
 async def speaker_check(ctx: Context, *, hidden_result: bool) -> list[Outgoing]:

@@ -107,6 +107,7 @@ async def enemy(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(ctx.t("ace.enemy.list", items=joined(ctx, items) or
                                 ctx.t("ace.nobody")), data("enemies", enemies=enemies))]
     verb = tokens[0]
+    name: str | None  # as typed (add), else as found among the enemies
     if is_word(verb, *ADD):
         require_gm_if_any(ctx)
         name, stats, hp = parse_enemy(" ".join(tokens[1:]))
@@ -206,7 +207,7 @@ def notify(out: Outgoing, fight: Fight, owners: dict[str, str | None]) -> Outgoi
 async def ri(ctx: Context) -> list[Outgoing]:
     """`.ri` (the speaker's active character), `.ri 狼人 蝙蝠` (enemies, GM), `.ri 艾莉絲`:
     1d20 + 敏捷 (+ ⌊敏捷 / 10⌋ with `.ace super on`) each, in the order written."""
-    refs = ctx.args.split() or [None]
+    refs: list[str | None] = [*ctx.args.split()] or [None]
     row, fight = await load_fight(ctx)
     supernatural = (await options(ctx))["super"]
     lines, joined_now = [], []

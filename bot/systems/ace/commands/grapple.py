@@ -57,9 +57,9 @@ async def grab(ctx: Context) -> list[Outgoing]:
     row, fight = await load_fight(ctx)
     words, by = pop_by(join_spaced(ctx.args).split())
     if not words:
-        holds = [ctx.t(f"ace.grab.state_{h.state}", grappler=h.grappler, target=h.target,
+        lines = [ctx.t(f"ace.grab.state_{h.state}", grappler=h.grappler, target=h.target,
                        margin=h.margin) for h in fight.holds]
-        return [ctx.reply(ctx.t("ace.grab.list", items=joined(ctx, holds) or
+        return [ctx.reply(ctx.t("ace.grab.list", items=joined(ctx, lines) or
                                 ctx.t("ace.nobody")), data("holds", holds=fight.holds))]
     verb = words[0]
     if is_word(verb, *RELEASE) and len(words) == 2:
@@ -83,12 +83,13 @@ async def grab(ctx: Context) -> list[Outgoing]:
                                            armed(grappler, fight), choice=choice)
         fight = rules_fight.with_holds(fight, holds)
         save_fight(row, fight)
-        outcome = ctx.t(f"ace.grab.free_{result.after or 'free'}" if result.contest and
-                        result.contest.win else "ace.grab.free_failed", name=me.name,
-                        grappler=grappler.name)
+        contest = result.contest
+        assert contest is not None  # breaking free is always a contest (AE-9)
+        outcome = ctx.t(f"ace.grab.free_{result.after or 'free'}" if contest.win
+                        else "ace.grab.free_failed", name=me.name, grappler=grappler.name)
         text = ctx.t("ace.grab.free_line", name=me.name, grappler=grappler.name,
                      choice=word(ctx, "choice", result.choice),
-                     contest=contest_text(ctx, result.contest), outcome=outcome)
+                     contest=contest_text(ctx, contest), outcome=outcome)
         return [ctx.reply(text, data("grapple", result=result, holds=fight.holds))]
     rest, choice, hit_mod = parse(words)
     if len(rest) != 1:

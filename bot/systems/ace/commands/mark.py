@@ -23,7 +23,7 @@ from bot.kits.references import (
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.store.models import Character
+from bot.store.models import Character, CharacterState
 from bot.systems.ace.args import check_name, is_word, join_spaced, number, option
 from bot.systems.ace.documents import MarkDoc
 from bot.systems.ace.table import command
@@ -37,7 +37,7 @@ SPAN = ("span", "佔格", "占格", "slots", "格數", "格数")
 _COUNT = re.compile(r"^[x×*]?(\d{1,5})$", re.IGNORECASE)
 
 
-async def load(ctx: Context, character: Character) -> tuple[object, mark.Mark]:
+async def load(ctx: Context, character: Character) -> tuple[CharacterState, mark.Mark]:
     row = await ctx.document(MarkDoc, character)
     return row, mark.Mark.from_dict(row.data or {})
 
@@ -98,7 +98,8 @@ async def mark_command(ctx: Context) -> list[Outgoing]:
 def parse_item(text: str, usage: str) -> tuple[str, int, int | None, int | None]:
     """``恢復食物 3 每格=10`` → (item, count, per slot, slots per unit)."""
     tokens = join_spaced(text).split()
-    words, count, per, span = [], None, None, None
+    words: list[str] = []
+    count, per, span = None, None, None
     for token in tokens:
         parsed = option(token)
         found = _COUNT.match(token)
