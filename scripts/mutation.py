@@ -61,7 +61,6 @@ CORE_TESTS = [
     "tests/bot/test_router.py",
     "tests/bot/test_commands.py",
     "tests/bot/test_outbox.py",
-    "tests/bot/test_attack_fixes.py",
     "tests/bot/test_campaign.py",
     "tests/bot/test_systems.py",
     "tests/bot/test_group_commit.py",

@@ -36,6 +36,11 @@ class Table:
         return channel[0].text
 
 
+def visible(outs: list[Outgoing]) -> list[tuple[str, str | None, str, bool]]:
+    """What each reply says and to whom: (where, which user, text, secret)."""
+    return [(o.to, o.user, o.text, o.secret) for o in outs]
+
+
 async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing]:
     """Every reply of ``platform`` in the outbox, oldest first, whoever claimed it
     (``core.undelivered`` gives only what no live core sends)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
-from tests.support import Table
+from tests.support import Table, visible
 
 
 async def test_first_gm_claims_and_others_cannot(table: Table) -> None:
@@ -214,3 +214,71 @@ async def test_undeliverable_private_message_is_kept_and_announced_without_text(
     assert all("SECRET" not in o.text for o in outs if o.to == "channel")
     again = await table.say("gm", ".gm pending")
     assert [o.text for o in again] == ["沒有待補送給你的私訊。"]
+
+
+# ---------- holes found by attacking the bot (issue 8)
+async def test_gm_add_refuses_ids_that_are_not_a_person(core: Core) -> None:
+    """Plurk reads `limited_to=[0]` as "all my friends": a GM 0 would publish secrets."""
+    table = Table(core, "4242", platform="plurk")
+    await table.text("11", ".gm")
+    core.set_bot_id("plurk", "999")
+    for ref in ("0", "@0", "00", "-5", "abc", "999", "@999", "1.5"):
+        assert await table.text("11", f".gm add {ref}") == (
+            f"⚠ 「{ref.lstrip('@')}」不是有效的使用者；請用 @ 提及對方，或輸入對方的使用者 ID。"
+        ), ref
+    assert await table.text("11", ".gm add 12") == "12 已加入本頻道的 GM。"
+    console = Table(core, "c")
+    await console.text("keeper", ".gm")
+    assert await console.text("keeper", ".gm add 0") == (
+        "⚠ 「0」不是有效的使用者；請用 @ 提及對方，或輸入對方的使用者 ID。")
+    assert await console.text("keeper", ".gm add bob") == "bob 已加入本頻道的 GM。"
+
+
+async def test_a_line_break_cannot_forge_a_result_line(table: Table) -> None:
+    """A reason or a name with a line break once started a line of its own that looked
+    like the bot's result."""
+    outs = await table.say("alice", ".r 1d20 開鎖\n🎲 bob：1d20 = 20", dice=[3])
+    assert visible(outs) == [
+        ("channel", None, "🎲 alice「開鎖 🎲 bob:1d20 = 20」：1d20 = [3] = 3", False)]
+    outs = await table.say("mallory", ".r 1d20", dice=[3], display_name="m\u2028🎲 GM")
+    assert outs[0].text == "🎲 m 🎲 GM：1d20 = [3] = 3"
+    outs = await table.say("alice", ".pc new 甲\r\n乙")
+    assert outs[0].text == "已建立角色「甲 乙」並設為使用中。"
+
+
+async def test_lone_surrogates_get_a_clear_refusal(table: Table) -> None:
+    bad = "⚠ 訊息裡有無法處理的字元（不成對的代理字元），沒有執行。請重新輸入。"
+    assert visible(await table.say("alice", ".r 1d20 \udcff", dice=[])) == [
+        ("channel", None, bad, False)]
+    assert visible(await table.say("alice", ".st \ud800 5", dice=[])) == [
+        ("channel", None, bad, False)]
+    assert await table.text("alice", ".st show") == (
+        "⚠ 你目前沒有使用中的角色，先用 .pc new <名字> 建立，或直接 .st 設定數值。")
+    # in an id, too: a refusal, not a database error
+    outs = await table.core.handle(Incoming("console", "t\udcff", "alice", ".r 1d20"))
+    assert [o.text for o in outs] == [bad]
+    outs = await table.core.handle(Incoming("console", "t", "a\udcff", ".st 觀察 5"))
+    assert [o.text for o in outs] == [bad]
+
+
+async def sheets(table: Table) -> None:
+    await table.text("alice", ".pc new 艾莉絲")
+    await table.text("alice", ".st 觀察 5")
+    await table.text("bob", ".pc new 鮑伯")
+
+
+async def test_refusals_of_hidden_commands_go_to_the_player_only(table: Table) -> None:
+    """`.rah 開鎖` refused in the channel named the skill checked in secret."""
+    await table.text("gm", ".gm")
+    await sheets(table)
+    outs = await table.say("alice", ".rah 開鎖", dice=[])
+    assert visible(outs) == [("private", "alice", outs[0].text, True)]
+    assert "開鎖" in outs[0].text
+    outs = await table.say("alice", ".rh 1d0 開鎖", dice=[])  # refused by the precheck
+    assert [(o.to, o.user, o.secret) for o in outs] == [("private", "alice", True)]
+    outs = await table.say("gm", ".secret 艾莉絲 開鎖", dice=[])
+    assert [(o.to, o.user, o.secret) for o in outs] == [("private", "gm", True)]
+    assert "開鎖" in outs[0].text
+    # a public check's refusal stays in the channel
+    outs = await table.say("alice", ".ra 開鎖", dice=[])
+    assert [(o.to, o.secret) for o in outs] == [("channel", False)]

@@ -21,7 +21,8 @@ from bot.store.models import ChannelState
 from bot.systems.plurk.fatal import fatal_event, on_fatal_resolved
 from bot.systems.plurk.terms import parse_terms
 from rules.systems import plurk
-from tests.support import Table
+from tests.bot.test_commands import sheets
+from tests.support import Table, visible
 
 ALICE = ".st 觀察 5 靈巧 3 力量 2 潛行 1 心理學 0 武器 4 體力 10 理智 50 因果點數 12"
 BOB = ".st 觀察 2 潛行 4 靈巧 1 力量 2 體力 8 理智 40 因果點數 3"
@@ -1206,3 +1207,37 @@ async def test_item15_default_threshold_is_shown_in_the_fate_check(table: Table)
     out = await one(table, "alice", ".fate", dice=[12])
     assert out.text == ("🎲 艾莉絲 命運檢定（大成功之後）：1d20=12 ≥ 閾值 11 → 成功；"
                         "必定成功。最終：成功")
+
+
+# ---------- hidden checks, closed after attacking the bot (issue 8)
+NOT_YOURS = "⚠ 只有該角色的玩家或 GM 可以這麼做。"
+
+
+async def test_fate_on_anothers_hidden_check_tells_the_asker_nothing(
+    table: Table,
+) -> None:
+    """Without GMs, bob's `.fate @alice` after alice's `.rah` once said "the raw die was
+    12" — and silence (a call going through) said it was a crit or a fumble. Since
+    issue 22 another player's fate check is a GM's to call even without GMs: bob is
+    refused before her check is looked at, with the same words whatever it was."""
+    await sheets(table)
+    for die in (12, 20, 1):  # an ordinary result, a crit, a fumble: the same answer
+        await table.say("alice", ".rah 觀察", dice=[die])
+        for line in (".fate @alice", ".fate 艾莉絲 roll", ".fate @alice >=10"):
+            outs = await table.say("bob", line, dice=[])
+            assert visible(outs) == [("channel", None, NOT_YOURS, False)], (die, line)
+    # the roller herself still may (no GM here: she calls and rolls her own)
+    await table.say("alice", ".rah 觀察", dice=[20])
+    outs = await table.say("alice", ".fate", dice=[15])
+    assert [o.to for o in outs] == ["channel", "private"]
+
+
+async def test_a_gm_may_still_act_on_a_hidden_check(table: Table) -> None:
+    await table.text("gm", ".gm")
+    await sheets(table)
+    await table.say("alice", ".rah 觀察", dice=[12])
+    outs = await table.say("gm", ".fate 艾莉絲", dice=[])
+    assert visible(outs)[1] == (
+        "private", "gm", "⚠ 只有大成功或大失敗之後可以進行命運檢定（這次原始骰是 12）。", True)
+    outs = await table.say("bob", ".fate 艾莉絲", dice=[])
+    assert visible(outs) == [("channel", None, "⚠ 只有本頻道的 GM 可以這麼做。", False)]

@@ -6,8 +6,9 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.core import Core
+from bot.messages import PlatformDie
 from bot.store.models import Channel
-from tests.support import Table
+from tests.support import Table, visible
 
 
 async def test_roll_reports_total_and_every_die(table: Table) -> None:
@@ -94,3 +95,19 @@ async def test_refused_roll_keeps_the_sheet(table: Table) -> None:
     await table.text("u", ".st 觀察 5")
     await table.say("u", ".r 1d0")
     assert await table.text("u", ".st show") == "u：觀察:5"
+
+
+# ---------- a hole found by attacking the bot (issue 8)
+HIDDEN_DICE = "⚠ 噗浪骰的結果大家都看得到；暗骰或暗中檢定請讓機器人擲骰（不要附骰子表情）。"
+
+
+async def test_hidden_roll_with_emoticon_dice_is_refused_privately(core: Core) -> None:
+    """`.rh 1d20+5 (dice20)` on Plurk once announced the emoticon value in the thread."""
+    table = Table(core, "777", platform="plurk")
+    die = (PlatformDie(20, 13, "(dice20)"),)
+    for line in (".rh 1d20+5 (dice20)", ".rh (dice20)+5", ".rah 觀察 (dice20)"):
+        outs = await table.say("11", line, dice=[], platform_dice=die)
+        assert visible(outs) == [("private", "11", HIDDEN_DICE, True)], line
+    # a public roll still uses (and names) the player's own die
+    outs = await table.say("11", ".r (dice20)+5", dice=[], platform_dice=die)
+    assert outs[0].text == "🎲 11：1d20+5 = [13]+5 = 18\n（使用了玩家自己的噗浪骰：(dice20) 13）"
