@@ -55,8 +55,7 @@ MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 # script checks (no core code), and the kill -9 test of test_group_commit.py (a
 # subprocess killed mid-burst, 5 s).
 CORE_TESTS = [
-    "tests/bot/test_mutants_core.py",
-    "tests/bot/test_mutants_core_more.py",
+    "tests/bot/test_core.py",
     "tests/bot/test_working_set.py",
     "tests/bot/test_router.py",
     "tests/bot/test_commands.py",

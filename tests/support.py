@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy import select
 
@@ -39,6 +40,11 @@ class Table:
 def visible(outs: list[Outgoing]) -> list[tuple[str, str | None, str, bool]]:
     """What each reply says and to whom: (where, which user, text, secret)."""
     return [(o.to, o.user, o.text, o.secret) for o in outs]
+
+
+def engines(core: Core) -> list[Any]:
+    """The core's engines (its own, and the group-commit writer's)."""
+    return [core.engine, *([core.writer.engine] if core.writer is not None else [])]
 
 
 async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing]:

@@ -3,16 +3,21 @@ GM's copy; it survives a restart, caps its size, and exports escaped HTML/Markdo
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event, select
 
+from bot.config import Settings
 from bot.core import Core
 from bot.gamelog import book
 from bot.messages import Outgoing
+from bot.store.models import GameLogLine
 from tests.conftest import make_settings
-from tests.support import Table
+from tests.support import Table, engines
 
 
 def _files(outs: list[Outgoing]) -> dict[str, tuple[Outgoing, str]]:
@@ -141,3 +146,184 @@ async def test_the_html_page_is_self_contained(table: Table) -> None:
     rest = page.replace(typed, "")
     for outside in ("<script", "<link", "<img", "src=", "href=", "@import", "url(", "http"):
         assert outside not in rest
+
+
+# ---------- who said what, chatter, a full log
+def _log_files(outs: list[Outgoing]) -> dict[str, str]:
+    return {o.attachment.filename: o.attachment.data.decode("utf-8")
+            for o in outs if o.attachment is not None}
+
+
+async def test_the_log_shows_display_names_and_the_bots_replies(table: Table) -> None:
+    await table.say("k", ".gm")
+    await table.say("k", ".log on 夜")
+    await table.say("u1", "你好", display_name="Alice")
+    await table.say("u1", ".r 1d6", dice=[4], display_name="Alice")
+    public = _log_files(await table.say("k", ".log export 夜"))["夜.html"]
+    assert '<span class="who">Alice</span>' in public
+    assert '<span class="who">u1</span>' not in public
+    assert public.count('<div class="line reply"><span class="who">🎲 骰子機器人</span>') == 2
+
+
+async def test_the_gms_copy_names_the_recipient_of_each_private_line(table: Table) -> None:
+    await table.say("k", ".gm", display_name="Keeper")
+    await table.say("k", ".log on 夜", display_name="Keeper")
+    await table.say("bob", ".rh 1d20", dice=[12], display_name="Bob")
+    files = _log_files(await table.say("k", ".log export 夜", display_name="Keeper"))
+    gm_copy = files["夜-gm.html"]
+    # a GM by their display name; bob's own copy of his result is in no GM's copy
+    assert gm_copy.count('<span class="who">🔒 私訊 Keeper</span>') == 1
+    assert "🔒 私訊 bob" not in gm_copy and "🔒 私訊 Bob" not in gm_copy
+    assert "🔒 私訊 k<" not in gm_copy
+    assert "私訊" not in files["夜.html"]
+
+
+async def test_private_and_unreadable_chatter_is_not_logged(table: Table) -> None:
+    await table.say("k", ".gm")
+    await table.say("k", ".log on 夜")
+    assert await table.say("u", "私下的話", is_private=True) == []
+    assert await table.say("u", "壞字\ud800") == []
+    assert await table.say("u", "公開的話") == []
+    public = _log_files(await table.say("k", ".log export 夜"))["夜.html"]
+    assert "公開的話" in public
+    assert "私下的話" not in public and "壞字" not in public
+
+
+async def test_chatter_is_logged_without_group_commit(settings: Settings) -> None:
+    core = await Core.open(settings, group_commit=False)
+    try:
+        table = Table(core)
+        await table.say("k", ".gm")
+        await table.say("k", ".log on 夜")
+        assert await table.say("u", "閒聊一句") == []
+        assert "閒聊一句" in _log_files(await table.say("k", ".log export 夜"))["夜.html"]
+    finally:
+        await core.close()
+
+
+async def test_chatter_logged_by_a_process_without_group_commit_reaches_the_others_log(
+        any_settings: Settings) -> None:
+    """Chatter written by a process that commits alone tells the other processes (on
+    PostgreSQL through ``store_epoch``): the one with a working set holding the same log
+    neither loses that line nor its own next one."""
+    grouped = await Core.open(any_settings)
+    alone = await Core.open(any_settings, group_commit=False)
+    try:
+        await Table(grouped).say("k", ".gm")
+        await Table(grouped).say("k", ".log on 夜")
+        for core, line in ((grouped, "第一句"), (alone, "第二句"), (grouped, "第三句")):
+            assert await Table(core).say("u", line) == []
+        html = _log_files(await Table(grouped).say("k", ".log export 夜"))["夜.html"]
+        assert [line for line in ("第一句", "第二句", "第三句") if line in html] == [
+            "第一句", "第二句", "第三句"]
+        assert html.index("第一句") < html.index("第二句") < html.index("第三句")
+    finally:
+        await alone.close()
+        await grouped.close()
+
+
+async def test_after_a_restart_chatter_finds_its_own_table(tmp_path: Path) -> None:
+    """The table of chatter is looked up by platform *and* channel: other tables
+    created before it (same platform, or same channel id) do not stand in for it."""
+    settings = make_settings(tmp_path)
+    first = await Core.open(settings)
+    try:
+        await Table(first, "a").say("u", ".r 1d6")  # console/a: the first table
+        await Table(first, "b", platform="qq").say("1", ".r 1d6")  # qq/b before console/b
+        logging_table = Table(first, "b")
+        await logging_table.say("k", ".gm")
+        await logging_table.say("k", ".log on 夜")
+    finally:
+        await first.close()
+    again = await Core.open(settings)
+    try:
+        table = Table(again, "b")
+        assert await table.say("u", "重啟後") == []
+        assert "重啟後" in _log_files(await table.say("k", ".log export 夜"))["夜.html"]
+    finally:
+        await again.close()
+
+
+def _count_statements(core: Core) -> list[str]:
+    seen: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    for engine in engines(core):
+        event.listen(engine.sync_engine, "before_cursor_execute", count)
+    return seen
+
+
+async def test_chatter_in_a_table_known_to_log_nothing_reads_nothing(core: Core) -> None:
+    seen = _count_statements(core)
+    unknown = Table(core, "never-seen")
+    assert await unknown.say("u", "閒聊") == []  # learns: no such table
+    seen.clear()
+    assert await unknown.say("u", "再閒聊") == []
+    assert seen == []
+    quiet = Table(core, "quiet")
+    await quiet.say("u", ".r 1d6")
+    assert await quiet.say("u", "閒聊") == []
+    seen.clear()
+    assert await quiet.say("u", "再閒聊") == []
+    assert seen == []
+
+
+async def test_a_full_log_says_so_in_the_channels_language(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(book, "MAX_LINES", 4)
+    await table.say("k", ".gm")
+    await table.say("k", ".lang en")
+    await table.say("k", ".log on 短")  # 2 lines: the command and its reply
+    assert await table.say("u", "one") == []
+    full = ("📜 The log “短” reached its limit of 4 lines and stopped; .log export keeps "
+            "it, .log on <new name> starts another.")
+    # a command and its reply would pass the cap: it is answered, and the log stops
+    outs = await table.say("u", ".r 1d6", dice=[2])
+    assert [(o.to, o.channel, o.text) for o in outs] == [
+        ("channel", "table", "🎲 u: 1d6 = [2] = 2"), ("channel", "table", full)]
+    await table.say("k", ".log on 短2")  # 2 lines again
+    monkeypatch.setattr(book, "MAX_LINES", 2)
+    outs = await table.say("u", "two")
+    assert [(o.to, o.channel, o.text) for o in outs] == [(
+        "channel", "table",
+        "📜 The log “短2” reached its limit of 2 lines and stopped; .log export keeps "
+        "it, .log on <new name> starts another.")]
+
+
+async def test_a_chatter_line_that_cannot_be_logged_is_reported(
+        table: Table, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    await table.say("k", ".gm")
+    await table.say("k", ".log on 夜")
+
+    async def broken(*args: object) -> None:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(table.core.logbook, "active", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.core"):
+        assert await table.say("u", "閒聊") == []
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == [
+        "a message could not be added to the game log"]
+
+
+# ------------------------------------------------------------------ the game log
+async def test_the_log_stores_who_said_and_who_received_each_line(table: Table) -> None:
+    """Each stored line keeps its kind, the user it came from or went to, and the
+    name shown: a player's line their display name, the bot's replies no user and no
+    name, a private line its recipient (the speaker or a GM by display name, anyone
+    else by id)."""
+    await table.say("k", ".gm", display_name="Keeper")
+    await table.say("k", ".log on 夜", display_name="Keeper")
+    await table.say("bob", ".rh 1d20", dice=[12], display_name="Bob")
+    async with table.core.sessions() as session:
+        rows = list(await session.scalars(select(GameLogLine).order_by(GameLogLine.id)))
+    assert [(r.kind, r.user, r.name, r.text) for r in rows] == [
+        ("said", "k", "Keeper", ".log on 夜"),
+        ("reply", "", "", "📜 開始記錄日誌「夜」（目前 0 行）。.log off 暫停。"),
+        ("said", "bob", "Bob", ".rh 1d20"),
+        ("reply", "", "", "🎲 Bob 進行了一次暗骰。"),
+        ("private", "bob", "Bob", "（暗骰）🎲 Bob：1d20 = [12] = 12"),
+        ("private", "k", "Keeper", "（Bob 的暗骰）🎲 Bob：1d20 = [12] = 12"),
+    ]

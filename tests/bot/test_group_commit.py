@@ -1152,3 +1152,93 @@ async def test_closing_the_writer_waits_for_its_commit_task(core: Core) -> None:
     await writer.close()
     assert await command == 1
     assert writer._committer is not None and writer._committer.done()
+
+
+# ---------- the inline connection: which thread runs what
+# bot/store/inline.py: statements run at once in the loop's thread; BEGIN that must wait
+# for another process's write lock, COMMIT (the fsync) and opening run in the writer's
+# one worker thread, so the loop stays free meanwhile.
+async def _inline(path: Path) -> Any:
+    from bot.store.inline import InlineConnection
+
+    conn = await InlineConnection.connect(str(path), db.PRAGMAS, timeout=30)
+    threads: list[tuple[str, str]] = []
+    conn._conn.set_trace_callback(
+        lambda sql: threads.append((threading.current_thread().name.split("_")[0], sql)))
+    return conn, threads
+
+
+async def test_inline_statements_run_in_the_loop_and_commits_in_the_worker(
+        tmp_path: Path) -> None:
+    conn, threads = await _inline(tmp_path / "a.db")
+    try:
+        assert conn.isolation_level is None  # autocommit: every BEGIN is the writer's
+        cursor = await conn.execute("CREATE TABLE t (x INTEGER)")
+        await cursor.execute("begin immediate")  # any case: the lock-aware BEGIN
+        assert conn.in_transaction
+        await cursor.execute("INSERT INTO t VALUES (?)", (1,))
+        await cursor.executemany("INSERT INTO t VALUES (?)", [(2,), (3,)])
+        await cursor.execute("  commit")
+        assert not conn.in_transaction
+        await cursor.execute("INSERT INTO t VALUES (4)")  # no BEGIN: committed at once
+        assert not conn.in_transaction
+        assert conn.run("DELETE FROM t WHERE x > ?", (2,)) == 2
+        rows = await (await conn.execute("SELECT x FROM t ORDER BY x")).fetchall()
+        assert rows == [(1,), (2,)]
+        assert conn.statements == 8
+    finally:
+        await conn.close()
+    main = threading.current_thread().name.split("_")[0]
+    where = {sql.split()[0].upper(): thread for thread, sql in threads
+             if not sql.upper().startswith("PRAGMA")}
+    assert where == {"CREATE": main, "BEGIN": main, "INSERT": main, "COMMIT": "sqlite-writer",
+                     "DELETE": main, "SELECT": main}
+
+
+async def test_inline_begin_waits_for_another_processs_lock_without_blocking_the_loop(
+        tmp_path: Path) -> None:
+    path = tmp_path / "b.db"
+    conn, threads = await _inline(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("CREATE TABLE t (x INTEGER)")
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        begin = asyncio.create_task(conn.cursor().execute("BEGIN IMMEDIATE"))
+        await asyncio.sleep(0.3)
+        assert not begin.done() and ticks >= 10  # waiting, and the loop runs on
+        other.execute("COMMIT")
+        await asyncio.wait_for(begin, 5)
+        assert conn.in_transaction
+        await conn.cursor().execute("ROLLBACK")
+        # the wait ran in the worker thread; the lock was asked for once at once first
+        begins = [t for t, sql in threads if sql.startswith("BEGIN")]
+        assert begins[-1] == "sqlite-writer"
+        busy = [sql for _t, sql in threads if "busy_timeout" in sql]
+        assert busy == ["PRAGMA busy_timeout = 0", "PRAGMA busy_timeout = 30000",
+                        "PRAGMA busy_timeout = 30000"]
+    finally:
+        ticker.cancel()
+        other.close()
+        await conn.close()
+
+
+async def test_inline_begin_inside_a_transaction_is_refused_not_retried(
+        tmp_path: Path) -> None:
+    conn, _threads = await _inline(tmp_path / "c.db")
+    try:
+        cursor = conn.cursor()
+        await cursor.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError, match="within a transaction"):
+            await cursor.execute("BEGIN IMMEDIATE")
+        assert conn.in_transaction
+    finally:
+        await conn.close()

@@ -86,3 +86,93 @@ def test_a_command_is_unambiguous_only_when_every_system_runs_the_same(
     assert router.unambiguous("骰 2d6") is None  # mutra has its own `骰`
     assert router.unambiguous("zqa 1") is None  # only mutra has it
     assert router.unambiguous("no command here") is None
+
+
+async def _other(ctx: Context) -> list[Outgoing]:
+    return []
+
+
+def _check(args: str) -> None:
+    pass
+
+
+# ---------- names, near misses and system tables
+@pytest.mark.parametrize(("typed", "name", "close"), [
+    ("hwlp", "help", True),     # one letter replaced
+    ("hlep", "help", True),     # two neighbours swapped
+    ("helpp", "help", True),    # one letter too many: the typo is the longer word
+    ("hep", "help", True),      # one letter missing
+    ("help", "help", False),    # the name itself is no typo
+    ("hxlx", "help", False),    # two letters replaced
+    ("lehp", "help", False),    # a swap of letters that are not neighbours
+    ("hepl", "help", True),     # a swap at the end
+    ("he", "help", False),      # two letters missing
+    ("helpxx", "help", False),  # two letters too many
+])
+def test_one_edit_is_exactly_one_insertion_deletion_substitution_or_swap(
+        typed: str, name: str, close: bool) -> None:
+    assert router._one_edit(typed, name) is close
+    assert router._one_edit(name, typed) is close
+
+
+def test_near_miss_reaches_three_letter_names_and_longer_typos() -> None:
+    assert router.near_miss("sett") == "set"
+    assert router.near_miss("helpp 1") == "help"
+    assert router.near_miss("hwlp") == "help"
+    assert router.near_miss("zzzzzz") is None
+
+
+def test_a_table_registers_every_name_of_a_command_case_insensitively() -> None:
+    table = router.CommandTable("mutx")
+    table.command("擲", "Zq", precheck=_check, hidden=True)(_noop)
+    table.command("擲骰", help_key="mutx.help.other")(_other)
+    short, long = table.find("擲"), table.find("擲骰")
+    assert short == router.Command(("擲", "Zq"), _noop, "mutx.help.擲", _check, True, "mutx")
+    assert long == router.Command(("擲骰",), _other, "mutx.help.other", None, False, "mutx")
+    assert table.owner == "mutx"
+    assert table.find("zQ") is short and table.find("./zq") is short
+    assert table.names() == ["擲", "zq", "擲骰"]
+    assert table.commands() == [short, long]
+    # the longest name that starts the message wins, whatever the order of registration
+    assert table.match("擲骰 3d6") == (long, "3d6", 2)
+    assert table.match("擲 3d6") == (short, "3d6", 1)
+    assert table.match("ZQ 1") == (short, "1", 2)
+    with pytest.raises(ValueError, match=r"^command name 'ZQ' registered twice in mutx$"):
+        table.command("ZQ")(_other)
+    assert table.find("zq") is short
+
+
+def test_find_strips_the_prefix_in_front_only() -> None:
+    help_cmd = router.COMMON.find("help")
+    assert help_cmd is not None
+    assert router.COMMON.find(".help") is help_cmd
+    assert router.COMMON.find("/HELP") is help_cmd
+    assert router.COMMON.find("help.") is None
+    assert router.COMMON.find(" help") is None
+
+
+def test_a_system_table_is_created_once_routed_and_removed() -> None:
+    try:
+        table = router.system_table("mutz")
+        assert table.owner == "mutz"
+        assert router.system_table("mutz") is table
+        table.command("zzmut")(_noop)
+        cmd = table.find("zzmut")
+        assert router.is_command("zzmut 1")
+        assert router.resolve("zzmut 1", "mutz") == (cmd, "1")
+        assert router.resolve("zzmut 1", "plurk") is None
+        assert router.commands("mutz")[-1] is cmd
+    finally:
+        router.remove_table("mutz")
+    assert not router.is_command("zzmut 1")
+    assert router.resolve("zzmut 1", "mutz") is None
+    router.remove_table("mutz")  # removing an unknown table is harmless
+    assert router.commands("no-such-system") == router.COMMON.commands()
+    assert router.find("help", "no-such-system") is router.COMMON.find("help")
+
+
+def test_a_latin_name_must_end_the_word() -> None:
+    assert router.is_command("ra觀察")
+    assert router.is_command("rd20")
+    assert not router.is_command("rab觀")  # `.ra` + a Latin letter: another word
+    assert not router.is_command("rabbit")
