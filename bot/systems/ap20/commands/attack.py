@@ -180,7 +180,8 @@ async def atk(ctx: Context) -> list[Outgoing]:
         raise CommandError("ap20.error.self_attack", name=target.name)
     ap20.check_turn(combat, attacker.name, args.action)
     mine, theirs = await numbers(ctx, attacker), await numbers(ctx, target)
-    tactics, notes = AttackTactics(), []
+    tactics = AttackTactics()
+    notes: list[str] = []
     if systems.layers(ctx.channel.system):
         roster = await roster_hook(ctx)
         assert roster is not None

@@ -259,7 +259,9 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
     fighter = find(combat, tokens[0])
     if not may_speak_for(ctx, fighter.owner):
         raise CommandError("ap20.error.not_yours", name=fighter.name)
-    add_flags, drop_flags, changes, stats = [], [], {}, dict(fighter.stats)
+    add_flags: list[str] = []
+    drop_flags: list[str] = []
+    changes, stats = {}, dict(fighter.stats)
     for token in tokens[1:]:
         if token[:1] in "+-" and (flag := flag_key(token[1:])) is not None:
             (add_flags if token[0] == "+" else drop_flags).append(flag)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
+from bot.store.models import ChannelState
 from bot.systems.jianshou.args import find_player, hand_card
 from bot.systems.jianshou.state import load, me, running, save
 from bot.systems.jianshou.table import command
@@ -99,7 +100,7 @@ async def hand(ctx: Context) -> list[Outgoing]:
 # --------------------------------------------------------------------------- JS-2 phases
 
 
-async def _acting(ctx: Context) -> tuple[object, js.Game, js.Player]:
+async def _acting(ctx: Context) -> tuple[ChannelState, js.Game, js.Player]:
     row, game = await running(ctx)
     return row, game, me(ctx, game)
 

@@ -273,12 +273,14 @@ async def multiple(ctx: Context) -> list[Outgoing]:
     lone = [t for t in terms if t.word is None and t.number is None and t.threshold is not None]
     if len(lone) > 1 or any(t.bonus for t in lone):
         raise CommandError("plurk.error.rm_usage")
-    default = lone[0].threshold if lone else plurk.DEFAULT_THRESHOLD
+    default = next((t.threshold for t in lone if t.threshold is not None),
+                   plurk.DEFAULT_THRESHOLD)
     stats, leading = attach_bonuses([t for t in terms if t not in lone])
-    if leading or any(t.word is None for t in stats):
+    named = [(t.word, t) for t in stats if t.word is not None]
+    if leading or len(named) != len(stats):
         raise CommandError("plurk.error.rm_usage")
     character = await active_sheet(ctx)
-    looked = [(stat_modifier(character, t.word), t) for t in stats]
+    looked = [(stat_modifier(character, word), t) for word, t in named]
     if compound:
         if any(t.threshold is not None for t in stats):
             raise CommandError("plurk.error.rm_usage")
@@ -327,15 +329,15 @@ async def collective(ctx: Context) -> list[Outgoing]:
     await require_consent(ctx, mode)
     terms, leading = attach_bonuses(terms)
     thresholds = [t.threshold for t in terms if t.threshold is not None]
-    words = [t for t in terms if t.word is not None]
+    words = [(t.word, t) for t in terms if t.word is not None]
     if leading or len(thresholds) > 1 or not words or len(words) != len(
             [t for t in terms if t.word is not None or t.number is not None]):
         raise CommandError("plurk.error.rc_usage")
-    stat, refs = words[0].word, words[1:]
+    (stat, first), refs = words[0], words[1:]
     if plurk.is_combat_skill(stat):
         raise RuleError("plurk.collective_combat", stat=plurk.stat_label(stat))
-    chosen: list[tuple[Character, int]] = [((await investigator(ctx, t.word)), t.bonus)
-                                           for t in refs]
+    chosen: list[tuple[Character, int]] = [((await investigator(ctx, word)), t.bonus)
+                                           for word, t in refs]
     roller = ctx.name
     if not ctx.is_gm:
         own = await active_sheet(ctx)
@@ -347,7 +349,7 @@ async def collective(ctx: Context) -> list[Outgoing]:
     members = []
     for character, bonus in chosen:
         _key, value = stat_modifier(character, stat)
-        members.append(plurk.Member(character.name, value, words[0].bonus + bonus))
+        members.append(plurk.Member(character.name, value, first.bonus + bonus))
     threshold = thresholds[0] if thresholds else plurk.DEFAULT_THRESHOLD
     result = plurk.collective_check(ctx.dice, stat, members, threshold=threshold,
                                     mode=mode or "roll")

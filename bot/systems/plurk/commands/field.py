@@ -81,8 +81,8 @@ def parse_size(text: str) -> tuple[int, int]:
 async def field(ctx: Context) -> list[Outgoing]:
     """Show the board, or (GM) set its size: for the running battle and the next ones."""
     if not ctx.args.strip():
-        row, battle = await running_battle(ctx)
-        return [ctx.reply(board_text(ctx, row, battle), battle_data("field", battle),
+        shown_row, shown = await running_battle(ctx)
+        return [ctx.reply(board_text(ctx, shown_row, shown), battle_data("field", shown),
                           block=True)]
     if is_word(ctx.args.strip(), *PICTURE_WORDS):
         return await field_png(ctx)
