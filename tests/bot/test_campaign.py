@@ -71,7 +71,7 @@ async def test_unbind_leaves_the_thread_a_table_of_its_own(core: Core) -> None:
 # --------------------------------------------------------------------------- item 1
 
 
-async def test_item1_a_campaign_without_gm_cannot_be_joined_from_elsewhere(core: Core) -> None:
+async def test_a_campaign_without_gm_cannot_be_joined_from_elsewhere(core: Core) -> None:
     """The hijack: a stranger binds to a GM-less table's campaign, claims `.gm` and reads
     every sheet. A campaign belongs to the table that created it."""
     victims, stranger = Table(core, "group-a"), Table(core, "group-b")
@@ -88,7 +88,7 @@ async def test_item1_a_campaign_without_gm_cannot_be_joined_from_elsewhere(core:
         "這裡是獨立的一桌，沒有綁定戰役。GM 可用 .campaign bind <名稱> 讓多個串共用一桌。")
 
 
-async def test_item1_joining_a_campaign_needs_a_code_from_its_gm(core: Core) -> None:
+async def test_joining_a_campaign_needs_a_code_from_its_gm(core: Core) -> None:
     home, other = Table(core, "thread-1"), Table(core, "thread-2")
     await home.text("keeper", ".gm")
     await home.text("keeper", ".campaign bind 龍穴")
@@ -120,7 +120,7 @@ async def test_item1_joining_a_campaign_needs_a_code_from_its_gm(core: Core) -> 
 # --------------------------------------------------------------------------- item 8
 
 
-async def test_item8_a_command_queued_behind_a_bind_lands_in_the_campaign(core: Core) -> None:
+async def test_a_command_queued_behind_a_bind_lands_in_the_campaign(core: Core) -> None:
     """A `.st` that resolved the thread's table before `.campaign bind` committed was
     acknowledged and written to the old table, then hidden by the binding."""
     thread = Table(core, "t")

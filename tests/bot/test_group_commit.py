@@ -448,7 +448,7 @@ async def first_run(settings: Settings, line: str) -> list[Outgoing]:
      lambda data: list(data["enemies"])),
     (".campaign invite", "core.campaign_invites", lambda data: len(data["codes"])),
 ])
-async def test_issue22_item12_a_document_made_by_an_undone_attempt_is_no_false_alarm(
+async def test_a_document_made_by_an_undone_attempt_is_no_false_alarm(
         settings: Settings, caplog: pytest.LogCaptureFixture, line: str, key: str,
         stored: Callable[[dict[str, Any]], Any]) -> None:
     """A command that creates a document on the fast path and then needs a savepoint
@@ -464,7 +464,7 @@ async def test_issue22_item12_a_document_made_by_an_undone_attempt_is_no_false_a
         ".rah 1d20": 12, ".battle join": ["alice"], ".campaign invite": 1}.get(line, ["狼人"])
 
 
-async def test_issue22_item12_a_change_in_place_still_warns(
+async def test_a_change_in_place_still_warns(
         settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
     """The detector still names a real bug: a document changed in place."""
     await first_run(settings, ".campaign invite")

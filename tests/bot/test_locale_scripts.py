@@ -27,12 +27,12 @@ def rendered(catalog: Catalog, locale: str) -> dict[str, str]:
     return out
 
 
-def test_item14_simplified_replies_hold_no_traditional_characters() -> None:
+def test_simplified_replies_hold_no_traditional_characters() -> None:
     texts = rendered(Catalog(), "zh-Hans")
     assert {key: text for key, text in texts.items() if T2S.convert(text) != text} == {}
 
 
-def test_item14_english_replies_hold_no_chinese() -> None:
+def test_english_replies_hold_no_chinese() -> None:
     texts = rendered(Catalog(), "en")
     bad = {key: text for key, text in texts.items()
            if CJK.search(text.replace(PREFIXES, ""))}
@@ -43,7 +43,7 @@ def test_item14_english_replies_hold_no_chinese() -> None:
     ("zh-Hans", "艾莉丝：属性 灵巧:3｜技能 观察:5 医疗:2"),
     ("en", "艾莉絲: attributes DEX:3 | skills Observe:5 Medicine:2"),
 ])
-async def test_item14_system_vocabulary_reads_in_the_channels_script(
+async def test_system_vocabulary_reads_in_the_channels_script(
         table: Table, locale: str, expected: str) -> None:
     await table.text("alice", ".pc new 艾莉絲")
     await table.text("alice", ".st 觀察 5 靈巧 3 醫療 2")

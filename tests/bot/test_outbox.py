@@ -26,7 +26,7 @@ def said(user: str, line: str, message_id: str | None = None) -> Incoming:
     return Incoming("console", "table", user, line, display_name=user, message_id=message_id)
 
 
-async def test_item9_replies_stay_in_the_outbox_until_delivered(settings: Settings) -> None:
+async def test_replies_stay_in_the_outbox_until_delivered(settings: Settings) -> None:
     core = await Core.open(settings)
     try:
         outs = await core.handle(said("alice", ".st 觀察 5", "m1"))
@@ -53,7 +53,7 @@ async def test_item9_replies_stay_in_the_outbox_until_delivered(settings: Settin
         await again.close()
 
 
-async def test_item9_a_kept_private_message_leaves_the_outbox(settings: Settings) -> None:
+async def test_a_kept_private_message_leaves_the_outbox(settings: Settings) -> None:
     core = await Core.open(settings)
     try:
         await core.handle(said("gm", ".gm"))
@@ -66,7 +66,7 @@ async def test_item9_a_kept_private_message_leaves_the_outbox(settings: Settings
         await core.close()
 
 
-async def test_item9_parked_replies_of_an_older_schema_become_outbox_rows(
+async def test_parked_replies_of_an_older_schema_become_outbox_rows(
     tmp_path: Path,
 ) -> None:
     """Migration 0005: replies parked by the last version are still sent."""

@@ -673,7 +673,7 @@ async def test_pl12_battles_and_fatal_events_stored_without_sheet_ids_still_work
 # --------------------------------------------------------------------------- issue 12
 
 
-async def test_item1_parry_reads_durability_from_the_sheet(table: Table) -> None:
+async def test_parry_reads_durability_from_the_sheet(table: Table) -> None:
     """PL-16: `.parry Thug` takes the weapon durability from the sheet (武器耐久), the
     parry absorbs with it and the sheet keeps what is left; a weapon entry
     (`短刀耐久`) is named by its weapon."""
@@ -697,7 +697,7 @@ async def test_item1_parry_reads_durability_from_the_sheet(table: Table) -> None
         "🛡 Bob 宣告對 Thug 招架（武器耐久 3，取自角色卡「短刀耐久」）。"
 
 
-async def test_item1_a_parry_that_cannot_apply_is_refused_and_costs_nothing(
+async def test_a_parry_that_cannot_apply_is_refused_and_costs_nothing(
         table: Table) -> None:
     """PL-16: no weapon durability, a monster's own attacks, a parry after an attack
     (and an attack after a parry) in the same round: refused, nothing spent."""
@@ -728,7 +728,7 @@ async def test_item1_a_parry_that_cannot_apply_is_refused_and_costs_nothing(
     assert await stored(table.core) == before
 
 
-async def test_item3_a_missed_hit_check_deals_no_damage(table: Table) -> None:
+async def test_a_missed_hit_check_deals_no_damage(table: Table) -> None:
     """An attack resolves its hit check first: rolled by `.atk` (`武器`) or the
     `.ra 武器` just made (linked, used once). A miss spends the attack BP and
     rolls no damage die."""
@@ -758,7 +758,7 @@ async def test_item3_a_missed_hit_check_deals_no_damage(table: Table) -> None:
         "Thug 受到 4 點傷害，體力 9 → 5"]
 
 
-async def test_item3_melee_beyond_reach_is_refused(table: Table) -> None:
+async def test_melee_beyond_reach_is_refused(table: Table) -> None:
     """Melee reaches the adjacent cells on the field (PL-15): C4 → H8 is refused
     before any die; a ranged kind or a GM-given reach goes through."""
     await started(table)
@@ -776,7 +776,7 @@ async def test_item3_melee_beyond_reach_is_refused(table: Table) -> None:
     assert out.data["hit"]["taken"] == 3
 
 
-async def test_item3_impale_is_checked_against_the_hit_and_the_weapon_stays(
+async def test_impale_is_checked_against_the_hit_and_the_weapon_stays(
         table: Table) -> None:
     """PL-18: only a critical hit impales (the dice rolled twice); declaring impale on
     an ordinary hit is refused; the impaling weapon stays in the target until the
@@ -805,7 +805,7 @@ async def test_item3_impale_is_checked_against_the_hit_and_the_weapon_stays(
     assert by_name(await state(table))["Bob"]["stuck_in"] is None
 
 
-async def test_item4_surprise_round_from_a_secret_perception_check(table: Table) -> None:
+async def test_surprise_round_from_a_secret_perception_check(table: Table) -> None:
     """PL-14: `.battle start sneak=enemy` — the enemies' 潛行 against each
     investigator's 觀察 (secret: the rolls go to the GM only); won, the enemies act
     first. Dice: per watcher 潛行 d20 then 觀察 d20, then initiative."""
@@ -827,7 +827,7 @@ async def test_item4_surprise_round_from_a_secret_perception_check(table: Table)
         "Ghoul 潛行 d20=12+0 = 12 對 Bob 觀察 d20=3+0 = 3：沒察覺"]))]
 
 
-async def test_item4_a_noticed_surprise_gives_the_usual_order(table: Table) -> None:
+async def test_a_noticed_surprise_gives_the_usual_order(table: Table) -> None:
     """PL-14: one watcher who notices (a draw counts as noticed) spoils the surprise."""
     await prepare(table)
     outs = await table.say("gm", ".battle start sneak=enemy", dice=[15, 5, 7, 7, *START_DICE])
@@ -836,7 +836,7 @@ async def test_item4_a_noticed_surprise_gives_the_usual_order(table: Table) -> N
     assert outs[1].text.splitlines()[2] == "Ghoul 潛行 d20=7+0 = 7 對 Bob 觀察 d20=7+0 = 7：察覺了"
 
 
-async def test_item6_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
+async def test_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
     """PL-13: BP max = 靈巧 ÷ 2 (小數捨去, toward zero) + 3: 靈巧 −3 → −1 + 3 = 2."""
     await table.text("gm", ".gm")
     assert await table.text("gm", ".enemy add Rat 靈巧=-3 hp=2") == \
@@ -848,7 +848,7 @@ async def test_item6_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
         "Rat": 2, "Bat": 0, "Cat": 3}
 
 
-async def test_item8_markers_stay_when_someone_is_placed_and_move_shows_the_line(
+async def test_markers_stay_when_someone_is_placed_and_move_shows_the_line(
         table: Table) -> None:
     """PL-15: a marker is given once and kept — placing Goblin (same initial as
     Ghoul) changes nobody's — and is a lowercase letter or symbol, never a column
@@ -867,14 +867,14 @@ async def test_item8_markers_stay_when_someone_is_placed_and_move_shows_the_line
         " 1 . . . . . . . .", " 2 . b . . . . . .", "Bob：移動 花費 1 BP（4 → 3）"])
 
 
-async def test_item11_swapped_attack_arguments_are_recognised(table: Table) -> None:
+async def test_swapped_attack_arguments_are_recognised(table: Table) -> None:
     """`.atk 1d6 Thug` is `.atk Thug 1d6`."""
     await started(table)
     assert (await table.text("p2", ".atk 1d6 Thug", dice=[4])).splitlines()[:2] == [
         "⚔ Bob 攻擊 Thug：傷害 1d6 = [4] = 4", "Thug 受到 4 點傷害，體力 9 → 5"]
 
 
-async def test_item13_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None:
+async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None:
     """`.enemy add 狂信者` twice defines 狂信者 and 狂信者2 (the first is never
     replaced); during a battle a third one enters as 狂信者3; `.battle end` keeps the
     definitions for the next fight, `.battle end clear` forgets them."""
@@ -898,7 +898,7 @@ async def test_item13_a_second_enemy_of_the_same_name_is_numbered(table: Table) 
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：（無）。"
 
 
-async def test_item7_a_turn_announcement_names_the_player_to_notify(table: Table) -> None:
+async def test_a_turn_announcement_names_the_player_to_notify(table: Table) -> None:
     """Issue 12, item 7: the reply that says whose turn it is carries that player's id
     for the adapters to mention (and only that reply)."""
     await table.text("gm", ".gm")

@@ -1007,7 +1007,7 @@ async def fatal_events(table: Table) -> list[dict[str, Any]]:
     return list(((await states(table.core)).get("plurk.fatal") or {}).get("events", []))
 
 
-async def test_item2_bare_intervene_settles_the_newest_event(table: Table) -> None:
+async def test_bare_intervene_settles_the_newest_event(table: Table) -> None:
     """PL-12: `.intervene` without a target settles the event just announced (the
     character's newest), names it while another waits, and leaves the older one."""
     await setup(table)
@@ -1025,7 +1025,7 @@ async def test_item2_bare_intervene_settles_the_newest_event(table: Table) -> No
     assert accepted.text == "艾莉絲 承受了體力損失 10：10 → 0。"
 
 
-async def test_item2_a_second_loss_waits_for_the_pending_event(table: Table) -> None:
+async def test_a_second_loss_waits_for_the_pending_event(table: Table) -> None:
     """PL-12: while 體力's fatal event waits, another 體力 loss is refused (no second
     event, no change); a loss of another value is its own event."""
     await setup(table)
@@ -1042,7 +1042,7 @@ async def test_item2_a_second_loss_waits_for_the_pending_event(table: Table) -> 
     assert refused_sc.text.startswith("⚠ 艾莉絲 的理智還有待決的致命事件 #2")
 
 
-async def test_item2_a_stale_event_expires_instead_of_applying_to_changed_values(
+async def test_a_stale_event_expires_instead_of_applying_to_changed_values(
         table: Table) -> None:
     """PL-12: a loss judged on 體力 10 is not applied to another value later
     (`體力損失 10：3 → 0`): once the sheet's value changed the event expires."""
@@ -1069,7 +1069,7 @@ async def test_item2_a_stale_event_expires_instead_of_applying_to_changed_values
     assert await fatal_events(table) == []
 
 
-async def test_item5_take10_needs_the_gms_consent_and_is_queued(table: Table) -> None:
+async def test_take10_needs_the_gms_consent_and_is_queued(table: Table) -> None:
     """PL-10 「若局方允許」: with a GM, a player's take 10 waits for `.ra allow`, which
     resolves it; `.ra deny` drops a request. No die either way."""
     await setup(table)
@@ -1088,7 +1088,7 @@ async def test_item5_take10_needs_the_gms_consent_and_is_queued(table: Table) ->
     assert "沒有等待" in (await one(table, "gm", ".ra allow 鮑伯")).text
 
 
-async def test_item5_push_needs_the_gms_consent_first(table: Table) -> None:
+async def test_push_needs_the_gms_consent_first(table: Table) -> None:
     """PL-10: the GM agrees and states the omen, then the player pushes."""
     await setup(table)
     await one(table, "alice", ".ra 觀察", dice=[3])
@@ -1109,7 +1109,7 @@ async def test_item5_push_needs_the_gms_consent_first(table: Table) -> None:
     assert "屬性" in (await one(table, "alice", ".push", dice=[])).text
 
 
-async def test_item5_take10_and_take20_together_are_refused(table: Table) -> None:
+async def test_take10_and_take20_together_are_refused(table: Table) -> None:
     await setup(table)
     await consent_free(table)
     before = await snapshot(table)
@@ -1118,7 +1118,7 @@ async def test_item5_take10_and_take20_together_are_refused(table: Table) -> Non
     assert await snapshot(table) == before
 
 
-async def test_item5_gm_setting_lets_players_take10_unasked(table: Table) -> None:
+async def test_gm_setting_lets_players_take10_unasked(table: Table) -> None:
     """`.ra allow take10 on` (GM) is a standing consent; without a GM nobody asks."""
     await setup(table)
     assert "⚠" in (await one(table, "alice", ".ra allow take10 on")).text
@@ -1131,12 +1131,12 @@ async def test_item5_gm_setting_lets_players_take10_unasked(table: Table) -> Non
     assert refused.text == "⚠ 取20需要 GM 允許：請 GM 用 .ra allow 開放，或改用 .ra 提出請求。"
 
 
-async def test_item5_without_a_gm_take20_needs_no_asking(table: Table) -> None:
+async def test_without_a_gm_take20_needs_no_asking(table: Table) -> None:
     await setup(table, gm=False)
     assert check(await one(table, "alice", ".ra 觀察 取20", dice=[]))["raw"] == 20
 
 
-async def test_item10_threshold_written_as_coc_bots_do(table: Table) -> None:
+async def test_threshold_written_as_coc_bots_do(table: Table) -> None:
     """PL-2: `.ra 觀察>15`, `.ra 觀察 >15` and `.ra 觀察 15` all check against 15; a
     `<15` is refused rather than read as the reason."""
     await setup(table)
@@ -1149,7 +1149,7 @@ async def test_item10_threshold_written_as_coc_bots_do(table: Table) -> None:
     assert await snapshot(table) == before
 
 
-async def test_item10_near_miss_stat_gets_did_you_mean(table: Table) -> None:
+async def test_near_miss_stat_gets_did_you_mean(table: Table) -> None:
     await setup(table)
     out = await one(table, "alice", ".ra 觀查", dice=[])
     assert out.text == "⚠ 艾莉絲 的角色卡上沒有「觀查」。你是不是要「觀察」？"
@@ -1157,7 +1157,7 @@ async def test_item10_near_miss_stat_gets_did_you_mean(table: Table) -> None:
     assert far.text.startswith("⚠ 艾莉絲 的角色卡上沒有「開鎖」。先用 .st 設定")
 
 
-async def test_item11_gm_opposed_without_own_sheet_names_the_left_side(table: Table) -> None:
+async def test_gm_opposed_without_own_sheet_names_the_left_side(table: Table) -> None:
     await setup(table)
     out = await one(table, "gm", ".op 觀察 vs 觀察 @bob", dice=[])
     assert out.text == ("⚠ GM 沒有自己的角色：請寫出左邊是誰（.op @alice 潛行 vs 觀察 @bob），"
@@ -1166,7 +1166,7 @@ async def test_item11_gm_opposed_without_own_sheet_names_the_left_side(table: Ta
     assert (ok.data or {})["winner_label"] == "NPC"
 
 
-async def test_item11_ap_spend_of_a_number_is_not_an_action(table: Table) -> None:
+async def test_ap_spend_of_a_number_is_not_an_action(table: Table) -> None:
     await setup(table)
     before = await snapshot(table)
     out = await one(table, "alice", ".ap spend 999")
@@ -1175,7 +1175,7 @@ async def test_item11_ap_spend_of_a_number_is_not_an_action(table: Table) -> Non
     assert await snapshot(table) == before
 
 
-async def test_item11_skill_with_a_specialty_is_found_by_its_base_name(table: Table) -> None:
+async def test_skill_with_a_specialty_is_found_by_its_base_name(table: Table) -> None:
     await setup(table)
     await table.text("alice", ".st 交涉：哄騙 3")
     data = check(await one(table, "alice", ".ra 交涉", dice=[10]))
@@ -1186,7 +1186,7 @@ async def test_item11_skill_with_a_specialty_is_found_by_its_base_name(table: Ta
                         "請寫出完整名稱。")
 
 
-async def test_item15_zero_sum_rerolls_are_shown_in_the_order_they_happened(
+async def test_zero_sum_rerolls_are_shown_in_the_order_they_happened(
         table: Table) -> None:
     """PL-6: a full zero-sum tie is listed before the roll that decided."""
     await setup(table)
@@ -1200,7 +1200,7 @@ async def test_item15_zero_sum_rerolls_are_shown_in_the_order_they_happened(
     assert (out.data or {})["rerolls"] == [[6, 6]]
 
 
-async def test_item15_default_threshold_is_shown_in_the_fate_check(table: Table) -> None:
+async def test_default_threshold_is_shown_in_the_fate_check(table: Table) -> None:
     """PL-4: the fate roll names its threshold also when it is the default 11."""
     await setup(table, gm=False)
     await one(table, "alice", ".ra 觀察", dice=[20])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.support import Table
 
 
-async def test_item9_replies_name_the_active_character(table: Table) -> None:
+async def test_replies_name_the_active_character(table: Table) -> None:
     await table.text("alice", ".pc new 艾莉絲")
     assert await table.text("alice", ".r 1d20 開門", dice=[7]) == (
         "🎲 艾莉絲「開門」：1d20 = [7] = 7")
@@ -18,7 +18,7 @@ async def test_item9_replies_name_the_active_character(table: Table) -> None:
         ("private", "gm", "（艾莉絲 的暗骰）🎲 艾莉絲：1d20 = [12] = 12")]
 
 
-async def test_item9_nn_names_a_player_without_a_sheet(table: Table) -> None:
+async def test_nn_names_a_player_without_a_sheet(table: Table) -> None:
     assert await table.text("keeper", ".r d6", dice=[4]) == "🎲 keeper：1d6 = [4] = 4"
     assert await table.text("keeper", ".nn") == (
         "keeper 還沒有設定暱稱；用 .nn 名字 設定（沒有角色卡時，回覆就用這個名字稱呼你）。")
@@ -33,7 +33,7 @@ async def test_item9_nn_names_a_player_without_a_sheet(table: Table) -> None:
     assert await table.text("keeper", ".nn " + "x" * 51) == "⚠ 角色名稱最多 50 字。"
 
 
-async def test_item10_common_commands_answer_to_chinese_names(table: Table) -> None:
+async def test_common_commands_answer_to_chinese_names(table: Table) -> None:
     assert await table.text("u", ".骰 d6", dice=[3]) == "🎲 u：1d6 = [3] = 3"
     assert await table.text("u", "。擲骰 d6", dice=[5]) == "🎲 u：1d6 = [5] = 5"
     assert await table.text("u", ".角色") == "你在本頻道還沒有角色。用 .pc new <名字> 建立。"
@@ -45,7 +45,7 @@ async def test_item10_common_commands_answer_to_chinese_names(table: Table) -> N
     assert await table.say("u", "骰 d6") == []  # no prefix: chatter
 
 
-async def test_item12_st_show_of_another_player_for_the_gm_or_the_owner(table: Table) -> None:
+async def test_st_show_of_another_player_for_the_gm_or_the_owner(table: Table) -> None:
     await table.text("gm", ".gm")
     await table.text("alice", ".pc new 艾莉絲")
     await table.text("alice", ".st 觀察 5 體力 10")
@@ -57,7 +57,7 @@ async def test_item12_st_show_of_another_player_for_the_gm_or_the_owner(table: T
     assert await table.text("gm", ".st show @carol") == "⚠ 找不到「@carol」的角色。"
 
 
-async def test_item12_st_show_is_grouped_by_attributes_skills_resources(table: Table) -> None:
+async def test_st_show_is_grouped_by_attributes_skills_resources(table: Table) -> None:
     await table.text("u", ".st 理智 40 觀察 5 靈巧 3 幸運 7 力量 2")
     assert await table.text("u", ".st show") == (
         "u：屬性 靈巧:3 力量:2｜技能 觀察:5｜資源 理智:40｜其他 幸運:7")
@@ -68,7 +68,7 @@ async def test_item12_st_show_is_grouped_by_attributes_skills_resources(table: T
     assert await table.text("v", ".st show") == "v: Observe:1"  # one kind: no labels
 
 
-async def test_item12_party_shows_everyone_at_a_glance(table: Table) -> None:
+async def test_party_shows_everyone_at_a_glance(table: Table) -> None:
     await table.text("gm", ".gm")
     await table.text("gm", ".ap set 4")
     await table.text("alice", ".pc new 艾莉絲")
@@ -90,7 +90,7 @@ async def test_item12_party_shows_everyone_at_a_glance(table: Table) -> None:
         "👥 全队一览（AP 4）\n艾莉丝：体力 10｜理智 50｜因果 3\nbob：体力 8｜理智 ?｜因果 0")
 
 
-async def test_item10_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:
+async def test_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:
     assert await table.text("u", ".hlep") == "⚠ 沒有 .hlep 這個指令；是要 .help 嗎？"
     assert await table.text("u", ".sytem") == "⚠ 沒有 .sytem 這個指令；是要 .system 嗎？"
     assert await table.text("u", ".batle start") == (

@@ -49,7 +49,7 @@ async def test_concurrent_spends_from_two_processes_cannot_both_pass(
 CONFLICT = "⚠ 同時有其他指令修改了相同資料，這次的指令沒有生效，請再試一次。"
 
 
-async def test_item7_concurrent_sheet_writes_are_never_lost(any_settings: Settings) -> None:
+async def test_concurrent_sheet_writes_are_never_lost(any_settings: Settings) -> None:
     """600 acknowledged `.st 力量+1` once left 496 stored: every acknowledged change
     must be stored, and every other one refused with the conflict reply."""
     first, second = await Core.open(any_settings), await Core.open(any_settings)
@@ -70,7 +70,7 @@ async def test_item7_concurrent_sheet_writes_are_never_lost(any_settings: Settin
         await second.close()
 
 
-async def test_item7_different_stats_on_one_sheet_do_not_overwrite_each_other(
+async def test_different_stats_on_one_sheet_do_not_overwrite_each_other(
     any_settings: Settings,
 ) -> None:
     first, second = await Core.open(any_settings), await Core.open(any_settings)
@@ -114,7 +114,7 @@ async def outbox_rows(core: Core) -> list[tuple[int, str | None]]:
             select(OutboxMessage.id, OutboxMessage.claimed_by).order_by(OutboxMessage.id))]
 
 
-async def test_issue22_item11_a_starting_process_does_not_send_what_a_live_one_sends(
+async def test_a_starting_process_does_not_send_what_a_live_one_sends(
         any_settings: Settings) -> None:
     """A reply stored by one process and still on its way (a slow platform, a Plurk
     flood-control wait) was sent again by every process that started meanwhile: it is
@@ -136,7 +136,7 @@ async def test_issue22_item11_a_starting_process_does_not_send_what_a_live_one_s
             await second.close()
 
 
-async def test_issue22_item11_an_expired_claim_is_taken_over_and_its_holder_stands_down(
+async def test_an_expired_claim_is_taken_over_and_its_holder_stands_down(
         any_settings: Settings) -> None:
     """A process that stopped renewing (stalled, or dead on another machine) loses its
     replies once their lease is past: another process takes them and sends them, and
@@ -168,7 +168,7 @@ async def test_issue22_item11_an_expired_claim_is_taken_over_and_its_holder_stan
             await second.close()
 
 
-async def test_issue22_item11_two_processes_taking_at_once_never_both_win(
+async def test_two_processes_taking_at_once_never_both_win(
         any_settings: Settings) -> None:
     """Every row goes to exactly one of two processes taking the same free rows at
     the same time."""
@@ -189,7 +189,7 @@ async def test_issue22_item11_two_processes_taking_at_once_never_both_win(
             await core.close()
 
 
-async def test_issue22_item11_a_dead_process_of_this_machine_is_taken_over_at_once(
+async def test_a_dead_process_of_this_machine_is_taken_over_at_once(
         any_settings: Settings) -> None:
     """A restart after kill -9 need not wait for the killed process's leases: a claimant
     of this machine whose PID is gone is known dead. One of another machine, or alive,
@@ -215,7 +215,7 @@ async def test_issue22_item11_a_dead_process_of_this_machine_is_taken_over_at_on
         await core.close()
 
 
-async def test_issue22_item11_a_running_process_takes_over_what_a_dead_one_left(
+async def test_a_running_process_takes_over_what_a_dead_one_left(
         any_settings: Settings) -> None:
     """A process that dies while another runs leaves its replies claimed: the live one's
     adapter looks again every so often (``take_over_forever``) and sends them once their

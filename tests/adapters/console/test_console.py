@@ -105,14 +105,14 @@ def strict_console(tmp_path: Path, script: bytes, *args: str | bytes) -> list[di
     return [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
 
 
-def test_item10_console_replaces_undecodable_bytes_and_exits(tmp_path: Path) -> None:
+def test_console_replaces_undecodable_bytes_and_exits(tmp_path: Path) -> None:
     lines = strict_console(tmp_path, b".r 1d20 \xff\n.r 1d20\n", "--dice", "5,6")
     assert [line["text"] for line in lines] == ["🎲 player「\ufffd」：1d20 = [5] = 5",
                                                 "🎲 player：1d20 = [6] = 6"]
     assert lines[0]["data"]["reason"] == "\ufffd"
 
 
-def test_item10_console_ids_with_undecodable_bytes_from_argv(tmp_path: Path) -> None:
+def test_console_ids_with_undecodable_bytes_from_argv(tmp_path: Path) -> None:
     """``--user``/``--channel`` arrive from argv as lone surrogates: the console makes
     them U+FFFD instead of crashing in the store."""
     [line] = strict_console(tmp_path, b".r 1d20\n", "--dice", "5",
@@ -121,7 +121,7 @@ def test_item10_console_ids_with_undecodable_bytes_from_argv(tmp_path: Path) -> 
     assert line["text"] == "🎲 \ufffd：1d20 = [5] = 5"
 
 
-def test_item10_console_json_escapes_lone_surrogates() -> None:
+def test_console_json_escapes_lone_surrogates() -> None:
     out = Outgoing("private", "c\udcff", "骰 \ud800 x", user="u\udfff")
     line = render(out, as_json=True)
     line.encode("utf-8")  # printable on any UTF-8 terminal
@@ -132,7 +132,7 @@ def test_item10_console_json_escapes_lone_surrogates() -> None:
     assert ascii_line.isascii() and json.loads(ascii_line) == json.loads(line)
 
 
-async def test_item10_console_plain_output_never_fails_on_unencodable_text(core: Core) -> None:
+async def test_console_plain_output_never_fails_on_unencodable_text(core: Core) -> None:
     raw = io.BytesIO()
     stdout = io.TextIOWrapper(raw, encoding="ascii", errors="strict", write_through=True)
     await serve_console(core, "u", "c", stdin=io.StringIO(".pc new 艾莉絲\n"), stdout=stdout)

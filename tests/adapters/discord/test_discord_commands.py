@@ -144,7 +144,7 @@ async def test_production_sync_is_global_and_can_be_turned_off(core: RecordingCo
     assert quiet.requests == []
 
 
-async def test_item14_discord_sync_is_logged_at_warning(
+async def test_discord_sync_is_logged_at_warning(
         core: RecordingCore, caplog: pytest.LogCaptureFixture) -> None:
     """The operator sees the sync at the default log level (WARNING)."""
     caplog.set_level(logging.WARNING)

@@ -86,7 +86,7 @@ async def test_prefix_secret_roll_dms_roller_and_gm(core: Core) -> None:
     assert sorted(user for user, text in api.dms() if "17" in text) == [ALICE, BOB]
 
 
-async def test_item13_discord_display_name_and_reason_with_markup_come_out_literal(
+async def test_discord_display_name_and_reason_with_markup_come_out_literal(
         core: Core) -> None:
     name = "**Boss** ||x|| <@&1>"
     reason = "[nitro](https://evil.example) # @everyone `x` discord.gg/abc"

@@ -198,7 +198,7 @@ async def echo_everywhere(echo: str) -> list[str]:
     return [request.content for request in sent]
 
 
-async def test_item13_discord_masked_link_is_escaped() -> None:
+async def test_discord_masked_link_is_escaped() -> None:
     echo = "🎲 Alice「[free nitro](https://evil.example/x)」：1d20 = [17] = 17"
     contents = await echo_everywhere(echo)
     assert contents == [
@@ -206,7 +206,7 @@ async def test_item13_discord_masked_link_is_escaped() -> None:
     assert all(markup(content) == [] and shown(content) == echo for content in contents)
 
 
-async def test_item13_discord_bare_link_is_neither_clickable_nor_embedded() -> None:
+async def test_discord_bare_link_is_neither_clickable_nor_embedded() -> None:
     echo = "Alice: see https://evil.example/a_b, <http://x.example> and discord.gg/abc"
     contents = await echo_everywhere(echo)
     assert contents == ["Alice: see https:\u200b//evil.example/a\\_b, "
@@ -237,7 +237,7 @@ async def test_item13_discord_bare_link_is_neither_clickable_nor_embedded() -> N
     ("a\\*b*", "a\\\\\\*b\\*"),
     ("line\n# two\n1. three", "line\n\\# two\n1\\. three"),
 ])
-async def test_item13_discord_markup_is_shown_literally(echo: str, sent: str) -> None:
+async def test_discord_markup_is_shown_literally(echo: str, sent: str) -> None:
     api, core = DiscordApi(), ScriptedCore([Outgoing("channel", CHANNEL, echo)])
     client = make_client(core, api)
     await invoke(client, api, command_payload("roll", ALICE, "Alice", expression="d20"))
@@ -247,7 +247,7 @@ async def test_item13_discord_markup_is_shown_literally(echo: str, sent: str) ->
     assert shown(content) == echo
 
 
-async def test_item13_discord_split_after_escaping_never_cuts_an_escape() -> None:
+async def test_discord_split_after_escaping_never_cuts_an_escape() -> None:
     echo = "a" + "*" * 1500  # 3,001 characters once escaped, no place to cut:
     # character 2,000 is the backslash of an escape, which must not be cut off
     api, core = DiscordApi(), ScriptedCore([Outgoing("channel", CHANNEL, echo)])
@@ -261,7 +261,7 @@ async def test_item13_discord_split_after_escaping_never_cuts_an_escape() -> Non
 
 @pytest.mark.parametrize(("marker", "escaped"), [
     ("#", "\\#"), ("-#", "\\-#"), (">", "\\>"), ("-", "\\-"), ("3.", "3\\.")])
-async def test_item13_discord_a_piece_cut_at_a_space_never_starts_with_markup(
+async def test_discord_a_piece_cut_at_a_space_never_starts_with_markup(
         marker: str, escaped: str) -> None:
     echo = "x" * 1998 + f" {marker} tail"  # the cut falls on the space before the marker
     api, core = DiscordApi(), ScriptedCore([Outgoing("channel", CHANNEL, echo)])
@@ -428,7 +428,7 @@ async def test_mentioning_the_bot_works_without_the_message_content_intent(
     assert api.public() == ["🎲 Alice：1d20 = \\[17\\] = 17"]
 
 
-async def test_item7_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path) -> None:
+async def test_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path) -> None:
     """Issue 12, item 7: after a turn announcement, one short message mentions the next
     investigator's player with allowed_mentions naming that user only."""
     core = await Core.open(make_settings(tmp_path), dice=ScriptedSource([15, 3]))
@@ -452,7 +452,7 @@ async def test_item7_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path)
         await core.close()
 
 
-async def test_item8_a_board_is_a_code_block_on_discord(tmp_path: Path) -> None:
+async def test_a_board_is_a_code_block_on_discord(tmp_path: Path) -> None:
     """Issue 12, item 8: a battle board keeps its columns in a code block, where no
     markup, link or mention is rendered (a name cannot close the block)."""
     core = await Core.open(make_settings(tmp_path), dice=ScriptedSource([15]))
@@ -472,7 +472,7 @@ async def test_item8_a_board_is_a_code_block_on_discord(tmp_path: Path) -> None:
         await core.close()
 
 
-def test_item8_block_pieces_cannot_be_closed_by_their_text() -> None:
+def test_block_pieces_cannot_be_closed_by_their_text() -> None:
     from adapters.discord.convert import message_pieces
 
     assert message_pieces("A ``` **x** <@1>", block=True) == ["```\nA ˋˋˋ **x** <@1>\n```"]

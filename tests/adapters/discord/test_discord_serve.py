@@ -64,7 +64,7 @@ async def test_serve_logs_in_syncs_answers_and_stops(tmp_path: Path,
     assert task.exception() is None
 
 
-async def test_item14_discord_connection_is_logged_at_warning(
+async def test_discord_connection_is_logged_at_warning(
         tmp_path: Path, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
     """At the default log level (WARNING) the operator sees the commands synced and
     the bot logged in."""
@@ -108,7 +108,7 @@ async def test_a_missing_token_is_refused_before_any_connection(tmp_path: Path) 
         await serve(object(), settings, asyncio.Event())  # type: ignore[arg-type]
 
 
-async def test_item9_a_reply_committed_but_never_sent_is_sent_once_when_ready(
+async def test_a_reply_committed_but_never_sent_is_sent_once_when_ready(
         tmp_path: Path, fake_discord: FakeDiscord) -> None:
     """The outbox: a reply the core committed before a crash or a stop (its interaction
     long gone) is posted to its channel when the bot is ready again — once."""

@@ -52,7 +52,7 @@ def said(user: int, *segments: dict[str, Any], name: str = "") -> dict[str, Any]
 # --------------------------------------------------------------------------- item 11
 
 
-async def test_item11_at_segments_become_mentions(running_bot: RunningBot) -> None:
+async def test_at_segments_become_mentions(running_bot: RunningBot) -> None:
     """`.gm add @Bob` with a real at segment makes Bob a GM (it answered with usage)."""
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
         await peer.say(group_event(GROUP, ALICE, ".gm", nickname="Alice"))
@@ -66,7 +66,7 @@ async def test_item11_at_segments_become_mentions(running_bot: RunningBot) -> No
         assert str(CAROL) in group_texts(more)[0]
 
 
-async def test_item11_hp_with_an_at_changes_that_players_character(
+async def test_hp_with_an_at_changes_that_players_character(
         running_bot: RunningBot) -> None:
     """The GM's `.hp -5 @Bob` changes Bob's investigator, not the GM's own."""
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
@@ -85,7 +85,7 @@ async def test_item11_hp_with_an_at_changes_that_players_character(
         assert "7" in group_texts(bob)[0]
 
 
-async def test_item11_at_all_and_at_the_bot_never_become_mentions(
+async def test_at_all_and_at_the_bot_never_become_mentions(
         running_bot: RunningBot) -> None:
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
         await peer.say(group_event(GROUP, ALICE, ".gm", nickname="Alice"))
@@ -102,7 +102,7 @@ async def test_item11_at_all_and_at_the_bot_never_become_mentions(
     assert "all" not in group_texts(rolled)[0]
 
 
-async def test_item11_an_at_before_the_command_is_not_part_of_it(
+async def test_an_at_before_the_command_is_not_part_of_it(
         running_bot: RunningBot) -> None:
     """A QQ reply puts an @ of the quoted author first; the command still counts."""
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
@@ -114,7 +114,7 @@ async def test_item11_an_at_before_the_command_is_not_part_of_it(
 # --------------------------------------------------------------------------- item 13
 
 
-async def test_item13_echoed_links_are_not_clickable_and_cq_codes_stay_text(
+async def test_echoed_links_are_not_clickable_and_cq_codes_stay_text(
         running_bot: RunningBot) -> None:
     reason = "http://evil.example/x www.evil.example evil.example HTTPS://EVIL.EXAMPLE"
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
@@ -128,7 +128,7 @@ async def test_item13_echoed_links_are_not_clickable_and_cq_codes_stay_text(
     assert "[CQ:at,qq=all]" in sent
 
 
-def test_item13_defuse_links_leaves_numbers_and_plain_text_alone() -> None:
+def test_defuse_links_leaves_numbers_and_plain_text_alone() -> None:
     assert defuse_links("1d20+1.5 = 17。觀察:5 .r 2d6") == "1d20+1.5 = 17。觀察:5 .r 2d6"
     assert defuse_links("see t.co/x") == f"see t.{ZERO_WIDTH_SPACE}co/x"
     assert defuse_links(defuse_links("ftp://a.bc")) == defuse_links("ftp://a.bc")
@@ -137,7 +137,7 @@ def test_item13_defuse_links_leaves_numbers_and_plain_text_alone() -> None:
 # --------------------------------------------------------------------------- item 14
 
 
-async def test_item14_friend_requests_from_group_members_are_approved(
+async def test_friend_requests_from_group_members_are_approved(
         running_bot: RunningBot) -> None:
     groups = {GROUP: {ALICE, BOB}, OTHER_GROUP: {CAROL}}
     async with OneBotPeer(running_bot.url, token=TOKEN, groups=groups) as peer:
@@ -152,7 +152,7 @@ async def test_item14_friend_requests_from_group_members_are_approved(
     assert {p["user_id"] for p in asked} == {STRANGER}
 
 
-async def test_item14_friend_requests_setting_off_approves_nothing(tmp_path: Path) -> None:
+async def test_friend_requests_setting_off_approves_nothing(tmp_path: Path) -> None:
     running = await start_bot(onebot_settings(tmp_path, accept_friend_requests=False))
     try:
         assert running.settings.onebot.accept_friend_requests is False
@@ -163,7 +163,7 @@ async def test_item14_friend_requests_setting_off_approves_nothing(tmp_path: Pat
     assert actions == []
 
 
-async def test_item14_connect_and_disconnect_are_logged_at_warning(
+async def test_connect_and_disconnect_are_logged_at_warning(
         running_bot: RunningBot, caplog: pytest.LogCaptureFixture) -> None:
     """The default log level is WARNING: the operator must still see the link."""
     caplog.set_level(logging.WARNING)

@@ -225,7 +225,7 @@ async def test_debug_logs_carry_neither_the_token_nor_a_secret(
     assert "XYZZY" not in caplog.text
 
 
-async def test_item9_a_reply_committed_but_never_sent_is_sent_once_on_connect(
+async def test_a_reply_committed_but_never_sent_is_sent_once_on_connect(
     tmp_path: Path,
 ) -> None:
     """The outbox: a reply the core committed but no QQ connection took (a crash or a
@@ -264,7 +264,7 @@ async def test_item9_a_reply_committed_but_never_sent_is_sent_once_on_connect(
         await stop_bot(again)
 
 
-async def test_item3_the_bot_itself_cannot_be_made_gm(running_bot: RunningBot) -> None:
+async def test_the_bot_itself_cannot_be_made_gm(running_bot: RunningBot) -> None:
     async with OneBotPeer(running_bot.url, token=TOKEN) as peer:
         await peer.say(group_event(GROUP, ALICE, ".gm", nickname="Alice"))
         for ref in (str(SELF_ID), "0"):
@@ -297,7 +297,7 @@ async def test_at_sender_goes_on_the_first_piece_of_a_split_reply_only(tmp_path:
     ]
 
 
-async def test_item7_the_player_whose_turn_it_is_gets_an_at(tmp_path: Path) -> None:
+async def test_the_player_whose_turn_it_is_gets_an_at(tmp_path: Path) -> None:
     """Issue 12, item 7: a turn announcement @-s the next investigator's player (QQ
     notifies them), and only that announcement does."""
     running = await start_bot(onebot_settings(tmp_path), dice=ScriptedSource([15, 3]))

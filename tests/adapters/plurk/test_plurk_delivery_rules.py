@@ -51,7 +51,7 @@ def sender_for(client: PlurkClient, **kwargs: object) -> PlurkSender:
 # -- item 3: a secret never reaches more than its one recipient ----------------------------
 
 
-async def test_item3_limited_to_zero_is_refused(fake: FakePlurk, client: PlurkClient) -> None:
+async def test_limited_to_zero_is_refused(fake: FakePlurk, client: PlurkClient) -> None:
     fake.friends.add(42)
     with pytest.raises(UnsafeAudience):
         await sender_for(client).private(0, "GM secret 17")
@@ -63,7 +63,7 @@ async def test_item3_limited_to_zero_is_refused(fake: FakePlurk, client: PlurkCl
     [BOT_ID, -5, ANONYMOUS_USER_ID, True, "42", 4.2, None],
     ids=["own-id", "negative", "anonymous", "bool", "str", "float", "none"],
 )
-async def test_item3_private_plurk_only_to_one_other_real_user(
+async def test_private_plurk_only_to_one_other_real_user(
     fake: FakePlurk, client: PlurkClient, recipient: object
 ) -> None:
     fake.friends |= {1, 42, BOT_ID}
@@ -73,7 +73,7 @@ async def test_item3_private_plurk_only_to_one_other_real_user(
 
 
 @pytest.mark.parametrize("limited_to", [[], [0], [7, 0], [-1], [True]])
-async def test_item3_client_never_sends_a_friends_wide_audience(
+async def test_client_never_sends_a_friends_wide_audience(
     fake: FakePlurk, client: PlurkClient, limited_to: list[int]
 ) -> None:
     fake.friends.add(7)
@@ -95,7 +95,7 @@ async def run_outbox(core: Core, sender: PlurkSender, *outs: Outgoing) -> PlurkO
     return outbox
 
 
-async def test_item3_outbox_keeps_a_secret_for_recipient_zero_and_posts_nothing_private(
+async def test_outbox_keeps_a_secret_for_recipient_zero_and_posts_nothing_private(
     fake: FakePlurk, client: PlurkClient, core: Core
 ) -> None:
     fake.friends |= {7}
@@ -125,7 +125,7 @@ async def test_outbox_never_posts_a_secret_marked_for_the_thread(
 
 
 @pytest.mark.parametrize("user", ["", "abc", "-3", "１２", " 12", None])
-async def test_item3_outbox_drops_a_nonsense_recipient_with_an_error(
+async def test_outbox_drops_a_nonsense_recipient_with_an_error(
     fake: FakePlurk,
     client: PlurkClient,
     core: Core,
@@ -143,7 +143,7 @@ async def test_item3_outbox_drops_a_nonsense_recipient_with_an_error(
 # -- item 12: refusals ------------------------------------------------------------------
 
 
-async def test_item12_too_many_new_waits_with_a_ceiling(
+async def test_too_many_new_waits_with_a_ceiling(
     fake: FakePlurk, client: PlurkClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     pid = fake.add_plurk(7, "thread")
@@ -154,7 +154,7 @@ async def test_item12_too_many_new_waits_with_a_ceiling(
     assert "flood control" in caplog.text and "the answer" not in caplog.text
 
 
-async def test_item12_same_content_is_never_resent_unchanged(
+async def test_same_content_is_never_resent_unchanged(
     fake: FakePlurk, client: PlurkClient
 ) -> None:
     pid = fake.add_plurk(7, "thread")
@@ -169,7 +169,7 @@ async def test_item12_same_content_is_never_resent_unchanged(
     assert len(sent) == 3 + 2  # the unchanged text once, the marked text once: dropped
 
 
-async def test_item12_spam_domain_is_dropped_at_once(
+async def test_spam_domain_is_dropped_at_once(
     fake: FakePlurk, client: PlurkClient
 ) -> None:
     pid = fake.add_plurk(7, "thread")
@@ -179,7 +179,7 @@ async def test_item12_spam_domain_is_dropped_at_once(
     assert fake.calls.count("Responses/responseAdd") == 1 and fake.posts == []
 
 
-async def test_item12_content_too_long_splits_the_part_again(
+async def test_content_too_long_splits_the_part_again(
     fake: FakePlurk, client: PlurkClient
 ) -> None:
     pid = fake.add_plurk(7, "thread")
@@ -188,7 +188,7 @@ async def test_item12_content_too_long_splits_the_part_again(
     assert fake.posts_in(pid) == ["一二三四", "五六七八"]
 
 
-async def test_item12_a_waiting_thread_does_not_delay_another(
+async def test_a_waiting_thread_does_not_delay_another(
     fake: FakePlurk, client: PlurkClient, core: Core
 ) -> None:
     slow, quick = fake.add_plurk(7, "slow thread"), fake.add_plurk(8, "quick thread")
@@ -207,7 +207,7 @@ async def test_item12_a_waiting_thread_does_not_delay_another(
     assert fake.posts_in(slow) == ["first, then waits", "second in the slow thread"]
 
 
-async def test_item12_permanent_refusal_is_reported_and_dropped(
+async def test_permanent_refusal_is_reported_and_dropped(
     fake: FakePlurk, client: PlurkClient, core: Core
 ) -> None:
     pid = fake.add_plurk(7, "thread")
@@ -222,7 +222,7 @@ async def test_item12_permanent_refusal_is_reported_and_dropped(
     assert fake.calls.count("Responses/responseAdd") == 3  # the refused one once
 
 
-async def test_item12_comet_keeps_the_offset_the_url_carries(
+async def test_comet_keeps_the_offset_the_url_carries(
     fake: FakePlurk, client: PlurkClient
 ) -> None:
     fake.add_user(7, "alice")
@@ -248,7 +248,7 @@ async def test_item12_comet_keeps_the_offset_the_url_carries(
     assert 0 not in fake.comet_offsets
 
 
-async def test_item12_repeated_minus_three_does_not_spin(
+async def test_repeated_minus_three_does_not_spin(
     fake: FakePlurk, client: PlurkClient
 ) -> None:
     fake.comet_default = {"new_offset": -3}  # the offset is lost, again and again
@@ -276,7 +276,7 @@ HOSTILE = (
 )
 
 
-def test_item13_nothing_plurk_would_render_survives_escaping() -> None:
+def test_nothing_plurk_would_render_survives_escaping() -> None:
     safe = neutralise(HOSTILE)
     rendered = render_markup(html.escape(safe), {1: {"id": 1, "nick_name": "alice"}})
     assert not any(tag in rendered for tag in MARKUP_TAGS), rendered
@@ -293,7 +293,7 @@ _MARKUP_ALPHABET = st.sampled_from(
 
 @hypothesis_settings(max_examples=200, deadline=None)
 @given(st.lists(_MARKUP_ALPHABET, max_size=400).map("".join))
-def test_item13_parts_after_escaping_fit_and_hold_no_markup(text: str) -> None:
+def test_parts_after_escaping_fit_and_hold_no_markup(text: str) -> None:
     sender = PlurkSender(client=None, max_parts=None)  # type: ignore[arg-type]
     parts = sender.parts(text)
     users = {1: {"id": 1, "nick_name": "w"}, 2: {"id": 2, "nick_name": "a"}}
@@ -305,7 +305,7 @@ def test_item13_parts_after_escaping_fit_and_hold_no_markup(text: str) -> None:
     assert "".join("".join(p.split()) for p in parts) == "".join(neutralise(text).split())
 
 
-async def test_item13_private_plurks_are_escaped_too(
+async def test_private_plurks_are_escaped_too(
     fake: FakePlurk, client: PlurkClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)

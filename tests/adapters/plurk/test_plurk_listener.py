@@ -419,7 +419,7 @@ async def test_emoticon_die_value_is_the_roll(fake: FakePlurk, settings: Setting
         await bot.close()
 
 
-async def test_item12_bad_key_is_fatal_with_an_operator_readable_line(
+async def test_bad_key_is_fatal_with_an_operator_readable_line(
     fake: FakePlurk, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings = Settings(
@@ -441,7 +441,7 @@ async def test_item12_bad_key_is_fatal_with_an_operator_readable_line(
     assert fake.calls == []  # the first call failed; nothing was retried
 
 
-async def test_item12_a_post_refused_for_bad_keys_stops_the_adapter(
+async def test_a_post_refused_for_bad_keys_stops_the_adapter(
     fake: FakePlurk, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     bot = await Bot(fake, settings).start()
@@ -460,7 +460,7 @@ async def test_item12_a_post_refused_for_bad_keys_stops_the_adapter(
         await bot.close()
 
 
-async def test_item12_flood_in_one_thread_never_blocks_another(
+async def test_flood_in_one_thread_never_blocks_another(
     fake: FakePlurk, settings: Settings
 ) -> None:
     settings.plurk.anti_flood_base_delay = settings.plurk.anti_flood_max_delay = 0.6
@@ -479,7 +479,7 @@ async def test_item12_flood_in_one_thread_never_blocks_another(
         await bot.close()
 
 
-async def test_item12_refused_reply_is_reported_dropped_and_not_resent(
+async def test_refused_reply_is_reported_dropped_and_not_resent(
     fake: FakePlurk, settings: Settings
 ) -> None:
     bot = await Bot(fake, settings).start()
@@ -501,7 +501,7 @@ async def test_item12_refused_reply_is_reported_dropped_and_not_resent(
         await again.close()
 
 
-async def test_item13_echoed_player_text_posts_no_link_mention_or_markup(
+async def test_echoed_player_text_posts_no_link_mention_or_markup(
     fake: FakePlurk, bot: Bot
 ) -> None:
     fake.blocked_domains.add("evil.example")  # a link there would be anti-flood-spam-domain
@@ -518,7 +518,7 @@ async def test_item13_echoed_player_text_posts_no_link_mention_or_markup(
     assert "@" not in reply and "://" not in reply and "**" not in reply
 
 
-async def test_item7_the_player_whose_turn_it_is_gets_a_real_at_nick(
+async def test_the_player_whose_turn_it_is_gets_a_real_at_nick(
     fake: FakePlurk, settings: Settings
 ) -> None:
     """Issue 12, item 7: the turn announcement starts with the one unescaped ``@nick``

@@ -74,7 +74,7 @@ async def wait_until(predicate: Callable[[], bool], timeout: float = 30.0) -> No
         await asyncio.sleep(0.02)
 
 
-async def test_item9_reply_waiting_out_flood_control_survives_sigkill_once(
+async def test_reply_waiting_out_flood_control_survives_sigkill_once(
     fake: FakePlurk, tmp_path: Path
 ) -> None:
     fake.add_user(ALICE, "alice", "Alice")
