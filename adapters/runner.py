@@ -11,14 +11,15 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from bot.config import Settings
 from bot.core import Core
 
 log = logging.getLogger(__name__)
 
-Serve = Callable[[Core, Settings, asyncio.Event], Awaitable[None]]
+Serve = Callable[[Core, Settings, asyncio.Event], Coroutine[Any, Any, None]]
 
 
 def enabled_adapters(settings: Settings) -> dict[str, Serve]:
@@ -70,8 +71,9 @@ async def run(settings: Settings) -> int:
 async def _supervise(
     core: Core, settings: Settings, adapters: dict[str, Serve], stop: asyncio.Event
 ) -> int:
-    running = {asyncio.create_task(serve(core, settings, stop), name=name)
-               for name, serve in adapters.items()}
+    running: set[asyncio.Task[object]] = {
+        asyncio.create_task(serve(core, settings, stop), name=name)
+        for name, serve in adapters.items()}
     stopping = asyncio.create_task(stop.wait())
     failed = False
     while running and not stop.is_set():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -46,7 +47,7 @@ def intents_for(settings: DiscordSettings) -> discord.Intents:
 
 class TrpgDiscordClient(discord.Client):
     def __init__(self, core: CoreAPI, settings: DiscordSettings, *,
-                 known: Callable[[str], bool] | None = core_knows, **options: object) -> None:
+                 known: Callable[[str], bool] | None = core_knows, **options: Any) -> None:
         super().__init__(intents=intents_for(settings),
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.core = core

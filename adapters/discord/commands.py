@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -184,7 +184,8 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
     async def help_(interaction: discord.Interaction, topic: str | None = None) -> None:
         await answer(interaction, text_line("help", topic))
 
-    commands = [roll, rh, check, st, pc, gm, init, system, lang, help_]
+    commands: list[app_commands.Command[Any, Any, Any]] = [
+        roll, rh, check, st, pc, gm, init, system, lang, help_]
     return [cmd for cmd in commands if known is None or known(VERBS[cmd.name])]
 
 

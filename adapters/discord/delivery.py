@@ -197,15 +197,21 @@ class InteractionOrigin:
             self.placeholder = False
             if ephemeral:
                 await interaction.delete_original_response()
-                await interaction.followup.send(piece, ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS, **extra)
+                await interaction.followup.send(
+                    piece,  # type: ignore[arg-type]  # None: see below
+                    ephemeral=True, allowed_mentions=NO_MENTIONS, **extra)
+            elif file is not None:
+                await interaction.edit_original_response(
+                    content=piece, allowed_mentions=NO_MENTIONS, attachments=[file])
             else:
                 await interaction.edit_original_response(
-                    content=piece, allowed_mentions=NO_MENTIONS,
-                    **({"attachments": [file]} if file is not None else {}))
+                    content=piece, allowed_mentions=NO_MENTIONS)
         else:
-            await interaction.followup.send(piece, ephemeral=ephemeral,
-                                            allowed_mentions=NO_MENTIONS, **extra)
+            # discord.py types content as str, but takes None (a file alone) like the
+            # other send methods do
+            await interaction.followup.send(
+                piece,  # type: ignore[arg-type]
+                ephemeral=ephemeral, allowed_mentions=NO_MENTIONS, **extra)
 
     async def finish(self, fallback: str) -> None:
         """Discord requires an answer to every interaction: say ``fallback`` (only to
@@ -230,8 +236,10 @@ class MessageOrigin:
             reference = None
             if not self._replied:  # the first message that gets through is the reply
                 reference = self.message.to_reference(fail_if_not_exists=False)
-            await self.message.channel.send(piece, reference=reference,
-                                            allowed_mentions=NO_MENTIONS, **file_kwargs(file))
+            # discord.py's overloads leave out None, the default of the send they type
+            await self.message.channel.send(
+                piece, reference=reference,  # type: ignore[arg-type]
+                allowed_mentions=NO_MENTIONS, **file_kwargs(file))
             self._replied = True
 
         await send_pieces(send, message_pieces(text, block), attachment)

@@ -233,6 +233,7 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
         log.warning("the OneBot endpoint listens on %s without an access token: anyone who "
                     "can reach it can speak as any QQ user", settings.onebot.host)
     driver = ensure_nonebot(settings)
+    assert isinstance(driver, ASGIMixin)  # ensure_nonebot refuses any other driver
     ensure_adapter(driver, settings.onebot)
     ensure_plugin()
     active = bridge.OneBotBridge(core, settings.onebot)

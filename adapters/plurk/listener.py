@@ -252,7 +252,8 @@ class PlurkListener:
             try:
                 if not isinstance(response, dict) or "id" not in response:
                     raise ValueError("no response")
-                plurk_id = int(event.get("plurk_id") or response.get("plurk_id"))
+                raw_id: Any = event.get("plurk_id") or response.get("plurk_id")
+                plurk_id = int(raw_id)  # None or junk: TypeError / ValueError below
             except (TypeError, ValueError):
                 log.warning("plurk: malformed new_response event ignored")
                 return
