@@ -152,8 +152,9 @@ class PlurkListener:
                     for event in batch.events:
                         await self.on_event(event)
             for task in helpers:  # a fatal refusal in a helper ends the adapter too
-                if task.done() and not task.cancelled() and task.exception() is not None:
-                    raise task.exception()  # type: ignore[misc]
+                if task.done() and not task.cancelled() \
+                        and (error := task.exception()) is not None:
+                    raise error
         finally:
             for task in helpers:
                 task.cancel()

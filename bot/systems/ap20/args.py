@@ -21,11 +21,13 @@ _LAYER = re.compile(r"^(adv|dis|優勢|优势|劣勢|劣势)(\d?)$", re.IGNORECA
 _OPTION = re.compile(r"^([^=＝:：\s]+)[=＝:：](.+)$")
 
 KINDS: dict[str, AttackKind] = {}
-for _key, _words in (("melee", ("melee", "近戰", "近战", "近身")),
-                     ("shot", ("shot", "shoot", "射擊", "射击", "隔空", "ranged", "遠程", "远程")),
-                     ("throw", ("throw", "投擲", "投掷", "拋射", "抛射"))):
+_KIND_WORDS: tuple[tuple[AttackKind, tuple[str, ...]], ...] = (
+    ("melee", ("melee", "近戰", "近战", "近身")),
+    ("shot", ("shot", "shoot", "射擊", "射击", "隔空", "ranged", "遠程", "远程")),
+    ("throw", ("throw", "投擲", "投掷", "拋射", "抛射")))
+for _key, _words in _KIND_WORDS:
     for _word in _words:
-        KINDS[fold(_word)] = _key  # type: ignore[assignment]
+        KINDS[fold(_word)] = _key
 
 
 def is_word(token: str, *spellings: str) -> bool:

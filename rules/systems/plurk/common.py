@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any, TypeVar
+from dataclasses import Field, replace
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
@@ -12,7 +12,18 @@ from rules.kits.costs import CostTable
 
 MAX_REROLLS = 100
 
-_B = TypeVar("_B")
+
+
+class _HasCombatants(Protocol):
+    """A dataclass with a ``combatants`` tuple (a battle, a setup)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def combatants(self) -> tuple[Any, ...]: ...
+
+
+_B = TypeVar("_B", bound=_HasCombatants)
 
 
 def _plain(value: Any) -> Any:
@@ -35,9 +46,9 @@ def _roll(source: DiceSource, faces: int) -> int:
 
 def _replace_combatant(battle: _B, index: int, **changes: Any) -> _B:
     """The battle with one combatant changed (any dataclass with ``combatants``)."""
-    combatants = list(battle.combatants)  # type: ignore[attr-defined]
+    combatants = list(battle.combatants)
     combatants[index] = replace(combatants[index], **changes)
-    return replace(battle, combatants=tuple(combatants))  # type: ignore[type-var]
+    return replace(battle, combatants=tuple(combatants))
 
 
 def _resolve_action(table: CostTable, name: str, costs: Mapping[str, int], code: str) -> str:
