@@ -93,6 +93,7 @@ class Attachment:
 
     @classmethod
     def from_record(cls, record: dict[str, str]) -> Attachment:
+        # a record's kind is one to_record wrote (the outbox is ours)
         return cls(record["filename"], base64.b64decode(record["data"]),
                    record.get("kind", "file"))  # type: ignore[arg-type]
 

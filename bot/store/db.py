@@ -75,6 +75,7 @@ def _savepoints_to_the_driver(engine: AsyncEngine) -> None:
     dialect = engine.sync_engine.dialect
 
     def run(connection: Connection, sql: str) -> None:
+        # typed optional; the writer's pool always holds an InlineConnection here
         connection.connection.driver_connection.run(sql)  # type: ignore[union-attr]
 
     # method-assign: this one engine's dialect instance is patched on purpose (above)

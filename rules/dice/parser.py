@@ -24,6 +24,7 @@ that always rerolls, a literal ``/0``) are made here; limit checks are made by
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal, overload
 
 from rules.dice.limits import Limits, check_length
 from rules.dice.nodes import Cond, DiceTerm, Group, Neg, Node, Num, Product, Sum, covers
@@ -247,7 +248,7 @@ class _Parser:
                         "dice.duplicate_modifier", position=token.start, modifier=token.text
                     )
                 term.reroll_once = once
-                reroll.append(self._cond(required=True))  # type: ignore[arg-type]
+                reroll.append(self._cond(required=True))
             elif kind == "explode":
                 self._next()
                 if term.explode:
@@ -265,6 +266,12 @@ class _Parser:
                 break
         term.reroll = tuple(reroll)
         self._check_termination(term)
+
+    @overload
+    def _cond(self, required: Literal[True]) -> Cond: ...
+
+    @overload
+    def _cond(self, required: Literal[False]) -> Cond | None: ...
 
     def _cond(self, required: bool) -> Cond | None:
         token = self._peek()

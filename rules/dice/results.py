@@ -55,6 +55,7 @@ class RollResult:
     @property
     def totals(self) -> list[int]:
         """The totals of a repeat's rolls, or ``[total]``."""
+        # a repetition and a roll that is not a repeat always have a total (see above)
         if self.repeat is not None:
             return [child.total for child in self.rolls]  # type: ignore[misc]
         return [self.total]  # type: ignore[list-item]
