@@ -242,7 +242,7 @@ def test_setup_checks_and_ap(session: Session) -> None:
             for s in spends] == [("observe", 1, 4, 3, False), ("interview", 1, 3, 2, False),
                                  ("move", 2, 2, 0, True)]
     assert said(session, "ap_3")["text"] == \
-        "carol 花費 2 點行動點數（移動）：2 → 0\n📢 行動點數已用盡，劇情強制推進！"
+        "卡蘿 花費 2 點行動點數（移動）：2 → 0\n📢 行動點數已用盡，劇情強制推進！"
     assert "強制推進" not in said(session, "ap_2")["text"]
     assert data(session, "ap_end")["points"] == 0
 
