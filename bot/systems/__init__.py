@@ -1,6 +1,7 @@
 """Rule systems as plugins: one package per system, found by discovery.
 
-A system's chat side is one package `bot/systems/<id>/` that exports ``PLUGIN``, a
+A system's chat side is one package `bot/systems/<id>/` (the `plurk` system's is
+`plurk_trpg`, see :func:`plugins`) that exports ``PLUGIN``, a
 :class:`SystemPlugin` — the small interface the core, `.help` and the adapters use:
 its rules (``GameSystem``), its command table, the adapter verbs it answers
 (Discord's `/check` → the system's own check command), the commands `.help` shows first, the
@@ -61,14 +62,19 @@ class SystemPlugin:
 
 @cache
 def plugins() -> dict[str, SystemPlugin]:
-    """Every system package below ``bot.systems``, by id (imported once)."""
+    """Every system package below ``bot.systems``, by id (imported once).
+
+    The id is the one the package's ``GameSystem`` declares, not the package's name:
+    they are the same but for ``plurk_trpg``, whose id stays ``plurk`` (what players
+    type and stored channels carry) while its package is named apart from the Plurk
+    platform's ``adapters/plurk``."""
     found: dict[str, SystemPlugin] = {}
     for module in pkgutil.iter_modules(__path__):
         if not module.ispkg:
             continue
         plugin = importlib.import_module(f"{__name__}.{module.name}").PLUGIN
-        if plugin.id != module.name:
-            raise ValueError(f"system package {module.name!r} declares {plugin.id!r}")
+        if plugin.id in found:
+            raise ValueError(f"system package {module.name!r} declares {plugin.id!r} again")
         found[check(plugin).id] = plugin
     return found
 

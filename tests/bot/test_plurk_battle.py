@@ -29,7 +29,7 @@ from tests.support import Table
 
 START_DICE = [10, 13, 12, 4, 8, 8, 3, 2, 9]
 ORDER = ["Bob", "Ann", "Ghoul", "Thug"]
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "systems" / "plurk" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "systems" / "plurk_trpg" / "locales"
 
 
 # --------------------------------------------------------------------------- helpers

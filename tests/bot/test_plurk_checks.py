@@ -18,9 +18,9 @@ from bot.core import Core
 from bot.i18n import LOCALES, Catalog, rule_key
 from bot.messages import Incoming, Outgoing, PlatformDie
 from bot.store.models import ChannelState
-from bot.systems.plurk.fatal import fatal_event, on_fatal_resolved
-from bot.systems.plurk.terms import parse_terms
-from rules.systems import plurk
+from bot.systems.plurk_trpg.fatal import fatal_event, on_fatal_resolved
+from bot.systems.plurk_trpg.terms import parse_terms
+from rules.systems import plurk_trpg as plurk
 from tests.bot.test_commands import sheets
 from tests.support import Table, visible
 
@@ -891,9 +891,9 @@ def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    files = [*sorted((root / "bot" / "systems" / "plurk").rglob("*.py")),
+    files = [*sorted((root / "bot" / "systems" / "plurk_trpg").rglob("*.py")),
              *sorted((root / "rules" / "systems").rglob("plurk*.py")),
-             *sorted((root / "rules" / "systems" / "plurk").rglob("*.py"))]
+             *sorted((root / "rules" / "systems" / "plurk_trpg").rglob("*.py"))]
     catalog = Catalog()
     problems: list[str] = []
     checked = 0

@@ -13,9 +13,9 @@ from bot.core import Core
 from bot.kits import field_picture
 from bot.kits.field_picture import FontChoice
 from bot.messages import MAX_ATTACHMENT_BYTES, Attachment, Outgoing
-from bot.systems.plurk.battle_state import Setup
-from bot.systems.plurk.field_view import hp_max
-from rules.systems.plurk import Combatant
+from bot.systems.plurk_trpg.battle_state import Setup
+from bot.systems.plurk_trpg.field_view import hp_max
+from rules.systems.plurk_trpg import Combatant
 from tests.support import Table, stored_replies
 
 START = [10, 13, 12, 4, 8, 8, 3, 2, 9]  # Bob, Ann, Ghoul, Thug (see test_plurk_battle.py)

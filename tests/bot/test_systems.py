@@ -3,6 +3,7 @@ input runs different handlers in channels that play different systems."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -13,6 +14,7 @@ from bot.context import Context
 from bot.core import Core
 from bot.messages import Outgoing
 from rules.kits.game_system import GameSystem
+from rules.systems import registry
 from tests.support import Table
 
 # --------------------------------------------------------------- a test system, a dozen lines
@@ -87,3 +89,8 @@ def test_a_system_package_declares_the_plugin_interface() -> None:
     assert plurk.help_first == ("ra", "rah")
     assert router.find("ap", "plurk") is plurk.commands.find("ap")
     assert router.find("ap", "core") is None
+    # its packages are named apart from the Plurk platform; its id stays `plurk`
+    assert plurk is importlib.import_module("bot.systems.plurk_trpg").PLUGIN
+    assert plurk.game is importlib.import_module("rules.systems.plurk_trpg").SYSTEM
+    assert registry.get("plurk") is plurk.game and registry.get("plurk_trpg") is None
+    assert systems.get("plurk_trpg") is None

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from rules.dice.source import ScriptedSource
-from rules.systems import plurk as P
+from rules.systems import plurk_trpg as P
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain, source
 
 # --------------------------------------------------------------------------- simple ops

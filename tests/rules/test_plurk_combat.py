@@ -8,9 +8,9 @@ import pytest
 
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
-from rules.systems import plurk as P
-from rules.systems.plurk import damage as D
-from rules.systems.plurk.opposed import group_surprise
+from rules.systems import plurk_trpg as P
+from rules.systems.plurk_trpg import damage as D
+from rules.systems.plurk_trpg.opposed import group_surprise
 from tests.support import strict_dice
 
 

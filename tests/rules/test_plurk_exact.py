@@ -11,7 +11,7 @@ import pytest
 
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
-from rules.systems import plurk as P
+from rules.systems import plurk_trpg as P
 from tests.support import strict_dice
 
 

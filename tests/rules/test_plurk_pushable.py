@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import RuleError
-from rules.systems import plurk
-from rules.systems.plurk.checks import check_pushable
+from rules.systems import plurk_trpg as plurk
+from rules.systems.plurk_trpg.checks import check_pushable
 from tests.support import NoMoreDice, strict_dice
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules.dice.source import ScriptedSource, SeededSource
 from rules.errors import RuleError
-from rules.systems import plurk as P
+from rules.systems import plurk_trpg as P
 from rules.systems.registry import get
 from tests.support import strict_dice
 
@@ -305,7 +305,7 @@ def test_refusals_leave_state_untouched() -> None:
 
 
 def test_every_error_code_is_documented() -> None:
-    package = ROOT / "rules" / "systems" / "plurk"
+    package = ROOT / "rules" / "systems" / "plurk_trpg"
     source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(package.glob("*.py")))
     docs = (ROOT / "docs" / "systems" / "plurk.md").read_text(encoding="utf-8")
     codes = set(re.findall(r'"(plurk\.[a-z_]+)"', source))

@@ -1,0 +1,172 @@
+"""How the battle reads in the channel: turns, the order, initiative, BP and
+refusals in the reader's words, and the structured data for JSON consumers."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.context import Context
+from bot.messages import Outgoing
+from bot.systems.plurk_trpg.rendering import readable_amount, text_or
+from rules.errors import RuleError
+from rules.systems import plurk_trpg as plurk
+from rules.systems.plurk_trpg import Battle, Combatant, TurnEvent
+
+Handler = Callable[[Context], Awaitable[list[Outgoing]]]
+
+_LABELLED_KINDS = {"plurk.impale_not_allowed", "plurk.knockout_not_allowed"}
+
+
+def sep(ctx: Context) -> str:
+    """The separator of a list in a battle line (``、`` / ``, ``)."""
+    return ctx.t("plurk.battle.sep")
+
+
+def action_label(ctx: Context, key: str) -> str:
+    """A BP action in the reader's words (``attack`` → 攻擊), else as the GM named it."""
+    return text_or(ctx, f"plurk.battle.action.{key}", key)
+
+
+def readable(handler: Handler) -> Handler:
+    """Refusals name actions and attack kinds in the reader's words (`攻擊`, not
+    the rules' key `attack`); everything else of the rules' error passes as is."""
+
+    @functools.wraps(handler)
+    async def wrapper(ctx: Context) -> list[Outgoing]:
+        try:
+            return await handler(ctx)
+        except RuleError as exc:
+            params = dict(readable_amount(ctx, exc).params)
+            if isinstance(params.get("action"), str):
+                params["action"] = action_label(ctx, params["action"])
+            if exc.code == "plurk.bp_unknown_action" and isinstance(params.get("known"), str):
+                params["known"] = sep(ctx).join(
+                    action_label(ctx, k) for k in params["known"].split(", "))
+            if exc.code in _LABELLED_KINDS and isinstance(params.get("kind"), str):
+                params["kind"] = text_or(ctx, f"plurk.battle.attack_kind.{params['kind']}",
+                                         params["kind"])
+            raise RuleError(exc.code, **params) from exc
+
+    return wrapper
+
+
+def hp_text(ctx: Context, hp: int | None) -> str:
+    """HP, or a word for "not known" (an enemy defined without HP)."""
+    return ctx.t("plurk.battle.hp_unknown") if hp is None else str(hp)
+
+
+def status_tags(ctx: Context, c: Combatant) -> str:
+    tags = []
+    if c.position is not None:
+        tags.append(ctx.t("plurk.battle.tag.position", cell=c.position))
+    if c.parry_against is not None:
+        tags.append(ctx.t("plurk.battle.tag.parry", enemy=c.parry_against,
+                          durability=hp_text(ctx, c.weapon_durability)))
+    if c.stuck_in is not None:
+        tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
+    if c.unconscious:
+        tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
+    elif c.hp is not None and c.hp <= 0:
+        tags.append(ctx.t("plurk.battle.tag.down"))
+    if c.kind == "enemy":
+        tags.append(ctx.t("plurk.battle.tag.enemy"))
+    elif c.kind == "ally":
+        tags.append(ctx.t("plurk.battle.tag.ally"))
+    return "".join(tags)
+
+
+def combatant_line(ctx: Context, battle: Battle, index: int) -> str:
+    c = battle.combatants[index]
+    return ctx.t(
+        "plurk.battle.line",
+        marker="▶" if index == battle.current else "　",
+        index=index + 1, name=c.name, initiative=c.initiative, bp=c.bp, bp_max=c.bp_max,
+        hp=hp_text(ctx, c.hp), tags=status_tags(ctx, c),
+    )
+
+
+def turn_line(ctx: Context, battle: Battle) -> str:
+    actor = battle.actor
+    return ctx.t("plurk.battle.turn", round=battle.round, actor=actor.name, bp=actor.bp,
+                 bp_max=actor.bp_max)
+
+
+def state_text(ctx: Context, battle: Battle) -> str:
+    """Whose turn it is, then every combatant in initiative order."""
+    lines = [turn_line(ctx, battle)]
+    lines.extend(combatant_line(ctx, battle, i) for i in range(len(battle.combatants)))
+    return "\n".join(lines)
+
+
+def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> str:
+    """What a change of turn means for the table: who ended, who was passed over
+    (before or after the new round began), a new round, whose turn it is now —
+    or, when everyone is down or unconscious, that nobody can act."""
+    if event is None:
+        return ""
+    parts = []
+    if event.previous is not None and event.reason != "removed":
+        # who ended it: named as typed, not "the GM" (a table without GMs skips too)
+        parts.append(ctx.t(f"plurk.battle.turn_reason.{event.reason}", actor=event.previous,
+                           who=ctx.name))
+    if not battle.actor.can_act:
+        # the rules went once round the order and found no one able to act; the
+        # turn "returning" to a fallen combatant would only confuse the table
+        parts.append(ctx.t("plurk.battle.nobody_can_act", round=battle.round))
+        return "\n".join(parts)
+    late = list(event.skipped)
+    if event.new_round:
+        ended = battle.find(event.previous or "")
+        mark = battle.index_of(ended.name) if ended is not None else len(battle.combatants)
+        early = [n for n in event.skipped if battle.index_of(n) > mark]
+        late = [n for n in event.skipped if n not in early]
+        if early:
+            parts.append(ctx.t("plurk.battle.skipped", names=sep(ctx).join(early)))
+        parts.append(ctx.t("plurk.battle.new_round", round=event.round))
+    if late:
+        parts.append(ctx.t("plurk.battle.skipped", names=sep(ctx).join(late)))
+    parts.append(turn_line(ctx, battle))
+    return "\n".join(parts)
+
+
+def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent) -> str:
+    """BP spent on an action, and the change of turn it caused, if any."""
+    text = ctx.t("plurk.battle.spent", actor=event.actor, action=action_label(ctx, event.action),
+                 cost=event.cost, before=event.bp_before, after=event.bp_after)
+    if event.turn is not None:
+        text += "\n" + turn_event_text(ctx, battle, event.turn)
+    return text
+
+
+def initiative_line(ctx: Context, index: int, c: Combatant) -> str:
+    """A combatant's place in the order and the initiative rolls that put it there."""
+    rolls = c.initiative_rolls
+    detail = ctx.t("plurk.battle.init_roll", raw=rolls[0], dex=f"{c.dex:+d}") if rolls else ""
+    if len(rolls) > 1:
+        detail += ctx.t("plurk.battle.init_reroll", rolls=sep(ctx).join(map(str, rolls[1:])))
+    if not rolls:
+        detail = ctx.t("plurk.battle.init_given")
+    return ctx.t("plurk.battle.init_line", index=index + 1, name=c.name, initiative=c.initiative,
+                 detail=detail)
+
+
+def battle_data(event: str, battle: Battle | None, **extra: Any) -> dict[str, Any]:
+    """Structured result for JSON consumers (console ``--json``): the event, the
+    event's own numbers and the whole battle state after the command."""
+    data: dict[str, Any] = {"kind": "plurk.battle", "event": event}
+    data.update({k: _plain(v) for k, v in extra.items()})
+    data["battle"] = battle.to_dict() if battle is not None else None
+    return data
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

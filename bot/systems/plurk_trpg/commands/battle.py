@@ -1,0 +1,376 @@
+"""`plurk` battle roster (PL-13, PL-14): `.battle` and `.turn`.
+
+`.battle join` enlists a player's active character, `.battle start` rolls
+initiative (`start_battle`), `.battle` / `.turn` show the order; `.battle
+add/remove/skip/end/wake` are the GM's. Enemies are defined with `.enemy`
+(``plurk_battle_enemies.py``), turns are played with `.act` / `.pass` / `.bp`
+(``plurk_battle_turns.py``), the board is ``plurk_field.py`` and parry and
+damage are ``plurk_damage.py``. What they share — the stored state, argument
+words, the roster, the texts — is in ``bot/plurk/battle_*.py``.
+
+Every rule — BP arithmetic, initiative, turn order, refills — is in
+``rules.systems.plurk_trpg``; handlers only parse arguments, decide permissions and
+render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.handlers.gm import user_ref
+from bot.kits.references import require_owner_or_gm
+from bot.messages import Outgoing
+from bot.names import fold
+from bot.permissions import require_gm_if_any
+from bot.store.models import Character
+from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, is_word
+from bot.systems.plurk_trpg.battle_roster import (
+    enemy_entrant,
+    enter,
+    parse_enemy,
+    remember_enemy,
+)
+from bot.systems.plurk_trpg.battle_state import (
+    Setup,
+    entrant_from_sheet,
+    load_battle,
+    load_setup,
+    running_battle,
+    save_battle,
+    save_setup,
+    sync_sheet_hp,
+)
+from bot.systems.plurk_trpg.battle_text import (
+    battle_data,
+    hp_text,
+    initiative_line,
+    readable,
+    sep,
+    state_text,
+    turn_event_text,
+    turn_line,
+)
+from bot.systems.plurk_trpg.check_records import last_checks, store_record
+from bot.systems.plurk_trpg.table import command
+from rules.errors import RuleError
+from rules.systems import plurk_trpg as plurk
+from rules.systems.plurk_trpg import Entrant, OpposedSide
+from rules.systems.plurk_trpg import damage as plurk_damage
+from rules.systems.plurk_trpg.opposed import GroupSurpriseResult, group_surprise
+
+Verb = Callable[[Context, list[str]], Awaitable[list[Outgoing]]]
+
+
+@command("battle", "戰鬥", "战斗")
+@readable
+async def battle_command(ctx: Context) -> list[Outgoing]:
+    tokens = ctx.args.split()
+    verb, rest = (tokens[0], tokens[1:]) if tokens else ("", [])
+    for spellings, handler in _BATTLE_VERBS:
+        if is_word(verb, *spellings):
+            return await handler(ctx, rest)
+    raise CommandError("plurk.error.battle.usage")
+
+
+@command("turn", "回合")
+@readable
+async def turn_command(ctx: Context) -> list[Outgoing]:
+    return await show(ctx, [])
+
+
+# --------------------------------------------------------------------------- before the battle
+
+
+async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """The order and whose turn it is; without a battle, who joined and which enemies wait."""
+    row, battle = await load_battle(ctx)
+    if battle is None:
+        return [ctx.reply(await setup_text(ctx), battle_data("none", None))]
+    battle = await sync_sheet_hp(ctx, row, battle)
+    return [ctx.reply(state_text(ctx, battle), battle_data("show", battle))]
+
+
+async def setup_text(ctx: Context) -> str:
+    _, setup = await load_setup(ctx)
+    party = []
+    for user in setup.party:
+        character = await ctx.active_character(user)
+        party.append(character.name if character is not None else
+                     ctx.t("plurk.battle.no_character", user=user))
+    enemies = [e["name"] for e in setup.enemies]
+    none = ctx.t("plurk.battle.nobody")
+    return ctx.t("plurk.battle.no_battle", party=sep(ctx).join(party) or none,
+                 enemies=sep(ctx).join(enemies) or none)
+
+
+async def join(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """A player enlists their active character; during a battle it enters at once
+    with its own initiative roll (PL-14), after everyone with an equal value."""
+    character = await ctx.active_character()
+    if character is None:
+        raise CommandError("core.error.pc_no_active")
+    setup_row, setup = await load_setup(ctx)
+    if ctx.user not in setup.party:
+        setup.party.append(ctx.user)
+        save_setup(setup_row, setup)
+    row, battle = await load_battle(ctx)
+    if battle is None:
+        return [ctx.reply(ctx.t("plurk.battle.joined", name=character.name),
+                          battle_data("join", None, user=ctx.user))]
+    return enter(ctx, row, battle, entrant_from_sheet(ctx.user, character), character)
+
+
+async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """A player withdraws before the battle; during it the GM removes combatants."""
+    setup_row, setup = await load_setup(ctx)
+    if ctx.user not in setup.party:
+        raise CommandError("plurk.error.battle.not_joined")
+    _, battle = await load_battle(ctx)
+    if battle is not None:
+        raise CommandError("plurk.error.battle.leave_running")
+    setup.party.remove(ctx.user)
+    save_setup(setup_row, setup)
+    character = await ctx.active_character()
+    name = character.name if character is not None else ctx.name
+    return [ctx.reply(ctx.t("plurk.battle.left", name=name), battle_data("leave", None))]
+
+
+async def party_entrants(ctx: Context, setup: Setup
+                         ) -> tuple[list[Entrant], list[str], dict[str, int]]:
+    """Joined players' active characters (and their ids, by name); players without
+    one are reported, not fatal."""
+    entrants, missing, ids = [], [], {}
+    for user in setup.party:
+        character = await ctx.active_character(user)
+        if character is None:
+            missing.append(user)
+        else:
+            entrants.append(entrant_from_sheet(user, character))
+            ids[character.name] = character.id
+    return entrants, missing, ids
+
+
+_SIDES = {fold(w): "party" for w in ("party", "我方", "玩家", "調查員")} | {
+    fold(w): "enemy" for w in ("enemy", "敵方", "敵人")}
+
+
+def parse_start_options(rest: list[str]) -> tuple[str | None, str | None]:
+    """(first, sneak): `first=party|enemy` (`先制=我方|敵方`) — the GM's ruling on
+    who won surprise; `sneak=party|enemy` (`突襲=敵方`) — that side tries to surprise
+    the other and the bot decides it with the seed's check (PL-14)."""
+    first = sneak = None
+    for token in rest:
+        key, _, value = token.partition("=")
+        if fold(value) not in _SIDES:
+            raise CommandError("plurk.error.battle.start_usage")
+        if is_word(key, "first", "surprise", "先制", "背襲") and first is None:
+            first = _SIDES[fold(value)]
+        elif is_word(key, "sneak", "ambush", "突襲", "突袭", "偷襲", "偷袭",
+                     "潛行", "潜行") and sneak is None:
+            sneak = _SIDES[fold(value)]
+        else:
+            raise CommandError("plurk.error.battle.start_usage")
+    if first is not None and sneak is not None:
+        raise CommandError("plurk.error.battle.start_usage")
+    return first, sneak
+
+
+def roll_surprise(ctx: Context, entrants: list[Entrant], sneak: str
+                  ) -> tuple[GroupSurpriseResult, list[str]]:
+    """PL-14 (seed: the GM's secret 觀察/盲覺 rolls, then 潛行 against them): the
+    sneaking side's quietest-is-loudest 潛行 against every watcher's best of
+    觀察/盲覺, one opposed check each (``rules…group_surprise``). Returns the
+    result and the detail lines, which only the GMs see (a secret roll, PL-7)."""
+    def side(e: Entrant) -> str:
+        return "enemy" if e.kind == "enemy" else "party"
+
+    sneakers = [OpposedSide(e.name, e.stealth, "潛行") for e in entrants if side(e) == sneak]
+    watchers = [OpposedSide(e.name, e.perception, "觀察") for e in entrants
+                if side(e) != sneak]
+    if not sneakers:
+        raise CommandError("plurk.error.battle.surprise_nobody",
+                           side=ctx.t(f"plurk.battle.side.{sneak}"))
+    result = group_surprise(ctx.dice, sneakers, watchers)
+    lines = []
+    for check in result.checks:
+        a, b = check.opposed.a, check.opposed.b
+        lines.append(ctx.t(
+            "plurk.battle.surprise.pair", sneaker=a.label, raw=a.raw, mod=f"{a.modifier:+d}",
+            value=a.value, watcher=b.label, wraw=b.raw, wmod=f"{b.modifier:+d}",
+            wvalue=b.value, outcome=ctx.t("plurk.battle.surprise.unseen" if check.surprised
+                                          else "plurk.battle.surprise.seen")))
+    return result, lines
+
+
+async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """PL-13/14: everyone rolls 靈巧 initiative (ties rerolled by the rules), round 0."""
+    require_gm_if_any(ctx)
+    first_side, sneak = parse_start_options(rest)
+    row, running = await load_battle(ctx)
+    if running is not None:
+        raise CommandError("plurk.error.battle.already")
+    setup_row, setup = await load_setup(ctx)
+    entrants, missing, ids = await party_entrants(ctx, setup)
+    entrants.extend(enemy_entrant(e) for e in setup.enemies)
+    if not entrants:
+        raise RuleError("plurk.battle_empty")
+    surprise: GroupSurpriseResult | None = None
+    secret: list[str] = []
+    if sneak is not None:  # dice: the surprise checks first, then initiative
+        surprise, secret = roll_surprise(ctx, entrants, sneak)
+        first_side = sneak if surprise.surprised else None
+    battle = plurk.start_battle(ctx.dice, entrants, costs=setup.costs, width=setup.width,
+                                height=setup.height, first_side=first_side)
+    setup.serial += 1
+    save_setup(setup_row, setup)
+    save_battle(row, battle, serial=setup.serial, sheets=ids)
+    await forget_old_hit_checks(ctx)
+    lines = [ctx.t("plurk.battle.started")]
+    if sneak is not None:
+        side = ctx.t(f"plurk.battle.side.{sneak}")
+        lines.insert(0, ctx.t("plurk.battle.surprise.success" if first_side
+                              else "plurk.battle.surprise.failed", side=side))
+    lines.extend(initiative_line(ctx, i, c) for i, c in enumerate(battle.combatants))
+    if first_side is not None:
+        lines.append(ctx.t(f"plurk.battle.first_side.{first_side}"))
+    if missing:
+        lines.append(ctx.t("plurk.battle.missing_characters", users=sep(ctx).join(missing)))
+    lines.append(turn_line(ctx, battle))
+    secret_kept = bool(secret) and bool(ctx.gm_users)
+    if secret and not secret_kept:  # no GM: nobody to keep it secret from
+        lines[1:1] = secret
+    data = battle_data("start", battle, surprise=None if secret_kept else surprise)
+    outs = [ctx.reply("\n".join(lines), data)]
+    if secret_kept:
+        head = ctx.t("plurk.battle.surprise.secret_head", side=ctx.t(f"plurk.battle.side.{sneak}"))
+        outs.extend(ctx.to_gms("\n".join([head, *secret]),
+                               battle_data("surprise", None, result=surprise)))
+    return outs
+
+
+# --------------------------------------------------------------------------- during the battle
+
+
+async def add(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: bring a defined enemy (by name), a new one (`name 靈巧=… hp=…`) or a
+    player's active character (`@user`) into the running battle. In a channel without
+    GMs a player brings in only their own: whether to fight is each player's call."""
+    require_gm_if_any(ctx)
+    if not rest:
+        raise CommandError("plurk.error.battle.add_usage")
+    row, battle = await running_battle(ctx)
+    entrant, character = await entrant_to_add(ctx, rest)
+    return enter(ctx, row, battle, entrant, character)
+
+
+async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Character | None]:
+    """The entrant `.battle add` means, and the sheet it comes from (a player's)."""
+    if rest[0].startswith(("@", "<@", "[CQ:")) and len(rest) == 1:
+        user = user_ref(rest[0])
+        require_owner_or_gm(ctx, user)
+        character = await ctx.active_character(user)
+        if character is None:
+            raise CommandError("plurk.error.battle.user_no_character", user=user)
+        return entrant_from_sheet(user, character), character
+    setup_row, setup = await load_setup(ctx)
+    _, battle = await load_battle(ctx)
+    known = setup.enemy(rest[0])
+    if known is not None and len(rest) == 1:
+        if battle is None or battle.find(known["name"]) is None:
+            return enemy_entrant(known), None
+        values = dict(known)  # already fighting: another one like it (狂信者2)
+    else:
+        values = parse_enemy(" ".join(rest))
+    remember_enemy(setup, values, battle)
+    save_setup(setup_row, setup)
+    return enemy_entrant(values), None
+
+
+async def retrieve(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: a weapon stuck in a target (PL-18 impale) is taken back — after the
+    〈武器〉 check the seed asks for succeeded (a thrown item needs none)."""
+    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.retrieve_usage")
+    target = battle.get(name).stuck_in
+    battle = plurk_damage.retrieve_weapon(battle, name)
+    save_battle(row, battle)
+    return [ctx.reply(ctx.t("plurk.battle.retrieved", name=battle.get(name).name,
+                            target=target), battle_data("retrieve", battle))]
+
+
+async def remove(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: take a combatant out (fled, dead, left the table); its turn passes if current."""
+    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.remove_usage")
+    battle, event = plurk.remove_combatant(battle, name)
+    save_battle(row, battle)
+    text = ctx.t("plurk.battle.removed", name=name)
+    if event is not None:
+        text += "\n" + turn_event_text(ctx, battle, event)
+    return [ctx.reply(text, battle_data("remove", battle, turn=event))]
+
+
+async def skip(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """GM: the current actor loses the rest of its turn. In a channel without GMs only
+    its player ends an investigator's turn (:func:`current_actor`), as `.pass` does."""
+    require_gm_if_any(ctx)
+    row, battle = await running_battle(ctx)
+    current_actor(ctx, battle)
+    battle, event = plurk.skip_turn(battle)
+    save_battle(row, battle)
+    return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("skip", battle, turn=event))]
+
+
+async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: the battle is over. The join list is cleared (the seed: investigators
+    say for each fight whether they join); enemy definitions stay for the next
+    fight (issue 12 item 13) unless the GM says `.battle end clear`; GM costs and
+    the field size stay too."""
+    require_gm_if_any(ctx)
+    clear = bool(rest) and is_word(rest[0], "clear", "清除", "清空")
+    if len(rest) > 1 or (rest and not clear):
+        raise CommandError("plurk.error.battle.end_usage")
+    row, battle = await running_battle(ctx)
+    battle = plurk.end_battle(battle)
+    save_battle(row, None)
+    setup_row, setup = await load_setup(ctx)
+    setup.party = []
+    if clear:
+        setup.enemies = []
+    save_setup(setup_row, setup)
+    standing = [f"{c.name} {ctx.t('plurk.battle.hp_label')} {hp_text(ctx, c.hp)}"
+                for c in battle.combatants]
+    text = ctx.t("plurk.battle.ended", round=battle.round, summary=sep(ctx).join(standing))
+    return [ctx.reply(text, battle_data("end", None, final=battle.to_dict()))]
+
+
+async def wake(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: a successful 醫療 check woke a knocked-out combatant."""
+    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.usage")
+    battle = plurk.wake(battle, name)
+    save_battle(row, battle)
+    return [ctx.reply(ctx.t("plurk.battle.woken", name=battle.get(name).name),
+                      battle_data("wake", battle))]
+
+
+_BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [
+    (("", "show", "state", "狀態"), show),
+    (("start", "開始", "begin"), start),
+    (("join", "參加", "參戰", "加入"), join),
+    (("leave", "離開", "退出"), leave),
+    (("add", "增加", "新增"), add),
+    (("remove", "rm", "del", "移除", "刪除"), remove),
+    (("skip", "跳過"), skip),
+    (("end", "結束", "stop"), end),
+    (("wake", "喚醒", "清醒"), wake),
+    (("retrieve", "取回", "拔出"), retrieve),
+]
+
+
+async def forget_old_hit_checks(ctx: Context) -> None:
+    """A combat check made before this battle started is no hit check of it: `.atk`
+    links only a check made during the battle (see ``commands/damage.py``)."""
+    _row, last = await last_checks(ctx)
+    for owner, record in last.items():
+        if (record.get("check") or {}).get("combat") and not record.get("attack_used"):
+            await store_record(ctx, owner, {**record, "attack_used": True})

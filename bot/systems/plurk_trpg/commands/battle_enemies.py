@@ -1,0 +1,83 @@
+"""`plurk` enemies: `.enemy` defines them for the next battle (GM).
+
+`.enemy add 食屍鬼 靈巧=12 hp=20 armor=2 human` defines an enemy (during a battle
+it enters at once), `.enemy` lists the definitions, `.enemy del` / `.enemy clear`
+forget them. The definitions are the battle setup's (``bot.systems.plurk_trpg.battle_state``);
+`.battle start` brings them all in.
+"""
+
+from __future__ import annotations
+
+from bot.context import Context
+from bot.errors import CommandError
+from bot.messages import Outgoing
+from bot.permissions import require_gm_if_any
+from bot.systems.plurk_trpg.battle_args import is_word
+from bot.systems.plurk_trpg.battle_roster import (
+    enemy_entrant,
+    enemy_line,
+    enter,
+    parse_enemy,
+    remember_enemy,
+)
+from bot.systems.plurk_trpg.battle_state import load_battle, load_setup, save_setup, sync_sheet_hp
+from bot.systems.plurk_trpg.battle_text import readable
+from bot.systems.plurk_trpg.table import command
+
+
+@command("enemy", "敵人", "敌人")
+@readable
+async def enemy_command(ctx: Context) -> list[Outgoing]:
+    """GM: define enemies for the next battle; during a battle a new one enters it."""
+    verb, _, rest = ctx.args.strip().partition(" ")
+    if is_word(verb, "", "list", "ls", "列表"):
+        return await list_enemies(ctx)
+    require_gm_if_any(ctx)
+    if is_word(verb, "add", "new", "新增", "增加"):
+        return await add_enemy(ctx, rest)
+    if is_word(verb, "del", "rm", "remove", "刪除", "移除"):
+        return await delete_enemy(ctx, rest.strip())
+    if is_word(verb, "clear", "清除", "清空"):
+        setup_row, setup = await load_setup(ctx)
+        setup.enemies = []
+        save_setup(setup_row, setup)
+        return [ctx.reply(ctx.t("plurk.battle.enemies_cleared"))]
+    raise CommandError("plurk.error.battle.enemy_usage")
+
+
+async def list_enemies(ctx: Context) -> list[Outgoing]:
+    _, setup = await load_setup(ctx)
+    if not setup.enemies:
+        return [ctx.reply(ctx.t("plurk.battle.enemies_none"))]
+    lines = [ctx.t("plurk.battle.enemies_header")]
+    lines.extend(enemy_line(ctx, e) for e in setup.enemies)
+    return [ctx.reply("\n".join(lines), {"kind": "plurk.enemies", "enemies": setup.enemies})]
+
+
+async def add_enemy(ctx: Context, text: str) -> list[Outgoing]:
+    """Define an enemy; during a battle it enters at once. A name already defined
+    or fighting is numbered (a second 狂信者 is 狂信者2, issue 12 item 13): the
+    first is never silently replaced (`.enemy del` removes one)."""
+    values = parse_enemy(text)
+    setup_row, setup = await load_setup(ctx)
+    row, battle = await load_battle(ctx)
+    asked = remember_enemy(setup, values, battle)
+    save_setup(setup_row, setup)
+    note = ctx.t("plurk.battle.enemy_numbered", asked=asked, name=values["name"]) \
+        if asked else None
+    if battle is None:
+        text = ctx.t("plurk.battle.enemy_defined", line=enemy_line(ctx, values))
+        return [ctx.reply(f"{note}\n{text}" if note else text,
+                          {"kind": "plurk.enemies", "enemies": setup.enemies})]
+    return enter(ctx, row, await sync_sheet_hp(ctx, row, battle), enemy_entrant(values),
+                 note=note)
+
+
+async def delete_enemy(ctx: Context, name: str) -> list[Outgoing]:
+    setup_row, setup = await load_setup(ctx)
+    found = setup.enemy(name) if name else None
+    if found is None:
+        raise CommandError("plurk.error.battle.enemy_unknown", name=name)
+    setup.enemies.remove(found)
+    save_setup(setup_row, setup)
+    return [ctx.reply(ctx.t("plurk.battle.enemy_deleted", name=found["name"]))]

@@ -1,0 +1,92 @@
+"""`plurk` field as a picture (issue 16 item 3): the running battle as the neutral
+:class:`~bot.kits.field_picture.FieldView` the picture kit draws.
+
+Each combatant shows its board marker (the one the text board uses), its side
+(investigators, allies, enemies), its HP and whose turn it is. The system has no
+facing, so none is drawn. HP bars need a maximum: an enemy's or ally's is the HP of
+its definition (``.enemy add … hp=20``; a numbered copy ``狂信者2`` uses
+``狂信者``'s); an investigator's sheet keeps only the current 體力, so the picture
+shows that number without a bar.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING
+
+from bot.context import Context
+from bot.messages import Attachment
+from bot.store.models import ChannelState
+from bot.systems.plurk_trpg.battle_state import Setup, assign_marks, board_marks
+from bot.systems.plurk_trpg.battle_text import turn_line
+from rules.kits import grid
+from rules.systems.plurk_trpg import Battle, Combatant
+
+if TYPE_CHECKING:  # the kit imports Pillow: loaded on the first picture, not at start
+    from bot.kits.field_picture import FieldView
+
+PICTURE_NAME = "field.png"
+_NUMBERED = re.compile(r"^(.*\D)\d+$")
+_TAGS = ("parry", "stuck", "unconscious", "down")
+
+
+def hp_max(setup: Setup, combatant: Combatant) -> int | None:
+    """The HP an enemy or ally was defined with (a numbered copy: its original's),
+    never below its HP now; None for investigators and undefined combatants."""
+    if combatant.kind == "investigator" or combatant.hp is None:
+        return None
+    definition = setup.enemy(combatant.name)
+    numbered = _NUMBERED.match(combatant.name)
+    if definition is None and numbered is not None:
+        definition = setup.enemy(numbered.group(1))
+    defined = definition.get("hp") if definition is not None else None
+    if not isinstance(defined, int) or defined <= 0:
+        return None
+    return max(defined, combatant.hp)
+
+
+def note(ctx: Context, c: Combatant) -> str:
+    """Parry, stuck weapon, unconsciousness or down, in the reader's words."""
+    tags = []
+    if c.parry_against is not None:
+        durability = ctx.t("plurk.battle.hp_unknown") if c.weapon_durability is None \
+            else str(c.weapon_durability)
+        tags.append(ctx.t("plurk.battle.tag.parry", enemy=c.parry_against,
+                          durability=durability))
+    if c.stuck_in is not None:
+        tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
+    if c.unconscious:
+        tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
+    elif c.hp is not None and c.hp <= 0:
+        tags.append(ctx.t("plurk.battle.tag.down"))
+    return " ".join(tag.strip(" ｜|") for tag in tags)
+
+
+def field_view(ctx: Context, row: ChannelState, battle: Battle, setup: Setup) -> FieldView:
+    """The running battle as the picture shows it, combatants in initiative order."""
+    from bot.kits.field_picture import FieldPiece, FieldView
+
+    marks = assign_marks(board_marks(row), [c.name for c in battle.combatants])
+    pieces = []
+    for c in battle.combatants:
+        cell = grid.parse_cell(c.position) if c.position is not None else None
+        pieces.append(FieldPiece(
+            name=c.name, mark=marks.get(c.name, "?"), cell=cell,
+            side="enemy" if c.kind == "enemy" else "ally" if c.kind == "ally" else "party",
+            hp=c.hp, hp_max=hp_max(setup, c), down=not c.can_act, note=note(ctx, c)))
+    actor = battle.actor
+    return FieldView(battle.width, battle.height, tuple(pieces),
+                     current=actor.name if actor.can_act else None,
+                     title=turn_line(ctx, battle), lang=ctx.locale)
+
+
+async def field_picture(ctx: Context, row: ChannelState, battle: Battle,
+                        setup: Setup) -> tuple[Attachment, bool]:
+    """The PNG to send with the board, and whether every name is in it (False when
+    this host has no font for them: the reply says so, the text board has them).
+    Drawn in a thread: other channels' commands go on meanwhile."""
+    from bot.kits.field_picture import render_field
+
+    picture = await asyncio.to_thread(render_field, field_view(ctx, row, battle, setup))
+    return Attachment(PICTURE_NAME, picture.png, "picture"), picture.complete
