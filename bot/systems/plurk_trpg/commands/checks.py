@@ -337,23 +337,7 @@ async def deny(ctx: Context, args: str) -> list[Outgoing]:
                      mode=ctx.t(f"plurk.consent.kind_{request['mode']}"))
         return [ctx.reply(text, {"kind": "plurk_consent", "user": owner, "allowed": False,
                                  "mode": request["mode"]})]
-    _row, last = await last_checks(ctx)
-    record = last.get(owner)
-    if record is None:
-        raise CommandError("plurk.error.no_request")
-
-    async def work() -> list[Outgoing]:
-        # inside about_record: of a hidden check, "no request waits" says it succeeded
-        if not record.get("push_request"):
-            raise CommandError("plurk.error.no_request")
-        await store_record(ctx, owner, {**record, "push_request": False})
-        text = ctx.t("plurk.consent.denied", who=record["character"],
-                     mode=ctx.t("plurk.consent.kind_push"))
-        return deliver(ctx, owner, record["character"], text,
-                       {"kind": "plurk_consent", "user": owner, "allowed": False,
-                        "mode": "push"}, hidden=record["hidden"], record=record)
-
-    return await about_record(ctx, owner, record, "push", work)
+    return await answer_push(ctx, owner, allowed=False)
 
 
 async def pending_requests(ctx: Context) -> list[tuple[str, str, str]]:
@@ -394,6 +378,12 @@ async def grant(ctx: Context, owner: str) -> list[Outgoing]:
                        mode=ctx.t(f"plurk.consent.kind_{request['mode']}"))
         return await run_check(ctx, owner, character, args, hidden=request["hidden"],
                                prefix=prefix)
+    return await answer_push(ctx, owner, allowed=True)
+
+
+async def answer_push(ctx: Context, owner: str, *, allowed: bool) -> list[Outgoing]:
+    """The GM's answer to ``owner``'s waiting push (PL-10): allowed, their player may
+    now `.push`; denied, the request is dropped."""
     _row, last = await last_checks(ctx)
     record = last.get(owner)
     if record is None:
@@ -403,12 +393,17 @@ async def grant(ctx: Context, owner: str) -> list[Outgoing]:
         # inside about_record: of a hidden check, "no request waits" says it succeeded
         if not record.get("push_request"):
             raise CommandError("plurk.error.no_request")
-        await store_record(ctx, owner, {**record, "push_request": False, "push_allowed": True})
-        original = plurk.CheckResult.from_dict(record["check"])
-        text = ctx.t("plurk.consent.push_allowed", who=record["character"],
-                     stat=original.stat or ctx.t("plurk.check.unnamed"))
+        await store_record(ctx, owner, {**record, "push_request": False,
+                                        **({"push_allowed": True} if allowed else {})})
+        if allowed:
+            original = plurk.CheckResult.from_dict(record["check"])
+            text = ctx.t("plurk.consent.push_allowed", who=record["character"],
+                         stat=original.stat or ctx.t("plurk.check.unnamed"))
+        else:
+            text = ctx.t("plurk.consent.denied", who=record["character"],
+                         mode=ctx.t("plurk.consent.kind_push"))
         return deliver(ctx, owner, record["character"], text,
-                       {"kind": "plurk_consent", "user": owner, "allowed": True,
+                       {"kind": "plurk_consent", "user": owner, "allowed": allowed,
                         "mode": "push"}, hidden=record["hidden"], record=record)
 
     return await about_record(ctx, owner, record, "push", work)
