@@ -12,13 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.messages import Outgoing
-from bot.store.models import GameLog, GameLogLine
+from bot.store.models import GameLog, GameLogLine, utc_now
 
 MAX_LINES = 20_000
 """Lines of one log; the log stops (and says so) when the next line would pass it."""
@@ -26,11 +26,6 @@ MAX_CHARS = 1_000_000
 """Characters of one log, for the same reason (about a 3 MB HTML page)."""
 FRESH = 30.0
 """Seconds the book trusts what it remembers of a table."""
-
-
-def utc_now() -> datetime:
-    """Now, in UTC without a zone (as the store keeps times)."""
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
+    """Now, in UTC without a zone (as the store keeps times)."""
     return datetime.now(UTC).replace(tzinfo=None)
 
 
@@ -51,7 +52,7 @@ class Channel(Base):
     system: Mapped[str] = mapped_column(String(32))
     locale: Mapped[str | None] = mapped_column(String(16))
     default_die: Mapped[str | None] = mapped_column(String(64))
-    created_at: Mapped[datetime] = mapped_column(default=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     gms: Mapped[list[ChannelGM]] = relationship(
         back_populates="channel", cascade="all, delete-orphan", lazy="selectin",
@@ -65,7 +66,7 @@ class ChannelGM(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), primary_key=True)
     user: Mapped[str] = mapped_column(String(200), primary_key=True)
     display_name: Mapped[str] = mapped_column(String(200), default="")
-    since: Mapped[datetime] = mapped_column(default=_now)
+    since: Mapped[datetime] = mapped_column(default=utc_now)
 
     channel: Mapped[Channel] = relationship(back_populates="gms")
 
@@ -80,8 +81,8 @@ class Character(Base):
     name: Mapped[str] = mapped_column(String(100))
     active: Mapped[bool] = mapped_column(default=False)
     stats: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
-    updated_at: Mapped[datetime] = mapped_column(default=_now, onupdate=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now, onupdate=utc_now)
     version: Mapped[int] = mapped_column(Integer, default=0)
 
     # a sheet is written from every process that runs the bot: a stale copy must fail
@@ -126,7 +127,7 @@ class ProcessedMessage(Base):
 
     platform: Mapped[str] = mapped_column(String(32), primary_key=True)
     message_id: Mapped[str] = mapped_column(String(200), primary_key=True)
-    processed_at: Mapped[datetime] = mapped_column(default=_now)
+    processed_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
 class ChannelBinding(Base):
@@ -162,7 +163,7 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     platform: Mapped[str] = mapped_column(String(32), index=True)
     message: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
     claimed_by: Mapped[str | None] = mapped_column(String(160), default=None)
     """The sending process (:func:`bot.store.outbox.process_name`); None: nobody."""
     lease_until: Mapped[datetime | None] = mapped_column(default=None)
@@ -178,7 +179,7 @@ class PendingPrivate(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id"), index=True)
     user: Mapped[str] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
 class GameLog(Base):
@@ -194,7 +195,7 @@ class GameLog(Base):
     lines: Mapped[int] = mapped_column(Integer, default=0)
     chars: Mapped[int] = mapped_column(Integer, default=0)
     full: Mapped[bool] = mapped_column(default=False)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
     started_by: Mapped[str | None] = mapped_column(String(200), default=None)
     """Who created it: at a table without a GM, the one who may export it."""
     exported_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -211,7 +212,7 @@ class GameLogLine(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     log_id: Mapped[int] = mapped_column(ForeignKey("game_logs.id"), index=True)
-    at: Mapped[datetime] = mapped_column(default=_now)
+    at: Mapped[datetime] = mapped_column(default=utc_now)
     kind: Mapped[str] = mapped_column(String(16))
     user: Mapped[str] = mapped_column(String(200))
     name: Mapped[str] = mapped_column(String(200))

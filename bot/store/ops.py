@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
-from bot.store.models import OutboxMessage, ProcessedMessage, _now, table_of
+from bot.store.models import OutboxMessage, ProcessedMessage, table_of, utc_now
 
 
 @cache
@@ -75,7 +75,7 @@ def claim_sql(dialect: Dialect, platform: str, message_id: str) -> tuple[str, tu
     compiled by SQLAlchemy from the same statement — for a caller that sends it to the
     driver's connection itself (:meth:`bot.store.group.GroupWriter.claim`)."""
     return _driver_params(dialect, "claim", {
-        "platform": platform, "message_id": message_id, "processed_at": _now()})
+        "platform": platform, "message_id": message_id, "processed_at": utc_now()})
 
 
 def outbox_sql(dialect: Dialect, platform: str, message: dict[str, Any],
@@ -83,7 +83,7 @@ def outbox_sql(dialect: Dialect, platform: str, message: dict[str, Any],
     """``INSERT INTO outbox … RETURNING id`` of one reply, as the driver takes it (see
     :func:`claim_sql`); ``claim``: its claim columns (:func:`bot.store.outbox.new_claim`)."""
     return _driver_params(dialect, "outbox", {
-        "platform": platform, "message": message, "created_at": _now(), **claim})
+        "platform": platform, "message": message, "created_at": utc_now(), **claim})
 
 
 @cache

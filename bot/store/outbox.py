@@ -49,7 +49,7 @@ from sqlalchemy import CursorResult, Result, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from bot.store.models import OutboxMessage, _now, table_of
+from bot.store.models import OutboxMessage, table_of, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ def is_dead(claimant: str) -> bool:
 
 def new_claim(claimant: str) -> dict[str, Any]:
     """The claim columns of a row stored now by ``claimant``."""
-    return {"claimed_by": claimant, "lease_until": _now() + timedelta(seconds=LEASE)}
+    return {"claimed_by": claimant, "lease_until": utc_now() + timedelta(seconds=LEASE)}
 
 
 # --- statements (run in the caller's transaction) ------------------------------------
@@ -123,7 +123,7 @@ def _free(now: Any) -> Any:
 def take(session: Session, platform: str, claimant: str) -> list[tuple[int, dict[str, Any]]]:
     """Claim every free row of ``platform`` (see the module): (id, message), oldest
     first."""
-    now = _now()
+    now = utc_now()
     dead = [other for other in session.execute(
         select(_OUTBOX.c.claimed_by).distinct().where(
             _OUTBOX.c.platform == platform, _OUTBOX.c.claimed_by.is_not(None),
@@ -153,7 +153,7 @@ def confirm(session: Session, claimant: str, row_id: int) -> bool:
     is gone (delivered) or another process's."""
     return _matched(session.execute(update(_OUTBOX).where(
         _OUTBOX.c.id == row_id,
-        or_(_OUTBOX.c.claimed_by == claimant, _free(_now()))).values(
+        or_(_OUTBOX.c.claimed_by == claimant, _free(utc_now()))).values(
         new_claim(claimant)))) == 1
 
 
