@@ -46,13 +46,10 @@ EXPORT_EVERY = timedelta(minutes=1)
 """A table exports at most once in this time: each export posts files (on Plurk, a
 private plurk of many responses per GM, spaced for anti-flood, holding up the replies
 of every table). Not on the console: one person's terminal, writing local files."""
-PLURK_EXPORT_RESPONSES = 10
-"""About how many responses a GM's copy takes on Plurk at most (360 characters each;
-the adapter's own cap, 40, stays the hard limit)."""
 PLURK_EXPORT_CHARS = 3_000
-"""Characters of a GM's copy on Plurk (about :data:`PLURK_EXPORT_RESPONSES` responses:
-Plurk cuts at a line end, so a response holds less than its 360); the rest is on the
-server (`trpgbot log export`)."""
+"""Characters of a GM's copy on Plurk: about 10 responses (Plurk cuts at a line end,
+so a response holds less than its 360; the adapter's own cap, 40, stays the hard
+limit); the rest is on the server (`trpgbot log export`)."""
 
 
 async def _logs(ctx: Context) -> list[GameLog]:
@@ -223,9 +220,8 @@ def _plurk_head(ctx: Context, row: GameLog, lines: list[GameLogLine],
                 fmt: str) -> tuple[list[Attachment], str]:
     """A GM's copy on Plurk, whose adapter posts a file as the responses of a private
     plurk (anti-flood spaced: one table's long log would hold up every table): the
-    lines that fit in :data:`PLURK_EXPORT_CHARS` characters (about
-    :data:`PLURK_EXPORT_RESPONSES` responses), and a note naming the server command
-    that writes the whole file (``trpgbot log export``)."""
+    lines that fit in :data:`PLURK_EXPORT_CHARS` characters (about 10 responses), and a
+    note naming the server command that writes the whole file (``trpgbot log export``)."""
     labels = _labels(ctx.core.catalog, ctx.locale, row, lines, gm=True)
     if len(export.render(lines, labels, fmt)) <= PLURK_EXPORT_CHARS:
         return [_attachment(row, lines, labels, fmt, gm=True)], ""
