@@ -27,8 +27,6 @@ async def load(ctx: Context) -> tuple[ChannelState, js.Game]:
     return row, js.Game.from_dict(dict(row.data or {}))
 
 
-PLAYING = ("mulligan", "play")
-"""The statuses of a game being played: its kick and reset are a referee's (issue 22)."""
 
 KICK = "kick:"
 """The prefix of a kick agreement's motion: ``kick:<user>``."""
@@ -48,13 +46,13 @@ def save(ctx: Context, row: ChannelState, game: js.Game) -> str:
     if not pending:
         return ""
     before = js.Game.from_dict({k: v for k, v in data.items() if k != AGREED})
-    live = voters(game) if game.status in PLAYING else []
+    live = voters(game) if game.status in js.PLAYING else []
     pending = {m: v for m, v in pending.items()
                if not m.startswith(KICK) or m.removeprefix(KICK) in live}
     if not pending:
         return ""
     mine = KICK + ctx.user
-    if game.status not in PLAYING:
+    if game.status not in js.PLAYING:
         key, dropped = "jianshou.agree.void_over", list(pending)
     elif set(live) != set(voters(before)):
         key, dropped = "jianshou.agree.void_players", list(pending)
@@ -87,7 +85,7 @@ def voters(game: js.Game) -> list[str]:
     """Who agrees in place of a referee: in a game being played the players still in
     it — a defeated player is out of it and has no say (issue 22) —, at a lobby or a
     finished game everyone seated."""
-    players = game.alive() if game.status in PLAYING else game.players
+    players = game.alive() if game.status in js.PLAYING else game.players
     return [p.user for p in players]
 
 
@@ -135,6 +133,6 @@ def me(ctx: Context, game: js.Game) -> js.Player:
     they are told they are not in this game, and when they can join the next one."""
     found = game.find(ctx.user)
     if found is None:
-        running = game.status in ("mulligan", "play")
+        running = game.status in js.PLAYING
         raise CommandError("jianshou.error.not_in_game" if running else "jianshou.error.not_joined")
     return found

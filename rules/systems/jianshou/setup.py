@@ -23,6 +23,7 @@ from rules.systems.jianshou.state import (
     MAX_MULLIGANS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PLAYING,
     START_HAND,
     START_NEILI,
     TURN_DRAW,
@@ -56,7 +57,7 @@ class Joined:
 def join(game: Game, user: str, name: str, team: str = "") -> tuple[Game, Joined]:
     """A player sits down at the table (before the game starts); joining again changes
     the name or team. Refusals: ``game_running``, ``table_full``, ``bad_team``."""
-    if game.status in ("mulligan", "play"):
+    if game.status in PLAYING:
         raise RuleError("jianshou.game_running")
     if game.status == "over":
         game = reset(game)
@@ -75,7 +76,7 @@ def join(game: Game, user: str, name: str, team: str = "") -> tuple[Game, Joined
 
 def leave(game: Game, user: str) -> Game:
     """A player leaves the lobby (in a running game they resign: ``turns.resign``)."""
-    if game.status in ("mulligan", "play"):
+    if game.status in PLAYING:
         raise RuleError("jianshou.game_running")
     game.index(user)
     return replace(game, players=tuple(p for p in game.players if p.user != user))
@@ -122,7 +123,7 @@ class Started:
 def start(game: Game, deck: Deck, source: DiceSource) -> tuple[Game, Started]:
     """Seat the players, give each a shuffled copy of ``deck`` and deal six (JS-1).
     Refusals: ``game_running``, ``too_few_players``, ``one_side``, ``seating_impossible``."""
-    if game.status in ("mulligan", "play"):
+    if game.status in PLAYING:
         raise RuleError("jianshou.game_running")
     if game.status == "over":
         game = reset(game)

@@ -24,6 +24,8 @@ HAND_LIMIT = 7
 START_HAND = 6
 """JS-1: each player draws six."""
 MAX_MULLIGANS = 2
+PLAYING = ("mulligan", "play")
+"""The statuses of a game being played (not its lobby, not over)."""
 """JS-1: at most two mulligans."""
 TURN_DRAW = 2
 """JS-2: two cards at the start of a turn (the first turn: less one per mulligan)."""

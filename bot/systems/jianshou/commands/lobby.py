@@ -16,7 +16,6 @@ from bot.systems.jianshou.args import card_named, find_player, is_word, short
 from bot.systems.jianshou.decks import sample, table_deck
 from bot.systems.jianshou.documents import DeckDoc, DraftDoc
 from bot.systems.jianshou.state import (
-    PLAYING,
     agree,
     load,
     me,
@@ -107,7 +106,7 @@ async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
         raise CommandError("jianshou.error.kick_usage")
     row, game = await load(ctx)
     target = find_player(ctx, game, rest[0])
-    if game.status in PLAYING and not target.alive:
+    if game.status in js.PLAYING and not target.alive:
         raise RuleError("jianshou.target_defeated", who=target.name)
     if target.user == ctx.user:  # kicking oneself is leaving
         return await _remove(ctx, row, game, target)
@@ -197,7 +196,7 @@ async def reset(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     in it, each typing it (issue 22); a lobby or a finished game by a GM, or by anyone
     at a table without a GM."""
     row, game = await load(ctx)
-    if game.status in PLAYING:
+    if game.status in js.PLAYING:
         if not referee(ctx, game):
             player = _voter_or_refuse(ctx, game)
             agreed, missing = agree(ctx, row, "reset", voters(game))
