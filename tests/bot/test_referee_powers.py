@@ -342,7 +342,8 @@ async def test_v6_without_a_gm_a_player_cannot_place_anothers_combatant(table: T
     assert (await table.text("p2", ".place 鮑伯 E4")).startswith("📍")
 
 
-async def test_plurk_without_a_gm_raw_damage_hits_only_gm_run_or_own(table: Table) -> None:
+async def _plurk_battle_without_a_gm(table: Table) -> None:
+    """A plurk battle at a table without a GM: p1's Ann, p2's Bob and the enemy Ghoul."""
     for user, name, stats in (("p1", "Ann", ".st 靈巧 5 體質 3 體力 12"),
                               ("p2", "Bob", ".st 靈巧 2 體質 1 體力 10")):
         await table.text(user, f".pc new {name}")
@@ -350,6 +351,10 @@ async def test_plurk_without_a_gm_raw_damage_hits_only_gm_run_or_own(table: Tabl
         await table.text(user, ".battle join")
     await table.text("p1", ".enemy add Ghoul 靈巧=3 hp=15 armor=2")
     await table.say("p1", ".battle start", dice=[10, 13, 12, 4, 8, 8, 3, 2, 9])
+
+
+async def test_plurk_without_a_gm_raw_damage_hits_only_gm_run_or_own(table: Table) -> None:
+    await _plurk_battle_without_a_gm(table)
     assert await table.text("p1", ".dmg Bob 5") == NOT_YOURS
     assert (await table.text("p1", ".dmg Ghoul 5")).startswith("💥")
 
@@ -388,13 +393,7 @@ async def test_plurk_without_a_gm_a_player_awards_cp_only_to_their_own(table: Ta
 
 
 async def test_plurk_without_a_gm_a_players_combatant_is_their_own(table: Table) -> None:
-    for user, name, stats in (("p1", "Ann", ".st 靈巧 5 體質 3 體力 12"),
-                              ("p2", "Bob", ".st 靈巧 2 體質 1 體力 10")):
-        await table.text(user, f".pc new {name}")
-        await table.text(user, stats)
-        await table.text(user, ".battle join")
-    await table.text("p1", ".enemy add Ghoul 靈巧=3 hp=15 armor=2")
-    await table.say("p1", ".battle start", dice=[10, 13, 12, 4, 8, 8, 3, 2, 9])
+    await _plurk_battle_without_a_gm(table)
     assert (await table.text("p1", ".battle")).splitlines()[:2] == [
         "▶ 第 0 輪，輪到 Bob（BP 4/4）", "▶1. Bob 先攻 15｜BP 4/4｜體力 10"]
     before = await snapshot(table.core)
