@@ -2,9 +2,14 @@
 
 Usage (normally through ``scripts/mutation.sh``)::
 
-    python scripts/mutation.py [rules|core|adapters|all] [--max-children N]
+    python scripts/mutation.py [AREA|all|systems] [--max-children N]
                                [--fresh | --survivors | --unchecked] [--score-only]
                                [MUTANT_GLOB ...]
+
+AREA is ``rules`` (all of rules/), one part of it — ``rules.<system id>`` (one
+package of rules/systems/), ``rules.kits``, ``rules.dice`` — or ``core`` or
+``adapters``; ``all`` is rules, core and adapters, ``systems`` every
+``rules.<system id>`` in turn.
 
 mutmut reads its settings from ``pyproject.toml`` in the current directory and
 writes its copy of the tree to ``./mutants``. To give each area its own settings
@@ -72,12 +77,32 @@ CORE_TESTS = [
     "tests/bot/test_group_commit.py::test_kill_9_during_a_burst_loses_no_acknowledged_change",
 ]
 
-AREAS: dict[str, dict[str, object]] = {
-    "rules": {
+RULES_TESTS = ["tests/rules"]
+
+
+def rules_part(*globs: str) -> dict[str, object]:
+    """An area that mutates only part of ``rules/`` (one system, the kits, the dice)
+    and may run every rules test, with its own result cache."""
+    return {
         "source_paths": ["rules"],
-        "only_mutate": [],
-        "pytest_add_cli_args_test_selection": ["tests/rules"],
-    },
+        "only_mutate": list(globs),
+        "pytest_add_cli_args_test_selection": RULES_TESTS,
+    }
+
+
+# One area per rule system (`rules.<id>`), found the way the registry finds them: a
+# package under rules/systems/.
+SYSTEM_AREAS = {
+    f"rules.{path.name}": rules_part(f"rules/systems/{path.name}/*")
+    for path in sorted((ROOT / "rules" / "systems").iterdir())
+    if (path / "__init__.py").exists()
+}
+
+AREAS: dict[str, dict[str, object]] = {
+    "rules": rules_part(),
+    **SYSTEM_AREAS,
+    "rules.kits": rules_part("rules/kits/*"),
+    "rules.dice": rules_part("rules/dice/*"),
     "core": {
         "source_paths": ["bot"],
         "only_mutate": ["bot/core.py", "bot/router.py", "bot/store/*"],
@@ -111,8 +136,12 @@ AREAS: dict[str, dict[str, object]] = {
     },
 }
 
+# Names for several areas, run one after the other.
+GROUPS = {"all": ["rules", "core", "adapters"], "systems": list(SYSTEM_AREAS)}
+
 # Linked into every area folder (the tests import across layers).
-LINKED = ("rules", "bot", "adapters", "migrations", "tests", "docs")
+PACKAGES = ("rules", "bot", "adapters", "migrations")
+LINKED = (*PACKAGES, "tests", "docs")
 
 KILLED = {"killed", "timeout"}
 
@@ -133,6 +162,12 @@ def area_pyproject(area: str) -> str:
     text = (ROOT / "pyproject.toml").read_text("utf-8")
     base = dict(tomllib.loads(text).get("tool", {}).get("mutmut", {}))
     base.update(AREAS[area])
+    # The tests import every layer; mutmut puts only its copy of `source_paths` first
+    # on the path, so the other packages would come from wherever the venv's editable
+    # install points (another checkout, when worktrees share one venv): copy this
+    # checkout's along.
+    base["also_copy"] = [*base.get("also_copy", []),
+                         *(name for name in PACKAGES if name not in base["source_paths"])]
     # Drop the project's [tool.mutmut] section (up to the next table header).
     text = re.sub(r"(?ms)^\[tool\.mutmut\]\n.*?(?=^\[|\Z)", "", text)
     section = "\n".join(f"{key} = {toml_value(value)}" for key, value in base.items())
@@ -183,6 +218,12 @@ def module_of(mutant: str) -> str:
     return mutant.rsplit(".", 1)[0]
 
 
+def package_of(module: str) -> str:
+    """The part a module's score is summed into: its rule system, or its package."""
+    parts = module.split(".")
+    return ".".join(parts[:3] if parts[:2] == ["rules", "systems"] else parts[:2])
+
+
 def score(area: str) -> tuple[int, int]:
     work = area_dir(area)
     if not (work / "mutants").exists():
@@ -200,6 +241,17 @@ def score(area: str) -> tuple[int, int]:
         killed = sum(counts[s] for s in KILLED)
         total = sum(counts.values())
         print(f"  {module:32} {killed:5} / {total:<5} {100 * killed / total:5.1f}%")
+    per_package: dict[str, collections.Counter[str]] = collections.defaultdict(
+        collections.Counter
+    )
+    for module, counts in per_module.items():
+        per_package[package_of(module)].update(counts)
+    if len(per_package) > 1:
+        for package, counts in sorted(per_package.items()):
+            killed = sum(counts[s] for s in KILLED)
+            total = sum(counts.values())
+            print(f"  {package + ' (all)':32} {killed:5} / {total:<5}"
+                  f" {100 * killed / total:5.1f}%")
     killed = sum(1 for v in checked.values() if v in KILLED)
     total = len(checked)
     by_status = collections.Counter(checked.values())
@@ -220,7 +272,7 @@ def score(area: str) -> tuple[int, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("area", nargs="?", default="rules", choices=[*AREAS, "all"])
+    parser.add_argument("area", nargs="?", default="rules", choices=[*AREAS, *GROUPS])
     parser.add_argument("names", nargs="*", help="only these mutants (mutmut globs)")
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
@@ -233,7 +285,7 @@ def main() -> int:
     args = parser.parse_intermixed_args()
     if not MUTMUT.exists():
         sys.exit(f"{MUTMUT} missing: run scripts/mutation.sh (it installs the extra)")
-    areas = list(AREAS) if args.area == "all" else [args.area]
+    areas = GROUPS.get(args.area, [args.area])
     os.chdir(ROOT)
     status = 0
     for area in areas:

@@ -40,6 +40,10 @@ def op_sector(src: ScriptedSource, i: dict[str, Any]) -> Any:
                                                              i.get("sense", "normal"))}
 
 
+def op_direction(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    return {"degrees": V.direction(i["text"])}
+
+
 def op_tactics(src: ScriptedSource, i: dict[str, Any]) -> Any:
     f = _field(i["units"])
     return _tactics(V.tactics(f, i["attacker"], i["target"], i["kind"], i.get("allies", ())))
@@ -74,8 +78,14 @@ def _snapshot(f: V.Field) -> dict[str, Any]:
     from rules.kits.grid import cell_name
 
     return {u.name: {"cell": cell_name(*u.cell) if u.cell else None, "facing": u.facing,
-                     "posture": u.posture, "fatigue": u.fatigue, "size": u.size}
+                     "posture": u.posture, "fatigue": u.fatigue, "size": u.size,
+                     "sense": u.sense, "stats": u.stats}
             for u in f.units}
+
+
+def _moved(f: V.Field, event: V.Move) -> tuple[V.Field, dict[str, Any]]:
+    """A move's numbers, its exact length to 3 places."""
+    return f, {**plain(event), "length": round(event.length, 3)}
 
 
 def _step(f: V.Field, do: str, a: dict[str, Any]) -> tuple[V.Field, Any]:
@@ -90,13 +100,17 @@ def _step(f: V.Field, do: str, a: dict[str, Any]) -> tuple[V.Field, Any]:
     if do == "move":
         kwargs = {k: a[k] for k in ("base_stride", "agility", "might", "mode", "vaults",
                                     "leaps", "climb", "partner_stride") if k in a}
-        return V.move(f, a["name"], [_cell(c) for c in a["path"]], **kwargs)
+        return _moved(*V.move(f, a["name"], [_cell(c) for c in a["path"]], **kwargs))
     if do == "forced":
-        return V.forced_move(f, a["name"], _cell(a["to"]))
+        return _moved(*V.forced_move(f, a["name"], _cell(a["to"])))
     if do == "rest":
         return V.rest(f, a["name"], a["fatigue"]), None
+    if do == "drop":
+        dropped = f.drop(a["name"])
+        return dropped, {"units": [u.name for u in dropped.units]}
     if do == "resize":
-        return V.resize(f, a["width"], a["height"]), None
+        resized = V.resize(f, a["width"], a["height"])
+        return resized, {"width": resized.width, "height": resized.height}
     if do == "tactics":
         return f, _tactics(V.tactics(f, a["attacker"], a["target"], a["kind"],
                                      a.get("allies", ())))
@@ -126,6 +140,7 @@ def run_field(case: dict[str, Any], src: ScriptedSource) -> None:
 
 V6_OPS: dict[str, Op] = {
     "sector": op_sector,
+    "direction": op_direction,
     "tactics": op_tactics,
     "layers": op_layers,
     "stride": op_stride,
