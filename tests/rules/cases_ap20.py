@@ -44,7 +44,8 @@ def op_attack(src: ScriptedSource, i: dict[str, Any]) -> Any:
 
 
 def op_save(src: ScriptedSource, i: dict[str, Any]) -> Any:
-    dc = i["dc"] if "dc" in i else A.save_dc(i["dc_modifier"], i.get("dc_mods", 0))
+    dc = i["dc"] if "dc" in i else A.save_dc(i["dc_modifier"],
+                                              *([i["dc_mods"]] if "dc_mods" in i else []))
     kwargs = {k: i[k] for k in ("mods", "tier") if k in i}
     return plain(A.saving_throw(src, modifier=i["modifier"], dc=dc,
                                 layers=_layers(i.get("layers")), **kwargs))
@@ -67,10 +68,11 @@ def op_damage(src: ScriptedSource, i: dict[str, Any]) -> Any:
     kind = A.damage_type(i["type"]) if "type" in i else None
     if "type" in i and kind is None:
         return {"unknown_type": i["type"]}
+    kwargs = {k: v for k, v in (("kind", kind), ("resistances", i.get("resist")),
+                                ("crit", i.get("crit"))) if v is not None}
     if "amount" in i:
-        return plain(A.fixed_damage(i["amount"], kind=kind, resistances=i.get("resist")))
-    return plain(A.roll_damage(src, i["expression"], kind=kind, crit=i.get("crit", False),
-                               resistances=i.get("resist")))
+        return plain(A.fixed_damage(i["amount"], **kwargs))
+    return plain(A.roll_damage(src, i["expression"], **kwargs))
 
 
 # --------------------------------------------------------------------------- the fight
@@ -111,6 +113,14 @@ def _step(combat: A.Combat | None, src: ScriptedSource, do: str, args: dict[str,
         return A.remove(combat, args["name"]), None
     if do == "set":
         return A.update(combat, args["name"], **args["changes"]), None
+    if do == "check_turn":
+        return combat, A.check_turn(combat, args["name"], args["action"])
+    if do == "flags":
+        fighter = combat.get(args["name"])
+        flags = A.with_flags(fighter, args.get("add", ()), args.get("drop", ()))
+        combat = A.update(combat, fighter.name, flags=flags)
+        return combat, {"flags": flags,
+                        "has": [f for f in A.FLAGS if combat.get(fighter.name).has(f)]}
     if do == "hurt":
         combat, before, after = A.hurt(combat, args["name"], args["amount"])
         return combat, {"before": before, "after": after}
