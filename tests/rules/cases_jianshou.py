@@ -1,13 +1,16 @@
 """The jianshou system's ops and scenarios for the case runner (tests/rules/data/jianshou).
 
 Ops: ``deck`` (JS-1 validation: ``cards`` plus ``pad`` filler names of four valid
-copies each), ``sample`` (the shipped deck), ``seat`` (JS-1 seats) and ``shuffle``.
+copies each; ``name`` or ``table`` for a ``{"name", "cards"}`` table), ``card`` (one
+card of a deck file, ``raw``, as it is stored), ``sample`` (the shipped deck), ``seat``
+(JS-1 seats) and ``shuffle``.
 
 The scenario ``game`` plays steps on one table dealt from :data:`FIXTURE` — nine named
 cards and six fillers, four of each. Its steps: ``join``, ``start`` (one seed die per
 player), ``mulligan``, ``keep`` (the last one rolls the first player), ``ready`` (all of that for
 ``players`` with seeds 1…n and the first player's die ``first``), ``set`` (put a
-player's hand, deck, arts, HP, 內力 … as a case needs them; ``game`` fields too),
+player's hand, deck, arts, HP, 內力 … as a case needs them; ``game`` fields too, its
+``cards`` added to the catalog),
 ``practise``, ``item``, ``event``, ``meditate``, ``transfer``, ``discard``, ``end``,
 ``resign``, ``attack``, ``defend``, ``assist``, ``evade``, ``pass`` and ``roundtrip``.
 A step's ``expect`` matches its event, ``state`` a snapshot of the table.
@@ -22,6 +25,7 @@ from typing import Any
 
 from rules.dice.source import ScriptedSource
 from rules.systems import jianshou as J
+from rules.systems.jianshou.cards import parse_card
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain
 
 FILLERS = [f"雜{n}" for n in range(1, 7)]
@@ -55,12 +59,18 @@ FIXTURE = J.parse_deck([
 
 def op_deck(src: ScriptedSource, i: dict[str, Any]) -> Any:
     cards = list(i.get("cards", [])) + [_filler(f"填{n}") for n in range(i.get("pad", 0))]
-    data: Any = {"name": i["name"], "cards": cards} if "name" in i else cards
+    data: Any = cards
+    if "name" in i or i.get("table"):  # {"name", "cards"} rather than a bare list
+        data = {"cards": cards, **({"name": i["name"]} if "name" in i else {})}
     if "raw" in i:
         data = i["raw"]
     deck = J.parse_deck_text(data) if isinstance(data, str) else J.parse_deck(data)
     return {"size": deck.size, "name": deck.name,
             "cards": {c.name: c.to_dict() for c in deck.cards}}
+
+
+def op_card(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    return parse_card(i["raw"], *([i["index"]] if "index" in i else [])).to_dict()
 
 
 def op_sample(src: ScriptedSource, i: dict[str, Any]) -> Any:
@@ -94,11 +104,13 @@ def snapshot(game: J.Game) -> dict[str, Any]:
         "current": actor.user if actor is not None else None,
         "first": game.players[game.first].user if game.first >= 0 else None,
         "done": list(game.turn.done) if game.turn else [],
+        "turn_of": game.turn.player if game.turn else None,
         "order": [p.user for p in game.players],
         "winners": list(game.winners),
         "duel": plain(game.duel) if game.duel else None,
+        "deck_name": game.deck_name,
         "players": {p.user: {
-            "hp": p.hp, "neili": p.neili, "hand": list(p.hand), "deck": len(p.deck),
+            "name": p.name, "hp": p.hp, "neili": p.neili, "hand": list(p.hand), "deck": len(p.deck),
             "arts": {a.name: a.level for a in p.arts}, "equipment": list(p.equipment),
             "discard": list(p.discard), "mulligans": p.mulligans, "kept": p.kept,
             "turns": p.turns, "defeated": p.defeated, "team": p.team,
@@ -108,7 +120,9 @@ def snapshot(game: J.Game) -> dict[str, Any]:
 
 def _set(game: J.Game, args: dict[str, Any]) -> J.Game:
     args = dict(args)
-    table = args.pop("game", {})
+    table = dict(args.pop("game", {}))
+    if "cards" in table:  # more cards in the catalog, written as in a deck file
+        table["cards"] = (*game.cards, *(parse_card(c) for c in table["cards"]))
     if "current" in table:
         table["current"] = game.index(table["current"])
         table["turn"] = J.Turn(game.players[table["current"]].user)
@@ -206,8 +220,8 @@ def run_game(case: dict[str, Any], src: ScriptedSource) -> None:
         assert src.remaining == 0, f"step {n}: {src.remaining} scripted dice unused"
 
 
-OPS: dict[str, Op] = {"deck": op_deck, "sample": op_sample, "seat": op_seat,
-                      "shuffle": op_shuffle}
+OPS: dict[str, Op] = {"deck": op_deck, "card": op_card, "sample": op_sample,
+                      "seat": op_seat, "shuffle": op_shuffle}
 
 CASES = Cases(ops=OPS, scenarios={"game": run_game},
               rules=frozenset(f"JS-{n}" for n in range(1, 6)))
