@@ -149,7 +149,8 @@ def _set(game: J.Game, args: dict[str, Any]) -> J.Game:
 
 def _step(game: J.Game, src: ScriptedSource, do: str, a: dict[str, Any]) -> tuple[J.Game, Any]:
     if do == "join":
-        return J.join(game, a["user"], a.get("name", a["user"]), a.get("team", ""))
+        return J.join(game, a["user"], a.get("name", a["user"]),
+                      *([a["team"]] if "team" in a else []))
     if do == "leave":
         return J.leave(game, a["user"]), None
     if do == "start":

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.systems import jianshou as J
 from rules.systems.jianshou.cards import Card, Level
@@ -57,6 +58,7 @@ def test_a_table_stored_with_its_players_only_reads_with_the_defaults() -> None:
     loaded = J.Game.from_dict({"players": [{"user": "u1", "name": "阿"}]})
     assert loaded == J.Game("lobby", (J.Player("u1", "阿"),), (), "", 0, 0, -1, None, None, ())
     assert J.Game.from_dict({}) == J.Game()
+    assert J.Game.from_dict({"status": "lobby"}) == J.Game()
 
 
 def test_a_stored_deck_without_a_name_has_none() -> None:
@@ -73,3 +75,11 @@ def test_a_deck_file_that_is_no_json_shows_the_first_80_characters_of_why() -> N
     assert len(str(reason.value)) > 80
     assert (refused.value.code, refused.value.params) == (
         "jianshou.deck_bad_json", {"detail": str(reason.value)[:80]})
+
+
+def test_a_game_is_dealt_from_a_named_deck_and_keeps_its_name() -> None:
+    """JS-1: the table remembers which deck it was dealt from."""
+    deck = J.Deck("松風", (Card("劍", "martial", 60, (Level(cost=1, attack=3),)),))
+    game = J.Game(players=(J.Player("u1", "阿"), J.Player("u2", "乙")))
+    started, _ = J.start(game, deck, ScriptedSource([1, 2]))
+    assert (started.deck_name, started.cards) == ("松風", deck.cards)
