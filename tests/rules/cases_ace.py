@@ -22,12 +22,12 @@ def op_attributes(src: ScriptedSource, i: dict[str, Any]) -> Any:
 
 
 def op_pool(src: ScriptedSource, i: dict[str, Any]) -> Any:
-    return plain(pool.roll(src, i["dp"], specialty=i.get("specialty", False)))
+    return plain(pool.roll(src, i["dp"], **{k: i[k] for k in ("specialty",) if k in i}))
 
 
 def op_check(src: ScriptedSource, i: dict[str, Any]) -> Any:
     kwargs = {k: i[k] for k in ("stat", "attribute", "bonus", "specialty", "dc") if k in i}
-    return plain(pool.check(src, i.get("dp", 0), **kwargs))
+    return plain(pool.check(src, *([i["dp"]] if "dp" in i else []), **kwargs))
 
 
 def _fighter(spec: dict[str, Any]) -> combat.Fighter:
@@ -39,7 +39,7 @@ def _fighter(spec: dict[str, Any]) -> combat.Fighter:
 def op_attack(src: ScriptedSource, i: dict[str, Any]) -> Any:
     result = combat.attack(src, _fighter(i["attacker"]), _fighter(i["target"]),
                            combat.AttackSpec(**i.get("spec", {})),
-                           supernatural=i.get("supernatural", False))
+                           **{k: i[k] for k in ("supernatural",) if k in i})
     return {**plain(result), "total": result.total}
 
 
@@ -92,8 +92,8 @@ class _Run:
 
     def do_roll(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
         assert self.action is not None
-        self.action, event = extended.roll_period(src, self.action, a["dp"],
-                                                  specialty=a.get("specialty", False))
+        self.action, event = extended.roll_period(src, self.action, a["dp"], **{
+            k: a[k] for k in ("specialty",) if k in a})
         return event
 
     def do_restart(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
@@ -119,22 +119,28 @@ class _Run:
                        stance=posture.stance, charge=posture.charge, cover=posture.cover,
                        condition=posture.condition)
 
+    def _keep_holds(self, holds: tuple[grapple.Hold, ...]) -> None:
+        """The holds live in the fight, as the bot keeps them."""
+        self.holds = holds
+        self.fight = fight.with_holds(self.fight, holds)
+
     def do_grab(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
-        self.holds, result = grapple.grab(src, self.holds, self._f(a["grappler"]),
+        holds, result = grapple.grab(src, self.holds, self._f(a["grappler"]),
                                           self._f(a["target"]), **{
                                               k: a[k] for k in ("round", "choice", "hit_mod")
                                               if k in a})
+        self._keep_holds(holds)
         return result
 
     def do_break_free(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
-        self.holds, result = grapple.break_free(src, self.holds, self._f(a["held"]),
-                                                self._f(a["grappler"]),
-                                                **({"choice": a["choice"]}
-                                                   if "choice" in a else {}))
+        holds, result = grapple.break_free(src, self.holds, self._f(a["held"]),
+                                           self._f(a["grappler"]),
+                                           **({"choice": a["choice"]} if "choice" in a else {}))
+        self._keep_holds(holds)
         return result
 
     def do_release(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
-        self.holds = grapple.release(self.holds, a["grappler"], a["target"])
+        self._keep_holds(grapple.release(self.holds, a["grappler"], a["target"]))
         return None
 
     def do_attack(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
@@ -157,12 +163,12 @@ class _Run:
         return {**plain(result), "unseen": result.unseen}
 
     def do_store(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
-        self.mark, event = mark.store(self.mark, a["item"], a.get("count", 1), **{
-            k: a[k] for k in ("per_slot", "span") if k in a})
+        self.mark, event = mark.store(self.mark, a["item"], **{
+            k: a[k] for k in ("count", "per_slot", "span") if k in a})
         return event
 
     def do_take(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
-        self.mark, event = mark.take(self.mark, a["item"], a.get("count", 1))
+        self.mark, event = mark.take(self.mark, a["item"], *([a["count"]] if "count" in a else []))
         return event
 
     def do_level(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
@@ -190,6 +196,7 @@ class _Run:
 
     def do_remove(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
         self.fight = fight.remove(self.fight, a["name"])
+        self.holds = self.fight.holds
         return None
 
     def do_stance(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
