@@ -125,10 +125,9 @@ class _Run:
         self.fight = fight.with_holds(self.fight, holds)
 
     def do_grab(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
+        options = ("round", "choice", "hit_mod", "supernatural")
         holds, result = grapple.grab(src, self.holds, self._f(a["grappler"]),
-                                          self._f(a["target"]), **{
-                                              k: a[k] for k in ("round", "choice", "hit_mod")
-                                              if k in a})
+                                     self._f(a["target"]), **{k: a[k] for k in options if k in a})
         self._keep_holds(holds)
         return result
 
@@ -233,7 +232,9 @@ class _Run:
             "round": f.round,
             "current": f.actor.name if f.actor else None,
             "postures": {n: plain(p) for n, p in f.postures.items()},
+            "postured": list(f.postures),
             "hidden": {h.hider: plain(h) for h in f.hidden},
+            "hiders": [h.hider for h in f.hidden],
         }
 
 
