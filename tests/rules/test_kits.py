@@ -86,3 +86,65 @@ def test_grid_and_cost_kits() -> None:
     assert table.resolve("dance", {"attack": 2}) is None
     assert table.merged({"攻擊": 3, "吟唱": 4}) == {"attack": 3, "吟唱": 4}
     assert table.with_cost({"attack": 2}, "ATTACK", 5) == {"attack": 5}
+
+
+def test_the_last_member_of_a_turn_order_says_why_it_stays() -> None:
+    from rules.kits import turns
+
+    with pytest.raises(ValueError, match=r"^cannot remove the last member of a turn order$"):
+        turns.remove(turns.TurnOrder(("a",)), 0)
+
+
+def test_grid_distances_use_both_coordinates_of_both_cells() -> None:
+    from rules.kits import grid
+
+    assert grid.chebyshev((2, 0), (5, 1)) == 3
+    assert grid.manhattan((2, 1), (5, 4)) == 6
+
+
+def test_cost_tables_name_every_canonical_action_and_keep_custom_spellings() -> None:
+    from rules.kits import costs
+
+    aliases = costs.alias_table({"attack": ("攻擊",)})
+    assert aliases == {"attack": "attack", "攻擊": "attack"}
+    table = costs.CostTable({"attack": 2}, aliases)
+    assert table.resolve("攻擊", {"sing": 1}) is None  # an alias of an action not in play
+    assert table.with_cost({"Sing": 1}, "sing", 3) == {"Sing": 3}
+
+
+class _Faces:
+    """A dice source that answers 7 and records the faces of every die asked."""
+
+    def __init__(self) -> None:
+        self.faces: list[int] = []
+
+    def roll(self, faces: int) -> int:
+        self.faces.append(faces)
+        return 7
+
+
+def test_advantage_layers_add_up_cancel_and_always_roll_d20s() -> None:
+    """The advantage kit (ap20 AP-6, v6 layers): ``net`` sums the layers; one die at a net
+    of 0, two d20s otherwise."""
+    from rules.kits.advantage import Layer, net, roll_d20
+
+    layers = (Layer(2, "high"), Layer(-1, "low"))
+    assert net(layers) == 1
+    for given, dice in ((layers, [20, 20]), ((Layer(1, "a"), Layer(-1, "b")), [20])):
+        source = _Faces()
+        roll_d20(source, given)  # type: ignore[arg-type]
+        assert source.faces == dice
+
+
+def test_layer_verdicts_merge_into_one() -> None:
+    """Every layer's say about an attack counts: layers, lost parts and facts add up; a
+    sneak or an undefendable attack from any layer holds."""
+    from rules.kits.advantage import AttackTactics, Layer, merge
+
+    first = AttackTactics((Layer(1, "a"),), frozenset({"parry"}), True, False, (("x", 1),))
+    second = AttackTactics((Layer(-2, "b"),), frozenset({"dodge"}), False, True, (("y", 2),))
+    assert merge([first, second]) == AttackTactics(
+        (Layer(1, "a"), Layer(-2, "b")), frozenset({"parry", "dodge"}), True, True,
+        (("x", 1), ("y", 2)))
+    assert merge([]) == AttackTactics()
+    assert merge([AttackTactics(), AttackTactics()]) == AttackTactics()
