@@ -580,9 +580,9 @@ def test_a_new_round_of_ones_own_lets_one_parry_after_attacking() -> None:
     battle, _ = P.spend_bp(_duel(), "attack", cost=1)
     battle, _ = P.pass_turn(battle)
     battle, _ = P.pass_turn(battle)
+    assert battle.to_dict()["combatants"][0]["attacked"] is False
     battle, event = P.declare_parry(battle, "Orc")
     assert (event.action, event.cost) == ("parry", 1)
-    assert battle.to_dict()["combatants"][0]["attacked"] is False
 
 
 def test_an_attack_dearer_than_the_bp_left_names_the_action() -> None:
@@ -748,3 +748,23 @@ def test_a_compound_check_of_unnamed_and_undeclared_stats() -> None:
 
 def test_a_specialised_stat_keeps_every_part_of_its_name() -> None:
     assert P.stat_label("知识：医学：外科") == "知識：医学：外科"
+
+
+def test_a_parry_after_an_attack_is_refused_as_such_before_a_stuck_weapon() -> None:
+    battle, _ = P.spend_bp(_duel(), "attack", cost=1)
+    with pytest.raises(RuleError) as refused:
+        P.declare_parry(P.update_combatant(battle, "Ann", stuck_in="Orc"), "Orc")
+    assert refused.value.code == "plurk.parry_after_attack"
+
+
+def test_only_the_current_actor_declares_a_parry() -> None:
+    with pytest.raises(RuleError) as refused:
+        P.declare_parry(_duel(), "Ann", actor="Orc")
+    assert (refused.value.code, refused.value.params) == (
+        "plurk.not_current_actor", {"actor": "Orc", "current": "Ann"})
+
+
+def test_a_knock_out_the_gm_rules_unparried_is_not_parried() -> None:
+    battle = P.update_combatant(P.declare_parry(_duel(), "Orc")[0], "Orc", human_like=True)
+    _, event = P.knock_out(battle, src(19), "Ann", 6, kind="blunt", attacker="Orc", parry=False)
+    assert (event.damage.parried, event.damage.parry_blocked) == (False, "ruled")
