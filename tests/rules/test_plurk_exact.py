@@ -534,12 +534,12 @@ def test_a_move_costs_the_distance_times_the_move_cost() -> None:
     assert type(event.cost) is int
 
 
-def test_a_move_on_a_large_field_measures_far_cells() -> None:
+def test_a_move_on_a_large_field_measures_far_cells_both_ways() -> None:
     battle = P.set_field(_duel(), 26, 26)
-    battle = P.update_combatant(battle, "Ann", bp=4)
-    with pytest.raises(RuleError) as refused:
-        P.move(battle, "A20")
-    assert refused.value.params == {"actor": "Ann", "action": "move", "cost": 19, "bp": 4}
+    for start, to in (("A1", "A20"), ("A20", "A1")):
+        with pytest.raises(RuleError) as refused:
+            P.move(P.place(battle, "Ann", start), to)
+        assert refused.value.params == {"actor": "Ann", "action": "move", "cost": 19, "bp": 4}
 
 
 def test_placing_on_a_wide_field_uses_its_width() -> None:
