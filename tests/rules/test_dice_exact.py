@@ -177,3 +177,34 @@ def test_a_game_system_indexes_names_and_aliases_case_blind() -> None:
     assert system.stat("spot") is first
     assert system.stat("觀察") is first  # the first declaration of a spelling wins
     assert system.stat("nothing") is None
+
+
+def test_a_rerolled_fudge_die_is_shifted_like_the_first() -> None:
+    """``dF`` faces are −1, 0, +1: a reroll of a −1 reads its new face the same way."""
+    result = roll("1dFr<0", ScriptedSource([1, 1, 3]))
+    assert (result.total, result.terms[0].rolled) == (1, [-1, -1, 1])
+
+
+def test_a_character_that_starts_no_token_is_named_with_its_place() -> None:
+    from rules.dice.tokenizer import Token, tokenize
+
+    with pytest.raises(RuleError) as caught:
+        tokenize("1d6@", 32)
+    assert (caught.value.code, caught.value.params) == (
+        "dice.unexpected", {"position": 3, "found": "@"})
+    assert tokenize("1d6", 32) == [Token("dice", "1d6", 0, 3), Token("end", "", 3, 3)]
+
+
+def test_flat_sums_count_their_passes_against_the_limits() -> None:
+    from rules.dice import FlatTerm, Limits, parse_flat, roll_flat
+
+    limits = Limits(max_rolls=3)
+    assert parse_flat("2d6", limits) == (FlatTerm(1, 2, 6),)
+    with pytest.raises(RuleError) as caught:
+        roll_flat("2d6", ScriptedSource([1, 2, 3, 4]), limits, passes=2)
+    assert (caught.value.code, caught.value.params) == (
+        "dice.too_many_rolls", {"rolls": 4, "max": 3})
+    rolled = roll_flat("1d6", ScriptedSource([4]), limits)
+    assert rolled.terms == (FlatTerm(1, 1, 6),)
+    with pytest.raises(ValueError, match=r"^passes must be at least 1$"):
+        parse_flat("1d6", passes=0)

@@ -145,3 +145,29 @@ def test_invalid_limits() -> None:
         Limits(max_depth=1000)
     with pytest.raises(ValueError):
         Limits(max_length=100_000)
+
+
+def test_the_roll_budget_runs_across_terms_and_their_rerolls() -> None:
+    """Every draw counts against ``max_rolls``, rerolls too, term after term: exactly at
+    the budget is allowed, one draw past it is refused with the draw it would be."""
+    assert roll("1d6r1+2d6", ScriptedSource([1, 3, 4, 5]), Limits(max_rolls=4)).total == 12
+    for text, dice, budget, wanted, left in (
+        ("1d6r1+2d6", [1, 3, 4, 5], 3, 4, 2),  # the 2d6 after a reroll
+        ("1d6r1+1d6r1", [1, 5, 1, 2], 3, 4, 1),  # a reroll of the second term
+        ("1d6r1+1d6r1", [1, 5, 4], 2, 3, 1),  # the first die of the second term
+        ("1d6r1+2d6+1d6", [1, 3, 4, 5, 6], 4, 5, 1),  # a term after a simple term
+    ):
+        source = ScriptedSource(dice)
+        with pytest.raises(RuleError) as info:
+            roll(text, source, Limits(max_rolls=budget))
+        assert (info.value.code, info.value.params, source.remaining) == (
+            "dice.too_many_rolls", {"rolls": wanted, "max": budget}, left)
+
+
+def test_parentheses_count_their_depth_one_pair_at_a_time() -> None:
+    """``max_depth`` is the nesting, not the number of pairs."""
+    assert parse("(1)+(1)+(1)", Limits(max_depth=1)).notation == "(1)+(1)+(1)"
+
+
+def test_an_expression_ending_exactly_at_the_length_limit_is_allowed() -> None:
+    assert split_expression("1d20+5 攻擊", Limits(max_length=6)) == ("1d20+5", "攻擊")

@@ -94,3 +94,16 @@ def test_default_when_no_expression() -> None:
 
 def test_reason_keeps_its_case() -> None:
     assert roll("1D20 Pick The LOCK", ScriptedSource([5])).reason == "Pick The LOCK"
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "reason"),
+    [
+        ("(1d6 + 2) 3 goblins", "(1d6 + 2)", "3 goblins"),  # depth back to 0 after ")"
+        ("1d20 5 goblins", "1d20", "5 goblins"),  # a number after a space is the reason
+        ("d20+2 dis 偷襲", "d20+2 dis", "偷襲"),  # the trailing disadvantage word
+    ],
+)
+def test_where_an_expression_ends_after_brackets_numbers_and_dis(
+        text: str, expression: str, reason: str) -> None:
+    assert split_expression(text) == (expression, reason)
