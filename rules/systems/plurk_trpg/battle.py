@@ -1,4 +1,4 @@
-"""Battle (PL-13, 14, and moving on the field of PL-15): initiative, rounds from 0,
+"""Battle (PL-13, 14, and placing and moving on the field of PL-15): initiative, rounds from 0,
 BP spent per action and refilled at a turn's end and start, combatants joining and
 leaving mid-battle.
 
@@ -18,6 +18,13 @@ from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits import turns
 from rules.kits.costs import CostTable, alias_table
+from rules.systems.plurk_trpg.cells import (
+    FIELD_DEFAULT,
+    _check_size,
+    cell_name,
+    distance,
+    parse_cell,
+)
 from rules.systems.plurk_trpg.checks import CHECK_DIE
 from rules.systems.plurk_trpg.common import (
     MAX_REROLLS,
@@ -26,14 +33,6 @@ from rules.systems.plurk_trpg.common import (
     _replace_combatant,
     _resolve_action,
     _roll,
-)
-from rules.systems.plurk_trpg.field import (
-    FIELD_DEFAULT,
-    _check_size,
-    cell_name,
-    distance,
-    parse_cell,
-    place,
 )
 
 BP_DEFAULT_COSTS: dict[str, int] = {"move": 1, "attack": 2, "skill": 2, "item": 1, "parry": 1}
@@ -589,7 +588,20 @@ def end_battle(battle: Battle) -> Battle:
     return replace(battle, ended=True)
 
 
-# ------------------------------------------------------------------ moving on the field (PL-15)
+# ------------------------------------------------------ placing and moving on the field (PL-15)
+
+
+def place(battle: Battle, name: str, cell: str | None) -> Battle:
+    """The GM puts a combatant on a cell (no BP), or takes it off the board with None."""
+    index = battle.index_of(name)
+    if cell is None:
+        return _replace_combatant(battle, index, position=None)
+    col, row = parse_cell(cell, battle.width, battle.height)
+    wanted = cell_name(col, row)
+    occupant = battle.occupant(wanted)
+    if occupant is not None and occupant.name != battle.combatants[index].name:
+        raise RuleError("plurk.cell_occupied", cell=wanted, occupant=occupant.name)
+    return _replace_combatant(battle, index, position=wanted)
 
 
 @dataclass(frozen=True, slots=True)
