@@ -19,8 +19,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.gm import user_ref
-from bot.kits.references import require_owner_or_gm
+from bot.kits.references import require_owner_or_gm, user_ref
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
