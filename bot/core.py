@@ -785,6 +785,15 @@ class Core:
         except Replay:
             return False
 
+    async def read_table(self, platform: str, channel: str,
+                         work: Callable[[UnitOfWork], Awaitable[T]]) -> T | None:
+        """``work`` on the table ``channel`` plays at, read outside any command (the
+        `trpgbot log export` command line); None when that table was never used."""
+        table = await self.table_key(platform, channel)
+        async with self.sessions() as session:
+            row = await self.channel_row(session, platform, table, create=False)
+            return None if row is None else await work(UnitOfWork(session, row))
+
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
         """Stat names on the user's active sheet plus the system's (for autocomplete)."""
         table = await self.table_key(platform, channel)

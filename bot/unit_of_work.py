@@ -17,18 +17,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.documents import DamagedDocument, Doc, Document
 from bot.store.models import (
+    CAMPAIGN_PREFIX,
     Channel,
     ChannelBinding,
     ChannelGM,
     ChannelState,
     Character,
     CharacterState,
+    GameLog,
+    GameLogLine,
     PendingPrivate,
+    campaign_key,
 )
 
 if TYPE_CHECKING:
@@ -42,6 +46,11 @@ channel_key, system, locale, default_die, gms."""
 Sheet = Character
 """A character sheet: id, channel_id, owner, name, active, stats."""
 Gm = ChannelGM
+Log = GameLog
+"""A game log of the table: id, name, active, full, lines, chars, started_by,
+exported_at (assign ``active`` and ``exported_at``)."""
+LogLine = GameLogLine
+"""One line of a game log: at, kind, user, name, text."""
 
 
 class SheetClash(Exception):
@@ -218,6 +227,33 @@ class UnitOfWork:
                 PendingPrivate.id.in_([row.id for row in rows])))
         return [row.text for row in rows]
 
+    # --- game logs ------------------------------------------------------------------
+    async def logs(self) -> list[Log]:
+        """The table's game logs, oldest first."""
+        return list(await self.session.scalars(select(GameLog).where(
+            GameLog.channel_id == self.channel.id).order_by(GameLog.id)))
+
+    async def new_log(self, name: str, started_by: str) -> Log:
+        log = GameLog(channel_id=self.channel.id, name=name, active=False, lines=0,
+                      chars=0, full=False, started_by=started_by)
+        self.session.add(log)
+        await self.session.flush()
+        return log
+
+    async def log_lines(self, log: Log) -> list[LogLine]:
+        return list(await self.session.scalars(select(GameLogLine).where(
+            GameLogLine.log_id == log.id).order_by(GameLogLine.id)))
+
+    async def public_line_counts(self, logs: list[Log]) -> dict[int, int]:
+        """Lines of each log's players' copy (no private line), by log id."""
+        if not logs:
+            return {}
+        counted = await self.session.execute(
+            select(GameLogLine.log_id, func.count()).where(
+                GameLogLine.log_id.in_([row.id for row in logs]),
+                GameLogLine.kind != "private").group_by(GameLogLine.log_id))
+        return {row.id: 0 for row in logs} | {log_id: n for log_id, n in counted.all()}
+
     # --- campaigns ------------------------------------------------------------------
     async def binding(self, platform: str, channel: str) -> str | None:
         """The campaign the platform channel is bound to, if any."""
@@ -282,4 +318,5 @@ def _doc_key(doc: Doc[Any], sheet: Sheet | None, table: Table | None,
             table.id if table is not None else None)
 
 
-__all__ = ["DamagedDocument", "Gm", "Sheet", "SheetClash", "Table", "UnitOfWork"]
+__all__ = ["CAMPAIGN_PREFIX", "DamagedDocument", "Gm", "Log", "LogLine", "Sheet",
+           "SheetClash", "Table", "UnitOfWork", "campaign_key"]
