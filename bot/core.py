@@ -28,11 +28,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-import bot.handlers  # noqa: F401  (registers the common commands)
 from bot import router, systems
+from bot.routes import router as routes
 from bot.config import Settings
-from bot.context import Context
+from bot.context import Context, Services
 from bot.dice_replay import DiceReplay
+from bot.documents import DamagedDocument
 from bot.errors import CommandError
 from bot.gamelog import book as log_book
 from bot.gamelog.book import Line, LogBook
@@ -60,6 +61,7 @@ from bot.store.models import (
 )
 from bot.store.ops import claim_row, outbox_ids
 from bot.store.outbox import Claims, new_claim, process_name
+from bot.unit_of_work import UnitOfWork
 from rules.dice.source import DiceSource, SystemSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem
@@ -135,7 +137,7 @@ class Core:
             claimant=claimant) if group_commit else None
         self.claims = Claims(claimant, self._transaction)
         """Who sends the replies this core stored or took (bot/store/outbox.py)."""
-        systems.plugins()  # every rule system's commands registered before routing
+        self.router = routes()  # every rule system's declared commands
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
@@ -145,6 +147,10 @@ class Core:
         self._tables: dict[tuple[str, str], str] = {}
         self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.logbook = LogBook()
+        self.services = Services(self.catalog, self.is_user_id,
+                                 lambda system: self.system_of_id(system),
+                                 self.default_system, self.logbook, self.platform_locale,
+                                 self.router)
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
 
@@ -203,13 +209,13 @@ class Core:
             return [self._error(incoming, locale, "core.error.bad_text")]
         if incoming.platform_dice:
             body = emoticons_to_dice(body)
-        if not router.is_command(body):
-            close = router.near_miss(body)  # `.hlep`: a typo of a command, not chatter
+        if not self.router.is_command(body):
+            close = self.router.near_miss(body)  # `.hlep`: a typo of a command, not chatter
             if close is None:
                 return await self._chatter(said)
             return [self._error(incoming, locale, "core.error.did_you_mean",
                                 typed=body.split()[0][:20], command=close)]
-        early = router.unambiguous(body)  # the same command whatever the channel plays
+        early = self.router.unambiguous(body)  # the same command whatever the channel plays
         if early is not None:
             try:
                 self._check_before_work(early[0], early[1], incoming)
@@ -245,13 +251,12 @@ class Core:
         if cmd.precheck is not None:
             cmd.precheck(args)
 
-    @staticmethod
-    def _command_at(body: str, channel: Channel) -> tuple[router.Command, str]:
+    def _command_at(self, body: str, channel: Channel) -> tuple[router.Command, str]:
         """The command ``body`` runs at this table, or a refusal naming the systems that
         have it (`.atk` typed in a channel that plays another system)."""
-        found = router.resolve(body, channel.system)
+        found = self.router.resolve(body, channel.system)
         if found is None:
-            owners = router.owners_of(body)
+            owners = self.router.owners_of(body)
             name = next(iter(owners.values())).names[0] if owners else body[:20]
             raise CommandError("core.error.other_system", command=f".{name}",
                                owners=list(owners), system=channel.system)
@@ -275,6 +280,11 @@ class Core:
             # written by this command, which the player may simply repeat
             return [self._error(incoming, self.cached_locale(
                 incoming.platform, incoming.channel), "core.error.conflict")]
+        except DamagedDocument as exc:  # stored data this code cannot read: refused
+            log.error("a %s command met a damaged document: %s", run.name, exc)
+            return [self._error(incoming, self.cached_locale(
+                incoming.platform, incoming.channel), "core.error.damaged_document",
+                document=exc.key, where=exc.where)]
         except BatchFailed:  # the commit of the batch failed: nothing of it was stored
             return [self._error(incoming, self.cached_locale(
                 incoming.platform, incoming.channel), "core.error.internal")]
@@ -386,11 +396,11 @@ class Core:
         else:
             run.command, args = run.early
         self._refresh_gm_name(channel, incoming)
-        ctx = Context(self, session, channel, incoming, run.dice, args,
-                      run.command.names[0],
-                      channel.locale or self.platform_locale(incoming.platform),
-                      cache=self._cache_for(session))
+        uow = UnitOfWork(session, channel, cache=self._cache_for(session))
+        ctx = Context(uow, self.services, incoming, run.dice, args, run.command.names[0],
+                      channel.locale or self.platform_locale(incoming.platform))
         outs = await run.command.handler(ctx)
+        await uow.flush_saves()
         if isinstance(run.source, PlatformDiceSource) and run.source.used:
             outs = self._mark_platform_dice(outs, run.source, ctx.locale)
         run.locale = channel.locale or self.platform_locale(incoming.platform)
@@ -775,6 +785,15 @@ class Core:
         except Replay:
             return False
 
+    async def read_table(self, platform: str, channel: str,
+                         work: Callable[[UnitOfWork], Awaitable[T]]) -> T | None:
+        """``work`` on the table ``channel`` plays at, read outside any command (the
+        `trpgbot log export` command line); None when that table was never used."""
+        table = await self.table_key(platform, channel)
+        async with self.sessions() as session:
+            row = await self.channel_row(session, platform, table, create=False)
+            return None if row is None else await work(UnitOfWork(session, row))
+
     async def stat_names(self, platform: str, channel: str, user: str) -> list[str]:
         """Stat names on the user's active sheet plus the system's (for autocomplete)."""
         table = await self.table_key(platform, channel)
@@ -807,5 +826,8 @@ class Core:
                     verb)
 
     def system_of(self, channel: Channel | None) -> GameSystem:
-        found = systems.get(channel.system) if channel is not None else None
+        return self.system_of_id(channel.system if channel is not None else None)
+
+    def system_of_id(self, system: str | None) -> GameSystem:
+        found = systems.get(system) if system is not None else None
         return (found or systems.plugins()[self.default_system]).game
