@@ -128,6 +128,20 @@ class CommandTable:
                         spec.precheck, spec.hidden, owner, spec.rebinds))
         return cls(owner, found)
 
+    def command(self, *names: str, help_key: str | None = None,
+                precheck: Precheck | None = None, hidden: bool = False,
+                rebinds: bool = False) -> Callable[[Handler], Handler]:
+        """Add the decorated handler to this table directly (a table built in code, as
+        a test's or an operator's own system is)."""
+
+        def add(handler: Handler) -> Handler:
+            self.add(Command(tuple(names), handler,
+                             help_key or f"{self.owner}.help.{names[0]}", precheck, hidden,
+                             self.owner, rebinds))
+            return handler
+
+        return add
+
     def add(self, cmd: Command) -> None:
         for name in cmd.names:
             key = name.casefold()

@@ -269,7 +269,7 @@ def _labels(catalog: Catalog, locale: str, row: Log, lines: list[LogLine],
     return export.Labels(
         title=t("core.log.title_gm" if gm else "core.log.title", name=row.name),
         summary=t("core.log.summary", lines=len(lines),
-                  day=row.created_at.strftime("%Y-%m-%d")),
+                  day=row.created_at.strftime("%Y-%m-%d") if row.created_at else ""),
         bot=t("core.log.bot"),
         private=t("core.log.private"),
     )

@@ -31,7 +31,7 @@ async def create_character(ctx: Context, name: str) -> Sheet:
         raise CommandError("core.error.pc_too_many", limit=MAX_CHARACTERS)
     for other in owned:
         other.active = False
-    return ctx.uow.add_sheet(ctx.user, name, active=True)
+    return await ctx.uow.add_sheet(ctx.user, name, active=True)
 
 
 def find(owned: list[Sheet], name: str) -> Sheet:
