@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -98,29 +98,3 @@ def _first_error(exc: ValidationError) -> str:
     path = ".".join(str(part) for part in first.get("loc", ())) or "(root)"
     return f"{path}: {first.get('msg', 'invalid')}"
 
-
-class Document:
-    """The old declaration (a class with ``key``, ``schema``, ``upgrade``), read as raw
-    JSON through ``ctx.document``: being replaced by :class:`Doc` system by system."""
-
-    key: ClassVar[str]
-    schema: ClassVar[int] = 1
-    per_character: ClassVar[bool] = False
-
-    @classmethod
-    def upgrade(cls, data: dict[str, Any], schema: int) -> dict[str, Any]:
-        """Data stored by ``schema`` brought one step up (to ``schema + 1``)."""
-        raise ValueError(f"{cls.key}: no upgrade from schema {schema}")
-
-    @classmethod
-    def current(cls, data: dict[str, Any], schema: int) -> dict[str, Any]:
-        """Stored data in this code's shape, upgraded step by step."""
-        if schema > cls.schema:
-            raise ValueError(f"{cls.key}: stored by a newer schema ({schema} > {cls.schema})")
-        while schema < cls.schema:
-            data, schema = cls.upgrade(data, schema), schema + 1
-        return data
-
-    @classmethod
-    def owner(cls) -> str:
-        return cls.key.partition(".")[0]
