@@ -75,7 +75,13 @@ class Doc(Generic[T]):
             step = self.migrations.get(schema)
             if step is None:
                 raise DamagedDocument(where, self.key, f"no migration from schema {schema}")
-            data, schema = step(dict(data)), schema + 1
+            try:
+                data = step(dict(data))
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                # a value the step cannot read is damaged, as one that fails validation
+                raise DamagedDocument(where, self.key, f"migration from schema {schema} "
+                                      f"failed ({type(exc).__name__})") from None
+            schema += 1
         try:
             return self.adapter.validate_python(data)
         except ValidationError as exc:

@@ -145,6 +145,13 @@ def test_a_missing_migration_step_is_refused() -> None:
         gap.read({"n": 1}, 1, "console:t")
 
 
+def test_a_migration_that_cannot_read_the_stored_value_is_a_damaged_document() -> None:
+    needs_n = Doc("toys.needs_n", PoolValue, PoolValue, schema=2,
+                  migrations={1: lambda data: {"points": data["n"]}})
+    with pytest.raises(DamagedDocument, match="migration from schema 1 failed"):
+        needs_n.read({"points": 3}, 1, "console:t")
+
+
 def test_a_system_may_only_own_documents_in_its_namespace() -> None:
     stray = Doc("plurk.stray", PoolValue, PoolValue)
     with pytest.raises(ValueError, match="not toys"):
