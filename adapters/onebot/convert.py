@@ -8,8 +8,8 @@ Outgoing text also has its links defused (:func:`defuse_links`): QQ clients
 make bare URLs clickable, and a roll reason is a player's text.
 
 Incoming ``at`` segments become the core's mention form ``<@qq>`` (the form
-Discord messages carry natively, parsed by ``bot.kits.references.user_ref`` and
-``mention``), so ``.hp -5 @Bob`` names Bob.
+Discord messages carry natively, parsed by ``bot.handlers.gm.user_ref`` and
+``bot.kits.references.mention``), so ``.hp -5 @Bob`` names Bob.
 """
 
 from __future__ import annotations

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import user_ref
 from bot.messages import Outgoing
 from bot.permissions import require_gm
 from bot.router import command
+
+_MENTION = re.compile(r"^(?:<@!?(\d+)>|\[CQ:at,qq=(\d+)\]|@?(\S+))$")
+
+
+def user_ref(text: str) -> str:
+    """A user named in a command: a raw id, `@id`, a Discord `<@id>` or a QQ at-code."""
+    match = _MENTION.match(text.strip())
+    if match is None:
+        raise CommandError("core.error.gm_usage")
+    return next(group for group in match.groups() if group)
 
 
 def gm_list(ctx: Context) -> str:

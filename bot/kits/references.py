@@ -20,7 +20,6 @@ from bot.unit_of_work import Sheet
 # --------------------------------------------------------------------------- who
 
 _MENTION = re.compile(r"^(?:<@!?(\d+)>|\[CQ:at,qq=(\d+)\]|@(\S+))$")
-_SPACE = re.compile(r"\s")
 
 
 def mention(token: str) -> str | None:
@@ -29,18 +28,6 @@ def mention(token: str) -> str | None:
     if match is None:
         return None
     return next(group for group in match.groups() if group)
-
-
-def user_ref(text: str) -> str:
-    """A user named in a command: a mention (``mention``) or a raw id; text that is
-    empty or has a space in it is refused with the ``.gm`` usage."""
-    token = text.strip()
-    found = mention(token)
-    if found is not None:
-        return found
-    if not token or _SPACE.search(token):
-        raise CommandError("core.error.gm_usage")
-    return token
 
 
 async def active_sheet(ctx: Context, owner: str | None = None) -> Sheet:
