@@ -68,8 +68,8 @@ class Core:
         if group_commit is None:
             group_commit = settings.group_commit
         claimant = process_name()
-        self.writer = Writer(db.make_engine(
-            engine.url.render_as_string(hide_password=False), writer=True),
+        self.writer = Writer(db.make_writer_engine(
+            engine.url.render_as_string(hide_password=False)),
             cap=200 if group_commit else 1, claimant=claimant)
         self.claims = Claims(claimant, self.store_sync)
         """Who sends the replies this core stored or took (bot/store/outbox.py)."""

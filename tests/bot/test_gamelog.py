@@ -252,7 +252,7 @@ def _count_statements(core: Core) -> list[str]:
         seen.append(statement)
 
     for engine in engines(core):
-        event.listen(engine.sync_engine, "before_cursor_execute", count)
+        event.listen(engine, "before_cursor_execute", count)
     return seen
 
 

@@ -150,7 +150,7 @@ async def test_acknowledgements_survive_a_failed_deletion(
             raise OSError("disk gone")
 
     for engine in engines(core):
-        event.listen(engine.sync_engine, "before_cursor_execute", fail_once)
+        event.listen(engine, "before_cursor_execute", fail_once)
     with caplog.at_level(logging.ERROR, logger="bot.core"):
         await core.flush_acks()
     assert len(failed) == 1
