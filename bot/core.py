@@ -139,6 +139,7 @@ class Core:
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
+        self.platforms = settings.platforms()  # each platform's locale and user-id rule
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._locales: dict[tuple[str, str], str] = {}
         self._bot_ids: dict[str, str] = {}
@@ -172,8 +173,7 @@ class Core:
 
     # --- locale ------------------------------------------------------------------
     def platform_locale(self, platform: str) -> str:
-        section = {"qq": "onebot"}.get(platform, platform)
-        return getattr(getattr(self.settings, section, None), "locale", "zh-Hant")
+        return self.platforms.locale(platform)
 
     def cached_locale(self, platform: str, channel: str) -> str:
         """The channel's locale without I/O (for refusals that must cost nothing)."""
@@ -188,9 +188,9 @@ class Core:
             return []  # a platform's resend: not even its handler runs again
         said = incoming  # chatter keeps its line breaks: the game log shows them
         incoming = one_line(incoming)
-        # decided before invisible characters go: an adapter marks chatter that looks
-        # like a command (a Plurk post without the bot's mention) with a zero-width space
-        body = strip_prefix(normalize(incoming.text))
+        # an adapter marks chatter that looks like a command (a Plurk post without the
+        # bot's mention): it is chatter, whatever its text
+        body = None if incoming.kind == "chatter" else strip_prefix(normalize(incoming.text))
         if body is None:
             return await self._chatter(shown(said))
         incoming, body = shown(incoming), visible(body)
@@ -684,21 +684,16 @@ class Core:
         return out if text == out.text else replace(out, text=text)
 
     # --- who is who ----------------------------------------------------------------
-    NUMERIC_ID_PLATFORMS = frozenset({"qq", "discord", "plurk"})
-
     def set_bot_id(self, platform: str, user: str) -> None:
         """The bot's own user id on ``platform`` (an adapter tells it once connected)."""
         self._bot_ids[platform] = user
 
     def is_user_id(self, platform: str, user: str) -> bool:
-        """Whether ``user`` can be a real person on ``platform``: QQ, Discord and Plurk
-        ids are positive integers (Plurk reads `0` in a recipient list as "all my
-        friends"), and the bot is never one of the people it sends secrets to."""
+        """Whether ``user`` can be a real person on ``platform`` (its adapter's rule,
+        bot/platforms.py), and the bot is never one of the people it sends secrets to."""
         if user == self._bot_ids.get(platform):
             return False
-        if platform in self.NUMERIC_ID_PLATFORMS:
-            return user.isdigit() and user.isascii() and int(user) > 0
-        return user.strip("0") != ""
+        return self.platforms.is_user_id(platform, user)
 
     # --- services for adapters -----------------------------------------------------
     async def private_delivery_failed(self, platform: str, outgoing: Outgoing) -> list[Outgoing]:

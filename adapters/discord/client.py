@@ -23,7 +23,7 @@ from adapters.discord.convert import (
 )
 from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
-from bot.config.discord import DiscordSettings
+from adapters.discord.settings import DiscordSettings
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from adapters.onebot.convert import (
     message_text,
 )
 from adapters.onebot.delivery import SEND_ERRORS, OneBotDelivery
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.messages import Outgoing
 
 log = logging.getLogger(__name__)

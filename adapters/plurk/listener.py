@@ -40,6 +40,7 @@ from adapters.plurk.errors import PlurkError
 from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.outbox import PLATFORM, PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
+from adapters.plurk.settings import PlurkSettings
 from adapters.plurk.text import (
     as_chatter,
     command_text,
@@ -48,7 +49,6 @@ from adapters.plurk.text import (
     replace_mentions,
     strip_mention,
 )
-from bot.config.plurk import PlurkSettings
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)

@@ -79,7 +79,7 @@ class PostingClient(Protocol):
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Delays in seconds; see bot/config/plurk.py for the defaults' reasons."""
+    """Delays in seconds; see adapters/plurk/settings.py for the defaults' reasons."""
 
     anti_flood_base_delay: float = 60.0
     anti_flood_max_delay: float = 900.0

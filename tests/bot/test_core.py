@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.orm.exc import StaleDataError
 
+from adapters.config import Settings
 from bot import router, systems
-from bot.config import Settings
 from bot.context import Context
 from bot.core import MAX_INPUT, MAX_REPLY, Core, Run
 from bot.errors import CommandError

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.gamelog import book
 from bot.messages import Outgoing

@@ -31,8 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from adapters.config import Settings
 from bot import router
-from bot.config import Settings
 from bot.core import Core
 from bot.errors import CommandError
 from bot.handlers.campaign import CampaignInvites
@@ -577,7 +577,7 @@ async def test_another_process_changes_are_seen(any_settings: Settings) -> None:
 
 BURST = textwrap.dedent("""
     import asyncio, sys
-    from bot.config import Settings
+    from adapters.config import Settings
     from bot.core import Core
     from bot.messages import Incoming
 

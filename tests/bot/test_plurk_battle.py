@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlalchemy import select
 
+from adapters.config import Settings
 from bot import router
-from bot.config import Settings
 from bot.core import Core
 from bot.messages import Outgoing
 from bot.store.models import ChannelState, Character

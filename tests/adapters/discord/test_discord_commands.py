@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from discord import Locale, app_commands
 
+from adapters.config import Settings
 from adapters.discord.commands import VERBS, build_commands, check_line, core_knows, text_line
 from adapters.discord.convert import split_message, utf16_len
 from adapters.discord.i18n import STRINGS, CommandTranslator
-from bot.config import Settings
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from tests.adapters.discord.doubles import (

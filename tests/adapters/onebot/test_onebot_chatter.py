@@ -20,7 +20,7 @@ from nonebug import App
 from adapters.onebot import bridge
 from adapters.onebot.convert import NOT_A_COMMAND, as_chatter, chatter_text
 from adapters.onebot.server import ensure_plugin
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.messages import Incoming, Outgoing
 from rules.dice.source import ScriptedSource
 from tests.adapters.onebot.harness import TOKEN, RunningBot, onebot_settings, start_bot, stop_bot

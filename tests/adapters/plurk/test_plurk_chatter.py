@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from adapters.config import Settings
 from adapters.plurk.listener import PlurkListener
 from adapters.plurk.text import NOT_A_COMMAND, as_chatter
-from bot.config import Settings
 from bot.messages import Incoming, Outgoing
 from tests.adapters.plurk.fake_plurk import BOT_ID, FakePlurk
 from tests.adapters.plurk.test_plurk_listener import (
