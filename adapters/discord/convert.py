@@ -7,8 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.messages import Incoming
-from bot.normalize import normalize, strip_prefix
+from bot.messages import Incoming, MessageKind
 
 PLATFORM = "discord"
 PRIVATE_PREFIX = "dm:"
@@ -49,18 +48,6 @@ def chatter_text(message: discord.Message) -> str:
     return " ".join(f"[{name}]" for name in names if name)
 
 
-#: Put before a chat line that the core would read as a command although the adapter
-#: does not (``/r 1d20`` typed as text: ``/`` is left to slash commands): invisible, and
-#: the core then records the line as chatter and runs nothing.
-NOT_A_COMMAND = "\u200b"
-
-
-def as_chatter(text: str) -> str:
-    """``text`` as it goes to the core for a message that is no command: unchanged,
-    unless the core would take it for one (:data:`NOT_A_COMMAND`)."""
-    return NOT_A_COMMAND + text if strip_prefix(normalize(text)) is not None else text
-
-
 def channel_key(channel: object, user_id: int, guild: object | None) -> str:
     """The core's channel id: the channel (or thread) id in a server, and the
     ``dm:<user>`` pseudo-channel in a direct message, so a user's DM state does not
@@ -74,7 +61,10 @@ def private_channel_user(channel: str) -> str | None:
     return channel[len(PRIVATE_PREFIX):] if channel.startswith(PRIVATE_PREFIX) else None
 
 
-def incoming_from_message(message: discord.Message, text: str) -> Incoming:
+def incoming_from_message(message: discord.Message, text: str,
+                          kind: MessageKind = "command") -> Incoming:
+    """``kind="chatter"``: a message that is no command for the adapter (``/r 1d20``
+    typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing."""
     author = message.author
     return Incoming(
         platform=PLATFORM,
@@ -84,6 +74,7 @@ def incoming_from_message(message: discord.Message, text: str) -> Incoming:
         display_name=author.display_name,
         is_private=message.guild is None,
         message_id=str(message.id),
+        kind=kind,
     )
 
 

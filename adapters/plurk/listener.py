@@ -42,7 +42,6 @@ from adapters.plurk.outbox import PLATFORM, PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
 from adapters.plurk.settings import PlurkSettings
 from adapters.plurk.text import (
-    as_chatter,
     command_text,
     is_command,
     mentioned_nicks,
@@ -319,9 +318,10 @@ class PlurkListener:
             platform=PLATFORM,
             channel=self.channel_for(plurk_id),
             user=user,
-            text=as_chatter(text),
+            text=text,
             display_name=name,
             message_id=message_id,
+            kind="chatter",  # not addressed to the bot, even if it reads `.r 1d20`
         )
         await self._to_core(incoming)
 

@@ -3,7 +3,7 @@
 In: a command is a plurk or response whose text *starts* with ``@<bot nick>``
 followed by a command; a mention later in a sentence is conversation, not a
 command. Conversation in a thread still reaches the core, for the game log
-(:func:`as_chatter`).
+(``Incoming.kind == "chatter"``).
 
 Out: Plurk shows at most 360 characters per post, so replies are split into
 several responses, preferring line breaks, then sentence ends, then spaces.
@@ -71,22 +71,10 @@ def strip_mention(text: str, nick: str) -> str | None:
     return text[match.end() :].strip()
 
 
-#: Put before a chat line that the core would read as a command although it is not
-#: addressed to the bot (``.r 1d20`` without ``@<bot nick>``): invisible, and the core
-#: then records the line as chatter and runs nothing.
-NOT_A_COMMAND = "\u200b"
-
-
 def is_command(text: str) -> bool:
     """Whether the core takes ``text`` for a command (it starts with ``.`` / ``/`` or a
     full-width twin, :func:`bot.normalize.strip_prefix`)."""
     return strip_prefix(normalize(text)) is not None
-
-
-def as_chatter(text: str) -> str:
-    """``text`` as it goes to the core for a post that is no command: unchanged, unless
-    the core would take it for one (:data:`NOT_A_COMMAND`)."""
-    return NOT_A_COMMAND + text if is_command(text) else text
 
 
 _MENTION_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_@＠])@([A-Za-z0-9_]{1,60})")
