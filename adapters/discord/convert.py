@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
+from adapters.split import split, utf16_length
 from bot.messages import Incoming, MessageKind
 
 PLATFORM = "discord"
@@ -94,11 +95,6 @@ def incoming_from_interaction(interaction: discord.Interaction, text: str) -> In
     )
 
 
-def utf16_len(text: str) -> int:
-    """Length as Discord counts it (UTF-16 code units, like JavaScript)."""
-    return len(text.encode("utf-16-le")) // 2
-
-
 #: Characters Discord's markdown gives a meaning anywhere in a line: escapes,
 #: bold/italic/underline/strike, spoilers, code, masked links and every ``<…>``
 #: form (user/role/channel/command mentions, timestamps, custom emoji, ``<url>``).
@@ -154,45 +150,29 @@ def message_pieces(text: str, block: bool = False) -> list[str]:
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Pieces of at most ``limit`` (UTF-16) characters, cut at line breaks when possible,
-    otherwise at spaces, otherwise anywhere (never inside a surrogate pair, never
-    between a backslash and the character it escapes).
+    """Pieces of at most ``limit`` UTF-16 units (as Discord counts), cut at line breaks
+    when possible, otherwise at spaces, otherwise anywhere (never inside a surrogate
+    pair, never between a backslash and the character it escapes): adapters/split.py
+    with Discord's :func:`discord_cut`.
 
     ``text`` is already escaped (``escape_markdown``): a cut is checked so that it
     cannot unescape anything, and a piece that starts in the middle of a line gets
     its line-start markers escaped too (``… # x`` cut at the space must not become
     a heading).
     """
-    pieces: list[str] = []
-    rest = text
-    while utf16_len(rest) > limit:
-        head = _fit(rest, limit)
-        cut = head.rfind("\n")
-        if cut <= 0:
-            cut = head.rfind(" ")
-        if cut <= 0:
-            head = _whole_escapes(head)
-            pieces.append(head)
-            rest = rest[len(head):]
-        else:
-            pieces.append(rest[:cut])
-            rest = rest[cut + 1:]
-        rest = escape_line_start(rest)
-    pieces.append(rest)
-    return [piece for piece in pieces if piece.strip()]
+    return split(text, limit, length=utf16_length, cut=discord_cut, then=escape_line_start)
 
 
-def _whole_escapes(head: str) -> str:
-    """``head`` without a trailing backslash whose escaped character did not fit."""
+def discord_cut(text: str, window: int) -> tuple[int, int]:
+    """At the last line break in the window, else its last space (either dropped), else
+    at the window's end — one character earlier when that would cut a backslash from
+    the character it escapes."""
+    head = text[:window]
+    cut = head.rfind("\n")
+    if cut <= 0:
+        cut = head.rfind(" ")
+    if cut > 0:
+        return cut, cut + 1
     backslashes = len(head) - len(head.rstrip("\\"))
-    return head[:-1] if backslashes % 2 else head
-
-
-def _fit(text: str, limit: int) -> str:
-    """The longest prefix of ``text`` within ``limit`` UTF-16 units."""
-    units = 0
-    for index, char in enumerate(text):
-        units += 2 if ord(char) > 0xFFFF else 1
-        if units > limit:
-            return text[:index]
-    return text
+    end = window - backslashes % 2
+    return end, end

@@ -24,6 +24,7 @@ from nonebot.adapters.onebot.v11 import (
     MessageSegment,
 )
 
+from adapters.split import split
 from bot.messages import Incoming, MessageKind
 
 PLATFORM = "qq"
@@ -183,23 +184,9 @@ def to_message(text: str, at_user: str | None = None, image: bytes | None = None
 
 
 def split_text(text: str, limit: int) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` characters, at line breaks when possible.
-
-    Empty text gives no piece at all, so nothing blank is ever sent.
-    """
-    pieces: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit + 1)
-        if cut <= 0:
-            pieces.append(rest[:limit])
-            rest = rest[limit:]
-        else:
-            pieces.append(rest[:cut])
-            rest = rest[cut + 1 :]
-    if rest.strip():
-        pieces.append(rest)
-    return [piece for piece in pieces if piece.strip()]
+    """Cut ``text`` into pieces of at most ``limit`` characters (QQ counts characters),
+    at line breaks when possible (adapters/split.py). Nothing blank is ever sent."""
+    return split(text, limit)
 
 
 def as_id(value: str) -> int | None:
