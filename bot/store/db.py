@@ -28,7 +28,6 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
-    AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
@@ -68,35 +67,17 @@ def quiet_sql_loggers() -> None:
             logger.setLevel(logging.INFO)
 
 
-def _savepoints_to_the_driver(engine: AsyncEngine) -> None:
-    """SAVEPOINT, ROLLBACK TO and RELEASE on the writer's inline connection go straight
-    to ``sqlite3`` (SQLAlchemy compiles each anew — the names change — at ~0.1 ms a
-    statement: most of what a command's savepoint cost)."""
-    dialect = engine.sync_engine.dialect
-
-    def run(connection: Connection, sql: str) -> None:
-        # typed optional; the writer's pool always holds an InlineConnection here
-        connection.connection.driver_connection.run(sql)  # type: ignore[union-attr]
-
-    # method-assign: this one engine's dialect instance is patched on purpose (above)
-    dialect.do_savepoint = (  # type: ignore[method-assign]
-        lambda connection, name: run(connection, f'SAVEPOINT "{name}"'))
-    dialect.do_rollback_to_savepoint = (  # type: ignore[method-assign]
-        lambda connection, name: run(connection, f'ROLLBACK TO SAVEPOINT "{name}"'))
-    dialect.do_release_savepoint = (  # type: ignore[method-assign]
-        lambda connection, name: run(connection, f'RELEASE SAVEPOINT "{name}"'))
-
-
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON")
 """Run on every SQLite connection as it opens."""
 
 
 def make_engine(url: str, writer: bool = False) -> AsyncEngine:
     """The engine of ``url``; ``writer`` makes the group-commit writer's own engine
-    (:mod:`bot.store.group`): one connection, and on SQLite every transaction opened
+    (:mod:`bot.store.writer`): one connection, and on SQLite every transaction opened
     with ``BEGIN IMMEDIATE`` by SQLAlchemy instead of the driver's implicit BEGIN
     before the first write (which breaks SAVEPOINTs and would let a batch that read
-    first fail to take the write lock later)."""
+    first fail to take the write lock later) — the recipe SQLAlchemy documents for
+    aiosqlite."""
     quiet_sql_loggers()
     pool = {"pool_size": 1, "max_overflow": 0} if writer else {}
     if url.startswith("sqlite"):
@@ -104,28 +85,17 @@ def make_engine(url: str, writer: bool = False) -> AsyncEngine:
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         memory = not path or path == ":memory:"
-        if writer and not memory:
-            # statements in the event loop's thread, BEGIN and COMMIT in a worker
-            # thread (bot.store.inline); autocommit mode: every BEGIN is ours below
-            from bot.store.inline import InlineConnection
+        engine = create_async_engine(url, connect_args={"timeout": 30},
+                                     hide_parameters=True, **({} if memory else pool))
 
-            async def connect() -> InlineConnection:
-                return await InlineConnection.connect(path, PRAGMAS, timeout=30)
-            engine = create_async_engine(url, async_creator=connect, hide_parameters=True,
-                                         **pool)
-            _savepoints_to_the_driver(engine)
-        else:
-            engine = create_async_engine(url, connect_args={"timeout": 30},
-                                         hide_parameters=True, **({} if memory else pool))
-
-            @event.listens_for(engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: object) -> None:
-                cursor = dbapi_conn.cursor()
-                for pragma in PRAGMAS:
-                    cursor.execute(pragma)
-                cursor.close()
-                if writer:
-                    dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: object) -> None:
+            cursor = dbapi_conn.cursor()
+            for pragma in PRAGMAS:
+                cursor.execute(pragma)
+            cursor.close()
+            if writer:
+                dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
 
         if writer:
             @event.listens_for(engine.sync_engine, "begin")
@@ -134,17 +104,6 @@ def make_engine(url: str, writer: bool = False) -> AsyncEngine:
 
         return engine
     return create_async_engine(url, pool_pre_ping=True, hide_parameters=True, **pool)
-
-
-async def claim_epoch(session: AsyncSession) -> None:
-    """In a transaction outside the group-commit writer that may change a cached
-    table: on PostgreSQL, bump ``store_epoch`` first (its row lock taken before any
-    other, as the writers' batches do), so that every process's working set is
-    dropped before its next batch (bot/store/group.py). SQLite needs nothing: its
-    ``PRAGMA data_version`` sees every other connection's commit."""
-    bind = session.bind
-    if bind is not None and bind.dialect.name == "postgresql":
-        await session.execute(text("UPDATE store_epoch SET n = n + 1 WHERE id = 1"))
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from bot import router, systems
+from bot import systems
 from bot.i18n import LOCALES, Catalog, rule_key
+from bot.routes import router as _router
 from rules.dice import ERROR_CODES
+
+ROUTER = _router()
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLS = {"t", "text", "has", "CommandError", "_error", "text_or"}
@@ -56,7 +59,7 @@ def test_every_key_the_code_names_exists_in_every_locale() -> None:
 
 def test_every_command_has_help_and_every_rule_code_a_message() -> None:
     catalog = Catalog()
-    helps = [cmd.help_key for cmd in router.COMMON.commands()]
+    helps = [cmd.help_key for cmd in ROUTER.common.commands()]
     helps += [cmd.help_key for plugin in systems.plugins().values()
               for cmd in plugin.commands.commands()]
     for locale in LOCALES:

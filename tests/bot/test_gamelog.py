@@ -13,6 +13,7 @@ from sqlalchemy import event, select
 
 from adapters.config import Settings
 from bot.core import Core
+from bot.unit_of_work import UnitOfWork
 from bot.gamelog import book
 from bot.messages import Outgoing
 from bot.store.models import GameLogLine
@@ -318,10 +319,10 @@ async def test_a_chatter_line_that_cannot_be_logged_is_reported(
     async def broken(*args: object) -> None:
         raise OSError("disk gone")
 
-    monkeypatch.setattr(table.core.logbook, "active", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.core"):
+    monkeypatch.setattr(UnitOfWork, "active_log", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.dispatcher"):
         assert await table.say("u", "閒聊") == []
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.dispatcher"] == [
         "a message could not be added to the game log"]
 
 

@@ -32,11 +32,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from adapters.config import Settings
-from bot import router
 from bot.core import Core
 from bot.errors import CommandError
 from bot.handlers.campaign import CampaignInvites
 from bot.messages import Incoming, Outgoing
+from bot.routes import router as _router
 from bot.store import db
 from bot.store.db import PRAGMAS
 from bot.store.group import BatchFailed, GroupWriter
@@ -44,6 +44,8 @@ from bot.store.inline import InlineConnection
 from bot.store.models import ChannelState, Character, OutboxMessage, ProcessedMessage
 from tests.conftest import make_settings
 from tests.support import Table
+
+ROUTER = _router()
 
 ROOT = Path(__file__).resolve().parents[2]
 UPDATED = "的數值已更新"
@@ -58,7 +60,7 @@ def handler_of(body: str, wrap: Callable[[Callable[..., Awaitable[list[Outgoing]
                                           Callable[..., Awaitable[list[Outgoing]]]],
                ) -> Iterator[None]:
     """Replace the handler of the common command ``body`` for the test's duration."""
-    found = router.resolve(body, "plurk")
+    found = ROUTER.resolve(body, "plurk")
     assert found is not None
     cmd = found[0]
     original = cmd.handler
@@ -356,7 +358,7 @@ async def test_a_resend_runs_no_handler_while_remembered_and_is_still_dropped_wh
     [first] = await table.say("alice", ".r 1d20", dice=[17], message_id="m1")
     assert first.text.endswith("= 17")
     if not remembered:  # as after a restart: only the store knows the id
-        core._answered.clear()
+        core.dispatcher._answered.clear()
         # the handler runs again (its die is rolled), then the command is rolled back
         assert await table.say("alice", ".r 1d20", dice=[3], message_id="m1") == []
     else:  # no die scripted: rolling one would fail the test
@@ -876,7 +878,7 @@ async def test_a_message_id_is_claimed_once_on_either_database(any_settings: Set
         table = Table(core)
         [first] = await table.say("alice", ".st 力量 5", message_id="once")
         assert UPDATED in first.text and strength(first.text) == 5
-        core._answered.clear()  # as after a restart: only the store knows the id
+        core.dispatcher._answered.clear()  # as after a restart: only the store knows the id
         assert await table.say("alice", ".st 力量 9", message_id="once") == []
         assert await stored_strength(core, "table") == 5
         async with core.sessions() as session:

@@ -15,15 +15,15 @@ rule is ``rules.systems.ace``'s. Around them, one concern a module:
 
 from pathlib import Path
 
+from bot.router import CommandTable
 from bot.systems import SystemPlugin
-from bot.systems.ace import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.ace import commands
 from bot.systems.ace.documents import DOCUMENTS
-from bot.systems.ace.table import TABLE
 from rules.systems import ace as rules
 
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
-    commands=TABLE,
+    commands=CommandTable.collect("ace", commands),
     verbs={"check": "ra", "initiative": "ri"},
     help_first=("ra", "rah", "ext", "atk"),
     documents=DOCUMENTS,

@@ -18,7 +18,7 @@ from bot.messages import Outgoing
 from bot.store.models import ChannelState
 from tests.support import Table
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 SEEDS = [11, 22, 33]
 
 
@@ -38,9 +38,10 @@ async def ready(table: Table, locale: str | None = None) -> list[Outgoing]:
 
 
 async def game(core: Core) -> dict:
+    """The stored game (``jianshou.game``'s ``game``), as JSON."""
     async with core.sessions() as session:
         rows = {row.key: row.data for row in await session.scalars(select(ChannelState))}
-    return rows["jianshou.game"]
+    return rows["jianshou.game"]["game"]
 
 
 def hand_of(state: dict, user: str) -> list[str]:

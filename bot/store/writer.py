@@ -1,0 +1,319 @@
+"""Group commit: one writer per database commits the work of many commands at once.
+
+Every command runs on the writer's one connection, inside the one transaction of the
+current *batch*, one command at a time. A command's work is a :class:`Unit`: the
+changes its unit of work comes to (:meth:`bot.unit_of_work.UnitOfWork.changes`),
+the message id it claims and its replies. Nothing of it is written while it runs —
+only the few writes that need an id at once, in a savepoint of its own — so a
+command that fails leaves its batch-mates untouched and nothing to undo.
+
+The batch is committed as soon as no command is waiting to run on the writer (or
+when it holds ``cap`` commands, or ``window`` seconds after its first command): the
+message ids of all its commands in one ``INSERT … ON CONFLICT DO NOTHING RETURNING``
+(a command whose id was recorded before is a replay: its work is dropped and
+:class:`Replayed` raised in it), then the changes, the changes of one shape as one
+``executemany``, then the replies into the outbox in one statement, and the COMMIT.
+:meth:`Writer.run` returns only once the commit that holds the command's work has
+returned, so a reply is never released before its change is durable; then the
+working set (:mod:`bot.store.working_set`) takes the committed values. Commands
+queue for the writer in arrival order (an ``asyncio.Lock`` is FIFO), and the commands
+that arrive while a batch commits (its fsync) form the next.
+
+Each batch starts by checking that no other connection wrote since the last one —
+SQLite's ``PRAGMA data_version`` (it changes when another connection commits),
+PostgreSQL's ``store_epoch`` row, read ``FOR UPDATE`` (every writer bumps it in a
+batch that changed something; the row lock also keeps two processes' batches from
+interleaving) — and drops the working set if one did. On SQLite every batch opens
+with ``BEGIN IMMEDIATE`` (:func:`bot.store.db.make_engine`): the write lock is taken
+once per batch, and savepoints work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
+
+from bot.messages import Outgoing
+from bot.store import statements as sql
+from bot.store.models import utc_now
+from bot.store.outbox import new_claim, process_name
+from bot.store.working_set import TABLES, WorkingSet
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+EPOCH_LOCK = text("SELECT n FROM store_epoch WHERE id = 1 FOR UPDATE")
+EPOCH_BUMP = text("UPDATE store_epoch SET n = n + 1 WHERE id = 1 RETURNING n")
+
+
+class BatchFailed(Exception):
+    """The commit of a batch failed: none of its commands' work is stored."""
+
+
+class Replayed(Exception):
+    """The command's message id was recorded before (a platform delivered the same
+    event twice): its work is dropped and nothing is answered."""
+
+
+@dataclass
+class Unit:
+    """One command's work, committed with its batch."""
+
+    changes: list[sql.Change] = field(default_factory=list)
+    claim: tuple[str, str] | None = None
+    """(platform, message id) recorded with the work; None: no id to record."""
+    platform: str = ""
+    replies: list[Outgoing] = field(default_factory=list)
+    """Stored in the outbox by the commit, which fills in each one's outbox id."""
+    settle: Callable[[], None] | None = None
+    """Run once the commit returned (the working set takes the committed values)."""
+    moved: bool = False
+    """Sheets, documents or bindings moved between tables: the working set is dropped."""
+    sync: Callable[[Connection], Any] | None = None
+    """Statements of the store itself (the outbox's leases) run at the commit; its
+    result is the unit's :attr:`result`."""
+    result: Any = None
+
+
+class ConnectionLink:
+    """A command's way to the writer's connection: reads at once; the writes that
+    cannot wait (a new row whose id the command needs) in a savepoint of its own,
+    opened on the first of them."""
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+        self.savepoint: AsyncTransaction | None = None
+
+    async def read(self, statement: Any) -> Any:
+        return await self.connection.execute(statement)
+
+    async def write_now(self, statement: Any, params: dict[str, Any] | None = None) -> Any:
+        if self.savepoint is None:
+            self.savepoint = await self.connection.begin_nested()
+        return await self.connection.execute(statement, params or {})
+
+
+class Writer:
+    def __init__(self, engine: AsyncEngine, cap: int = 200, window: float = 0.0,
+                 tables: int = TABLES, claimant: str | None = None) -> None:
+        self.engine = engine
+        self.claimant = claimant or process_name()
+        """Who the replies this writer stores are claimed by (bot/store/outbox.py)."""
+        self.cache = WorkingSet(tables)
+        self.dialect = engine.dialect.name
+        self.cap = max(1, cap)
+        self.window = window
+        self._mutex = asyncio.Lock()
+        self.closed = False
+        self._connection: AsyncConnection | None = None
+        self._transaction: AsyncTransaction | None = None
+        self._epoch: Any = None
+        self._units: list[tuple[Unit, asyncio.Future[None]]] = []
+        self._claimed: set[tuple[str, str]] = set()
+        """Message ids claimed by the current batch (a resend within it is a replay)."""
+        self._committer: asyncio.Task[None] | None = None
+        self.commits = 0
+        """Batches committed so far (for tests and the benchmark)."""
+        self.committed = 0
+        """Commands those batches held."""
+
+    async def run(self, work: Callable[[ConnectionLink], Awaitable[tuple[T, Unit]]]) -> T:
+        """Run ``work`` on the writer's connection in the current batch; return its
+        result once the batch holding its :class:`Unit` is committed. An exception of
+        ``work`` undoes what it wrote (its savepoint) and is raised here at once;
+        :class:`Replayed` when its message id was recorded before; a failed commit
+        raises :class:`BatchFailed` in every command of the batch."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        async with self._mutex:
+            connection = await self._begin()
+            link = ConnectionLink(connection)
+            try:
+                result, unit = await work(link)
+                if link.savepoint is not None:
+                    await self._close_savepoint(link.savepoint, unit)
+            except BaseException:
+                if link.savepoint is not None and link.savepoint.is_active:
+                    await link.savepoint.rollback()
+                if self._transaction is None or not self._transaction.is_active:
+                    await self._fail(BatchFailed("the batch's transaction was lost"))
+                raise
+            if unit.claim is not None:
+                if unit.claim in self._claimed:
+                    raise Replayed(unit.claim[1])
+                self._claimed.add(unit.claim)
+            self._units.append((unit, done))
+            if len(self._units) >= self.cap:
+                await self._commit()
+            elif self._committer is None or self._committer.done():
+                self._committer = asyncio.create_task(self._commit_soon())
+        await done
+        return result
+
+    async def _close_savepoint(self, savepoint: AsyncTransaction, unit: Unit) -> None:
+        """A command that wrote at once records its message id in the same savepoint:
+        a replay undoes its writes with it."""
+        if unit.claim is not None:
+            connection = savepoint.connection
+            rows = (await connection.execute(sql.claim(self.dialect), [
+                {"platform": unit.claim[0], "message_id": unit.claim[1],
+                 "processed_at": utc_now()}])).all()
+            if not rows:
+                await savepoint.rollback()
+                raise Replayed(unit.claim[1])
+            unit.claim = None
+        await savepoint.commit()
+
+    async def _begin(self) -> AsyncConnection:
+        """The batch's connection, its transaction open; the working set dropped if
+        another connection committed since this writer's last batch."""
+        if self._transaction is not None:
+            assert self._connection is not None
+            return self._connection
+        try:
+            if self._connection is None:
+                self._connection = await self.engine.connect()
+            connection = self._connection
+            self._transaction = await connection.begin()  # IMMEDIATE on SQLite
+            if self.dialect == "sqlite":
+                seen = (await connection.exec_driver_sql("PRAGMA data_version")).scalar()
+            elif self.dialect == "postgresql":
+                seen = (await connection.execute(EPOCH_LOCK)).scalar()
+            else:
+                seen = None  # no way to tell: nothing is kept from one batch to the next
+        except BaseException:
+            await self._reset()
+            raise
+        if seen is None or (self._epoch is not None and seen != self._epoch):
+            self.cache.clear()
+        self._epoch = seen
+        return connection
+
+    async def _commit_soon(self) -> None:
+        # let every command that is ready to run queue for the writer first: it joins
+        # this batch (the lock is FIFO), a command arriving after waits for the next one
+        await asyncio.sleep(self.window)
+        async with self._mutex:
+            await self._commit()
+
+    async def _commit(self) -> None:
+        """Commit the current batch (the writer's lock held) and release its commands."""
+        units, self._units = self._units, []
+        self._claimed = set()
+        transaction, self._transaction = self._transaction, None
+        if transaction is None:
+            return
+        connection = transaction.connection
+        try:
+            replayed = await self._claim(connection, [unit for unit, _ in units])
+            live = [unit for unit, _ in units if unit.claim not in replayed]
+            await self._apply(connection, [c for unit in live for c in unit.changes])
+            for unit in live:
+                if unit.sync is not None:
+                    unit.result = await connection.run_sync(unit.sync)
+            await self._insert_replies(connection, live)
+            if self.dialect == "postgresql" and any(unit.changes for unit in live):
+                self._epoch = (await connection.execute(EPOCH_BUMP)).scalar()
+            await transaction.commit()
+        except Exception as exc:
+            log.exception("the commit of %d commands failed", len(units))
+            await self._reset()
+            for _, future in units:
+                if not future.done():
+                    future.set_exception(BatchFailed(str(exc)))
+            return
+        self.commits += 1
+        self.committed += len(units)
+        if any(unit.moved for unit in live):
+            self.cache.clear()
+        else:
+            for unit in live:
+                if unit.settle is not None:
+                    unit.settle()
+        for unit, future in units:
+            if future.done():
+                continue
+            if unit.claim is not None and unit.claim in replayed:
+                future.set_exception(Replayed(unit.claim[1]))
+            else:
+                future.set_result(None)
+
+    async def _claim(self, connection: AsyncConnection, units: list[Unit],
+                     ) -> set[tuple[str, str] | None]:
+        """Record the batch's message ids; the ones recorded before (replays)."""
+        claims = [unit.claim for unit in units if unit.claim is not None]
+        if not claims:
+            return set()
+        now = utc_now()
+        rows = await connection.execute(sql.claim(self.dialect), [
+            {"platform": platform, "message_id": message_id, "processed_at": now}
+            for platform, message_id in claims])
+        inserted = {(row.platform, row.message_id) for row in rows}
+        return {claim for claim in claims if claim not in inserted}
+
+    @staticmethod
+    async def _apply(connection: AsyncConnection, changes: list[sql.Change]) -> None:
+        """The changes in their order, each run of one statement as one executemany."""
+        start = 0
+        while start < len(changes):
+            statement = changes[start][0]
+            end = start + 1
+            while end < len(changes) and changes[end][0] is statement:
+                end += 1
+            await connection.execute(statement, [params for _, params in changes[start:end]])
+            start = end
+
+    async def _insert_replies(self, connection: AsyncConnection, units: list[Unit]) -> None:
+        """Every reply of the batch into the outbox in one statement; each unit's list
+        gets its replies back with their outbox ids."""
+        now, claim = utc_now(), new_claim(self.claimant)
+        rows = [{"platform": unit.platform, "message": out.to_record(), "created_at": now,
+                 **claim} for unit in units for out in unit.replies]
+        if not rows:
+            return
+        ids = iter((await connection.execute(sql.insert_replies(), rows)).scalars().all())
+        for unit in units:
+            unit.replies[:] = [replace(out, outbox_id=next(ids)) for out in unit.replies]
+
+    async def _reset(self) -> None:
+        """After a failure: the transaction rolled back, the connection closed, the
+        working set dropped."""
+        self._transaction = None
+        self._epoch = None
+        self._units = []
+        self._claimed = set()
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
+                await connection.close()  # rolls back what is open
+            except Exception:
+                log.exception("closing the writer's failed connection")
+        self.cache.clear()
+
+    async def _fail(self, exc: BaseException) -> None:
+        units, self._units = self._units, []
+        for _, future in units:
+            if not future.done():
+                future.set_exception(BatchFailed(str(exc)))
+        await self._reset()
+
+    async def flush(self) -> None:
+        """Commit whatever is pending now (at close)."""
+        async with self._mutex:
+            await self._commit()
+
+    async def close(self) -> None:
+        self.closed = True
+        await self.flush()
+        if self._committer is not None and not self._committer.done():
+            await self._committer
+        self.cache.clear()
+        if self._connection is not None:
+            await self._connection.close()
+            self._connection = None
+        await self.engine.dispose()
