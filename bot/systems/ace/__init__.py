@@ -5,9 +5,9 @@ rule is ``rules.systems.ace``'s. Around them, one concern a module:
 
 - ``table``: the command table;
 - ``documents``: the typed state documents (options, extended actions, enemies, the
-  fight, each character's nightmare mark);
-- ``state``: those documents read and written, and "who is this name" — a character
-  or a GM's enemy — with its HP;
+  fight, each character's nightmare mark), read and written with ``ctx.uow``;
+- ``state``: "who is this name" — a character or a GM's enemy — with its HP and its
+  fighter as the fight has it;
 - ``sheet``: the numbers a sheet gives a check or a fight (AE-1 … AE-12);
 - ``args`` / ``words``: numbers, options and command words as players type them;
 - ``text``: how results read, and the data of every reply.
