@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -75,7 +75,13 @@ class Doc(Generic[T]):
             step = self.migrations.get(schema)
             if step is None:
                 raise DamagedDocument(where, self.key, f"no migration from schema {schema}")
-            data, schema = step(dict(data)), schema + 1
+            try:
+                data = step(dict(data))
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                # a value the step cannot read is damaged, as one that fails validation
+                raise DamagedDocument(where, self.key, f"migration from schema {schema} "
+                                      f"failed ({type(exc).__name__})") from None
+            schema += 1
         try:
             return self.adapter.validate_python(data)
         except ValidationError as exc:
@@ -98,29 +104,3 @@ def _first_error(exc: ValidationError) -> str:
     path = ".".join(str(part) for part in first.get("loc", ())) or "(root)"
     return f"{path}: {first.get('msg', 'invalid')}"
 
-
-class Document:
-    """The old declaration (a class with ``key``, ``schema``, ``upgrade``), read as raw
-    JSON through ``ctx.document``: being replaced by :class:`Doc` system by system."""
-
-    key: ClassVar[str]
-    schema: ClassVar[int] = 1
-    per_character: ClassVar[bool] = False
-
-    @classmethod
-    def upgrade(cls, data: dict[str, Any], schema: int) -> dict[str, Any]:
-        """Data stored by ``schema`` brought one step up (to ``schema + 1``)."""
-        raise ValueError(f"{cls.key}: no upgrade from schema {schema}")
-
-    @classmethod
-    def current(cls, data: dict[str, Any], schema: int) -> dict[str, Any]:
-        """Stored data in this code's shape, upgraded step by step."""
-        if schema > cls.schema:
-            raise ValueError(f"{cls.key}: stored by a newer schema ({schema} > {cls.schema})")
-        while schema < cls.schema:
-            data, schema = cls.upgrade(data, schema), schema + 1
-        return data
-
-    @classmethod
-    def owner(cls) -> str:
-        return cls.key.partition(".")[0]

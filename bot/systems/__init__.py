@@ -25,7 +25,7 @@ from rules.kits.game_system import GameSystem
 
 if TYPE_CHECKING:
     from bot.context import Context
-    from bot.documents import Doc, Document
+    from bot.documents import Doc
     from bot.unit_of_work import Sheet
 
 SheetGuard = Callable[["Context", "Sheet", str, "int | None", int],
@@ -44,7 +44,7 @@ class SystemPlugin:
     help_first: tuple[str, ...] = ()
     """Commands `.help` lists right after the dice rolls (a new player's first needs)."""
     sheet_guard: SheetGuard | None = None
-    documents: tuple[Doc[Any] | type[Document], ...] = ()
+    documents: tuple[Doc[Any], ...] = ()
     """Typed state documents (channel and character) the system stores."""
     locales: Path | None = None
     """Folder of ``<locale>/*.toml`` catalogs holding this system's ``<id>.*`` keys."""
@@ -105,7 +105,7 @@ def check(plugin: SystemPlugin) -> SystemPlugin:
     if plugin.commands.owner != plugin.id:
         raise ValueError(f"{plugin.id}: its command table belongs to {plugin.commands.owner}")
     for doc in plugin.documents:
-        if (doc.owner if isinstance(doc.owner, str) else doc.owner()) != plugin.id:
+        if doc.owner != plugin.id:
             raise ValueError(f"{plugin.id}: document key {doc.key!r} is not {plugin.id}.*")
     return plugin
 

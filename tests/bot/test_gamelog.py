@@ -13,10 +13,10 @@ from sqlalchemy import event, select
 
 from adapters.config import Settings
 from bot.core import Core
-from bot.unit_of_work import UnitOfWork
 from bot.gamelog import book
 from bot.messages import Outgoing
 from bot.store.models import GameLogLine
+from bot.unit_of_work import UnitOfWork
 from tests.conftest import make_settings
 from tests.support import Table, engines
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.router import Handler, command as declare
+from bot.router import Handler
+from bot.router import command as declare
 from rules.errors import RuleError
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.router import Handler, command as declare
+from bot.router import Handler
+from bot.router import command as declare
+
 
 def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
     """Declare a plurk command (:func:`bot.router.command`) whose replies pass through

@@ -10,7 +10,8 @@ from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.router import Handler, command as declare
+from bot.router import Handler
+from bot.router import command as declare
 from rules.errors import RuleError
 
 _LABELLED = {"posture": "posture", "kind": "kind", "mode": "mode", "stat": "stat"}

@@ -58,7 +58,7 @@ async def write_pool(ctx: Context, combat: Combat, fighter: Fighter, key: str,
 @command("ap", "行動力", "行动力")
 async def ap(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     if not tokens:
         return [ctx.reply(show_text(ctx, combat), ap_data(combat))]
     if is_word(tokens[0], "set", "設", "设", "設定", "设定"):
@@ -70,7 +70,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
             raise CommandError("ap20.error.not_yours", name=fighter.name)
         value = integer(tokens[2], USAGE)
         combat = ap20.update(combat, fighter.name, ap=value)
-        save(row, combat)
+        save(ctx, combat)
         return [ctx.reply(ctx.t("ap20.ap.set", name=fighter.name, before=fighter.ap,
                                 after=value), ap_data(combat))]
     if is_word(tokens[0], "spend", "use", "花", "用"):
@@ -95,7 +95,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
     combat = await write_pool(ctx, combat, fighter, "mp", paid.mp_after)
     combat = await write_pool(ctx, combat, combat.get(fighter.name), "stamina",
                               paid.stamina_after)
-    save(row, combat)
+    save(ctx, combat)
     extra = ""
     if paid.mp_cost:
         extra += ctx.t("ap20.ap.mp", cost=paid.mp_cost, before=paid.mp_before,

@@ -173,7 +173,7 @@ def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackAr
 @command("atk", "attack", "攻擊", "攻击")
 async def atk(ctx: Context) -> list[Outgoing]:
     args = parse_attack(ctx.args)
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     attacker = await actor(ctx, combat, args.by)
     target = find(combat, args.target)
     if target.name == attacker.name:
@@ -207,7 +207,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     if result.damage is not None:
         combat, before, after = await write_hp(ctx, combat.get(target.name), combat,
                                                result.damage.taken)
-    save(row, combat)
+    save(ctx, combat)
     text = attack_text(ctx, attacker, target, args, result, notes, (before, after))
     return [ctx.reply(text, {
         "kind": "ap20.attack", "attacker": attacker.name, "target": target.name,
@@ -245,7 +245,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("ap20.error.dmg_usage")
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     target = find(combat, tokens[0])
     if not may_speak_for(ctx, target.owner):
         raise CommandError("ap20.error.not_yours", name=target.name)
@@ -265,7 +265,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     else:
         raise CommandError("ap20.error.dmg_usage")
     combat, before, after = await write_hp(ctx, target, combat, roll.taken)
-    save(row, combat)
+    save(ctx, combat)
     return [ctx.reply(damage_text(ctx, roll, target.name, before, after), {
         "kind": "ap20.damage", "target": target.name, "dice": list(roll.dice),
         "crit": roll.crit, "rolled": roll.rolled, "type": roll.type,

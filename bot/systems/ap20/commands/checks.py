@@ -60,7 +60,7 @@ async def subject(ctx: Context, by: str | None, read: bool = False
     else the speaker's active character outside a fight. With ``read`` (`.dc`, which
     rolls nothing) naming a fighter is reading its numbers, not acting for it
     (``require_may_read``): anyone's in a channel without GMs."""
-    _, combat = await load(ctx)
+    combat = await load(ctx)
     if by is not None:
         if combat is None:
             raise CommandError("ap20.error.no_fight")
@@ -179,7 +179,7 @@ async def def_(ctx: Context) -> list[Outgoing]:
     """AP-2: a fighter's defence level now — its four parts, and armor only at 0 AP or
     incapacitated."""
     named = ctx.args.strip() or None
-    _, combat = await load(ctx)
+    combat = await load(ctx)
     if combat is None:
         who, values, fighter = await subject(ctx, None)
         ap, down = None, False

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from bot.core import Core
 from bot.i18n import Catalog
-from bot.store.models import ChannelState
+from bot.store.models import Channel, ChannelState
 from bot.systems.jianshou.documents import DECK, DRAFT, GAME, NO_DRAFT, Draft, TableDeck, TableGame
 from rules.systems import jianshou as js
 from tests.support import Table
@@ -129,15 +129,18 @@ def test_a_draft_stored_by_the_old_code_reads_as_the_same_draft() -> None:
 
 
 async def _store(core: Core, key: str, data: dict[str, Any], schema: int) -> None:
-    async with core.sessions() as session, session.begin():
-        channel = await core.channel_row(session, "console", "table")
-        session.add(ChannelState(channel_id=channel.id, key=key, data=data, schema=schema))
+    """Write a document of the console table straight into the database."""
+    async with core.engine.begin() as connection:
+        channel = (await connection.execute(select(Channel.id).where(
+            Channel.platform == "console", Channel.channel_key == "table"))).scalar_one()
+        await connection.execute(insert(ChannelState).values(
+            channel_id=channel, key=key, data=data, schema=schema))
 
 
 async def _stored(core: Core, key: str) -> tuple[dict[str, Any], int]:
-    async with core.sessions() as session:
-        row = await session.scalar(select(ChannelState).where(ChannelState.key == key))
-        assert row is not None
+    async with core.engine.connect() as connection:
+        row = (await connection.execute(select(ChannelState.data, ChannelState.schema).where(
+            ChannelState.key == key))).one()
         return row.data, row.schema
 
 
@@ -149,11 +152,11 @@ async def test_an_old_table_plays_on_and_is_stored_in_the_new_shape(core: Core) 
     assert await table.text("dave", ".duel") == "⚔ 對決：Alice → Carol，等 Bob 援助防禦。"
     outs = await table.say("dave", ".js deck")
     assert outs[0].data == {"kind": "jianshou.deck", "deck": OLD_DECK["deck"]}
-    data, schema = await _stored(core, "jianshou.game")
-    assert schema == 2 and GAME.read(data, 2, WHERE) == GAME_VALUE
     # the agreements stood: carol's agreement to reset counts, alice's completes it
     outs = await table.say("alice", ".js reset")
     assert outs[0].data["kind"] == "jianshou.reset"
+    data, schema = await _stored(core, "jianshou.game")
+    assert schema == 2 and GAME.read(data, 2, WHERE) == TableGame(js.reset(GAME_VALUE.game))
 
 
 async def test_a_damaged_game_is_refused_in_the_tables_language(core: Core) -> None:
