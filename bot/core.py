@@ -163,8 +163,9 @@ class Core:
         user = outgoing.user
         dispatcher = self.dispatcher
 
+        table = await dispatcher.table_key(platform, outgoing.channel)
+
         async def keep(link: ConnectionLink) -> tuple[tuple[str, dict[str, str]], Unit]:
-            table = await dispatcher.table_key(platform, outgoing.channel)
             uow = UnitOfWork(link, await dispatcher.state(link, platform, outgoing.channel,
                                                           table))
             uow.keep_pending(user, outgoing.text)
@@ -174,7 +175,8 @@ class Core:
             channel = uow.channel
             return (channel.locale or self.platform_locale(platform),
                     {gm.user: gm.display_name for gm in channel.gms}), unit
-        locale, names = await self.writer.run(keep)
+        async with dispatcher.lock(platform, table):  # the table's commands wait
+            locale, names = await self.writer.run(keep)
         who = names.get(user) or user
         text = self.catalog.text(locale, "core.gm.delivery_failed", user=who)
         return [Outgoing("channel", outgoing.channel, text)]

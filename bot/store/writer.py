@@ -79,6 +79,9 @@ class Unit:
     """Statements of the store itself (the outbox's leases) run at the commit; its
     result is the unit's :attr:`result`."""
     result: Any = None
+    wrote: bool = False
+    """The command wrote at once (in its savepoint): its batch changed something even
+    without :attr:`changes`."""
 
 
 class ConnectionLink:
@@ -114,6 +117,8 @@ class Writer:
         self._connection: AsyncConnection | None = None
         self._transaction: AsyncTransaction | None = None
         self._epoch: Any = None
+        self._last_reply: int | None = None
+        """The largest outbox id, once read (SQLite; None: read it again)."""
         self._units: list[tuple[Unit, asyncio.Future[None]]] = []
         self._claimed: set[tuple[str, str]] = set()
         """Message ids claimed by the current batch (a resend within it is a replay)."""
@@ -142,6 +147,10 @@ class Writer:
                     await link.savepoint.rollback()
                 if self._transaction is None or not self._transaction.is_active:
                     await self._fail(BatchFailed("the batch's transaction was lost"))
+                elif not self._units:
+                    # nothing of the batch to keep: end it now rather than hold the
+                    # write lock (the store_epoch row) until the next command comes
+                    await self._end_empty_batch()
                 raise
             if unit.claim is not None:
                 if unit.claim in self._claimed:
@@ -155,9 +164,20 @@ class Writer:
         await done
         return result
 
+    async def _end_empty_batch(self) -> None:
+        transaction, self._transaction = self._transaction, None
+        self._claimed = set()
+        try:
+            if transaction is not None:
+                await transaction.rollback()
+        except Exception:
+            log.exception("ending an empty batch")
+            await self._reset()
+
     async def _close_savepoint(self, savepoint: AsyncTransaction, unit: Unit) -> None:
         """A command that wrote at once records its message id in the same savepoint:
         a replay undoes its writes with it."""
+        unit.wrote = True  # a write at once: other processes must hear of it
         if unit.claim is not None:
             connection = savepoint.connection
             rows = (await connection.execute(sql.claim(self.dialect), [
@@ -191,6 +211,7 @@ class Writer:
             raise
         if seen is None or (self._epoch is not None and seen != self._epoch):
             self.cache.clear()
+            self._last_reply = None
         self._epoch = seen
         return connection
 
@@ -217,7 +238,8 @@ class Writer:
                 if unit.sync is not None:
                     unit.result = await connection.run_sync(unit.sync)
             await self._insert_replies(connection, live)
-            if self.dialect == "postgresql" and any(unit.changes for unit in live):
+            if self.dialect == "postgresql" and any(unit.changes or unit.wrote
+                                                     for unit in live):
                 self._epoch = (await connection.execute(EPOCH_BUMP)).scalar()
             await transaction.commit()
         except Exception as exc:
@@ -276,7 +298,21 @@ class Writer:
                  **claim} for unit in units for out in unit.replies]
         if not rows:
             return
-        ids = iter((await connection.execute(sql.insert_replies(), rows)).scalars().all())
+        if self.dialect == "sqlite":
+            # SQLite cannot return the new ids in the order of the rows of one INSERT
+            # (SQLAlchemy would send one INSERT per row): the batch holds the write lock,
+            # so the ids after the largest are this batch's to give (the largest read
+            # again whenever another connection may have written)
+            if self._last_reply is None:
+                self._last_reply = (await connection.execute(sql.last_reply_id())).scalar()
+            first = self._last_reply or 0
+            for n, row in enumerate(rows, start=first + 1):
+                row["id"] = n
+            await connection.execute(sql.insert_rows(), rows)
+            self._last_reply = first + len(rows)
+            ids = iter([row["id"] for row in rows])
+        else:
+            ids = iter((await connection.execute(sql.insert_replies(), rows)).scalars().all())
         for unit in units:
             unit.replies[:] = [replace(out, outbox_id=next(ids)) for out in unit.replies]
 
@@ -285,6 +321,7 @@ class Writer:
         working set dropped."""
         self._transaction = None
         self._epoch = None
+        self._last_reply = None
         self._units = []
         self._claimed = set()
         connection, self._connection = self._connection, None

@@ -593,10 +593,6 @@ async def test_a_command_that_moved_a_table_drops_the_working_set(core: Core) ->
     assert [key for _, key in cache.tables] == ["campaign:龍穴"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: Core.private_delivery_failed runs a unit of work without the table's lock; "
-    "in the batch of a command that changed the table, its settle() puts back the copy "
-    "of the table it read before that change"))
 async def test_a_kept_private_message_in_the_batch_of_a_table_change_keeps_the_change(
         core: Core) -> None:
     """`.lang en` and a private message the platform refused (kept for `.gm pending`)
@@ -674,10 +670,6 @@ async def test_a_sheet_another_process_made_at_once_is_seen(
     """A sheet made by `.pc new` (an INSERT at once, in the command's savepoint, and no
     other change) in one process is seen by the other, which has the table's sheets
     in memory: alice never gets a second active sheet."""
-    if not is_sqlite(any_settings):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "bug: a batch whose units wrote only at once (write_now) does not bump "
-            "store_epoch, so another PostgreSQL process keeps its old copy")))
     first, second = await Core.open(any_settings), await Core.open(any_settings)
     try:
         none = await Table(second).text("alice", ".pc list")  # its sheets now in memory
@@ -711,9 +703,6 @@ async def test_a_process_without_group_commit_is_seen_by_one_with_it(
         await grouped.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: Writer.run leaves the batch it opened (BEGIN IMMEDIATE / store_epoch FOR "
-    "UPDATE) open when the command's work raises and no unit is queued"))
 async def test_a_failed_command_alone_in_its_batch_holds_no_lock(
         any_settings: Settings) -> None:
     """A command refused (or failing) with no batch-mate and no message id to record
@@ -1046,11 +1035,8 @@ async def test_a_failed_close_of_a_failed_batch_is_logged(
 async def test_a_batch_stores_every_reply_with_its_outbox_id(
         any_settings: Settings, request: pytest.FixtureRequest) -> None:
     """Three commands of one batch, two replies each: every reply comes back with the
-    id of its own outbox row, in order, from one ``INSERT … RETURNING``."""
-    if is_sqlite(any_settings):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "SQLAlchemy sends an INSERT … RETURNING sorted by parameter order one row "
-            "at a time on SQLite (no sentinel): one statement per reply, not per batch")))
+    id of its own outbox row, in order, from one INSERT (its RETURNING gives the ids on
+    PostgreSQL; on SQLite the writer gives them, holding the write lock)."""
     core = await Core.open(any_settings)
     try:
         writer = core.writer
