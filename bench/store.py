@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import event
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
 

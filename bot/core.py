@@ -77,6 +77,7 @@ class Core:
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
+        self.platforms = settings.platforms()  # each platform's locale and user-id rule
         self._bot_ids: dict[str, str] = {}
         self.logbook = LogBook()
         self.services = Services(self.catalog, self.is_user_id, self.system_of_id,
@@ -118,8 +119,7 @@ class Core:
 
     # --- locale ------------------------------------------------------------------
     def platform_locale(self, platform: str) -> str:
-        section = {"qq": "onebot"}.get(platform, platform)
-        return getattr(getattr(self.settings, section, None), "locale", "zh-Hant")
+        return self.platforms.locale(platform)
 
     def cached_locale(self, platform: str, channel: str) -> str:
         """The channel's locale without I/O (for refusals that must cost nothing)."""
@@ -129,21 +129,16 @@ class Core:
         self.dispatcher.remember_locale(platform, channel, locale)
 
     # --- who is who ----------------------------------------------------------------
-    NUMERIC_ID_PLATFORMS = frozenset({"qq", "discord", "plurk"})
-
     def set_bot_id(self, platform: str, user: str) -> None:
         """The bot's own user id on ``platform`` (an adapter tells it once connected)."""
         self._bot_ids[platform] = user
 
     def is_user_id(self, platform: str, user: str) -> bool:
-        """Whether ``user`` can be a real person on ``platform``: QQ, Discord and Plurk
-        ids are positive integers (Plurk reads `0` in a recipient list as "all my
-        friends"), and the bot is never one of the people it sends secrets to."""
+        """Whether ``user`` can be a real person on ``platform`` (its adapter's rule,
+        bot/platforms.py), and the bot is never one of the people it sends secrets to."""
         if user == self._bot_ids.get(platform):
             return False
-        if platform in self.NUMERIC_ID_PLATFORMS:
-            return user.isdigit() and user.isascii() and int(user) > 0
-        return user.strip("0") != ""
+        return self.platforms.is_user_id(platform, user)
 
     # --- services for adapters -----------------------------------------------------
     async def store_sync(self, work: Callable[[Connection], T]) -> T:

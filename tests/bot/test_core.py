@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
+from adapters.config import Settings
 from bot import router, routes, systems
-from bot.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.dispatcher import MAX_INPUT, MAX_REPLY, Run

@@ -13,7 +13,7 @@ import pytest
 from alembic import command
 from sqlalchemy import event, func, select, text
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
 from bot.messages import Incoming, Outgoing
 from bot.store import db

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, event, insert, select
 from sqlalchemy import text as sql_text
 from sqlalchemy.exc import OperationalError
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.errors import CommandError
