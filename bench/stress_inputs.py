@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from bot import router, systems
-from bot.core import MAX_INPUT
+from bot.dispatcher import MAX_INPUT
 from bot.i18n import LOCALES, Catalog
 from bot.messages import Incoming, PlatformDie
 from bot.routes import router as _router

@@ -68,8 +68,8 @@ class Core:
         if group_commit is None:
             group_commit = settings.group_commit
         claimant = process_name()
-        self.writer = Writer(db.make_engine(
-            engine.url.render_as_string(hide_password=False), writer=True),
+        self.writer = Writer(db.make_writer_engine(
+            engine.url.render_as_string(hide_password=False)),
             cap=200 if group_commit else 1, claimant=claimant)
         self.claims = Claims(claimant, self.store_sync)
         """Who sends the replies this core stored or took (bot/store/outbox.py)."""
@@ -77,6 +77,7 @@ class Core:
         self.catalog = Catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
+        self.platforms = settings.platforms()  # each platform's locale and user-id rule
         self._bot_ids: dict[str, str] = {}
         self.logbook = LogBook()
         self.services = Services(self.catalog, self.is_user_id, self.system_of_id,
@@ -118,8 +119,7 @@ class Core:
 
     # --- locale ------------------------------------------------------------------
     def platform_locale(self, platform: str) -> str:
-        section = {"qq": "onebot"}.get(platform, platform)
-        return getattr(getattr(self.settings, section, None), "locale", "zh-Hant")
+        return self.platforms.locale(platform)
 
     def cached_locale(self, platform: str, channel: str) -> str:
         """The channel's locale without I/O (for refusals that must cost nothing)."""
@@ -129,21 +129,16 @@ class Core:
         self.dispatcher.remember_locale(platform, channel, locale)
 
     # --- who is who ----------------------------------------------------------------
-    NUMERIC_ID_PLATFORMS = frozenset({"qq", "discord", "plurk"})
-
     def set_bot_id(self, platform: str, user: str) -> None:
         """The bot's own user id on ``platform`` (an adapter tells it once connected)."""
         self._bot_ids[platform] = user
 
     def is_user_id(self, platform: str, user: str) -> bool:
-        """Whether ``user`` can be a real person on ``platform``: QQ, Discord and Plurk
-        ids are positive integers (Plurk reads `0` in a recipient list as "all my
-        friends"), and the bot is never one of the people it sends secrets to."""
+        """Whether ``user`` can be a real person on ``platform`` (its adapter's rule,
+        bot/platforms.py), and the bot is never one of the people it sends secrets to."""
         if user == self._bot_ids.get(platform):
             return False
-        if platform in self.NUMERIC_ID_PLATFORMS:
-            return user.isdigit() and user.isascii() and int(user) > 0
-        return user.strip("0") != ""
+        return self.platforms.is_user_id(platform, user)
 
     # --- services for adapters -----------------------------------------------------
     async def store_sync(self, work: Callable[[Connection], T]) -> T:
@@ -168,8 +163,9 @@ class Core:
         user = outgoing.user
         dispatcher = self.dispatcher
 
+        table = await dispatcher.table_key(platform, outgoing.channel)
+
         async def keep(link: ConnectionLink) -> tuple[tuple[str, dict[str, str]], Unit]:
-            table = await dispatcher.table_key(platform, outgoing.channel)
             uow = UnitOfWork(link, await dispatcher.state(link, platform, outgoing.channel,
                                                           table))
             uow.keep_pending(user, outgoing.text)
@@ -179,7 +175,8 @@ class Core:
             channel = uow.channel
             return (channel.locale or self.platform_locale(platform),
                     {gm.user: gm.display_name for gm in channel.gms}), unit
-        locale, names = await self.writer.run(keep)
+        async with dispatcher.lock(platform, table):  # the table's commands wait
+            locale, names = await self.writer.run(keep)
         who = names.get(user) or user
         text = self.catalog.text(locale, "core.gm.delivery_failed", user=who)
         return [Outgoing("channel", outgoing.channel, text)]

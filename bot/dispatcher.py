@@ -127,9 +127,9 @@ class Dispatcher:
             return []  # a platform's resend: not even its handler runs again
         said = incoming  # chatter keeps its line breaks: the game log shows them
         incoming = one_line(incoming)
-        # decided before invisible characters go: an adapter marks chatter that looks
-        # like a command (a Plurk post without the bot's mention) with a zero-width space
-        body = strip_prefix(normalize(incoming.text))
+        # an adapter marks chatter that looks like a command (a Plurk post without the
+        # bot's mention): it is chatter, whatever its text
+        body = None if incoming.kind == "chatter" else strip_prefix(normalize(incoming.text))
         if body is None:
             return await self._chatter(shown(said))
         incoming, body = shown(incoming), visible(body)

@@ -43,8 +43,9 @@ def visible(outs: list[Outgoing]) -> list[tuple[str, str | None, str, bool]]:
 
 
 def engines(core: Core) -> list[Any]:
-    """The core's engines (its own, and the group-commit writer's)."""
-    return [core.engine, *([core.writer.engine] if core.writer is not None else [])]
+    """The core's engines (its own pooled one, and the writer's), as the synchronous
+    engines whose events see every statement."""
+    return [core.engine.sync_engine, core.writer.sync_engine]
 
 
 async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing]:

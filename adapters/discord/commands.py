@@ -26,7 +26,7 @@ from adapters.discord.delivery import DiscordDelivery, InteractionOrigin
 from adapters.discord.i18n import reply, text
 
 if TYPE_CHECKING:
-    from bot.config.discord import DiscordSettings
+    from adapters.discord.settings import DiscordSettings
 
 log = logging.getLogger(__name__)
 

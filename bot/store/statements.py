@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Executable, bindparam, delete, insert, select, update
+from sqlalchemy import Executable, bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.records import Gm, Log, Sheet, Table
@@ -218,6 +218,17 @@ def claim(dialect: str) -> Executable:
     return module.insert(PROCESSED).on_conflict_do_nothing(
         index_elements=["platform", "message_id"]).returning(
         PROCESSED.c.platform, PROCESSED.c.message_id)
+
+
+@cache
+def last_reply_id() -> Executable:
+    return select(func.max(OUTBOX.c.id))
+
+
+@cache
+def insert_rows() -> Executable:
+    """The outbox rows of a batch with the ids the writer gave them (SQLite)."""
+    return insert(OUTBOX)
 
 
 @cache

@@ -34,13 +34,15 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
+from sqlalchemy import Connection, Engine, NestedTransaction, RootTransaction, text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.messages import Outgoing
 from bot.store import statements as sql
+from bot.store.connection import Runner, frozen, runner_for
 from bot.store.models import utc_now
 from bot.store.outbox import new_claim, process_name
 from bot.store.working_set import TABLES, WorkingSet
@@ -79,30 +81,38 @@ class Unit:
     """Statements of the store itself (the outbox's leases) run at the commit; its
     result is the unit's :attr:`result`."""
     result: Any = None
+    wrote: bool = False
+    """The command wrote at once (in its savepoint): its batch changed something even
+    without :attr:`changes`."""
 
 
 class ConnectionLink:
     """A command's way to the writer's connection: reads at once; the writes that
     cannot wait (a new row whose id the command needs) in a savepoint of its own,
-    opened on the first of them."""
+    opened on the first of them. Each is one trip to the connection
+    (:mod:`bot.store.connection`); a result comes back read to its end."""
 
-    def __init__(self, connection: AsyncConnection) -> None:
-        self.connection = connection
-        self.savepoint: AsyncTransaction | None = None
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+        self.savepoint: NestedTransaction | None = None
 
     async def read(self, statement: Any) -> Any:
-        return await self.connection.execute(statement)
+        return (await self.runner(lambda c: c.execute(statement).freeze()))()
 
     async def write_now(self, statement: Any, params: dict[str, Any] | None = None) -> Any:
-        if self.savepoint is None:
-            self.savepoint = await self.connection.begin_nested()
-        return await self.connection.execute(statement, params or {})
+        def write(connection: Connection) -> Any:
+            if self.savepoint is None:
+                self.savepoint = connection.begin_nested()
+            return frozen(connection.execute(statement, params or {}))
+        result = await self.runner(write)
+        return result() if result is not None else None
 
 
 class Writer:
-    def __init__(self, engine: AsyncEngine, cap: int = 200, window: float = 0.0,
+    def __init__(self, engine: Engine | AsyncEngine, cap: int = 200, window: float = 0.0,
                  tables: int = TABLES, claimant: str | None = None) -> None:
         self.engine = engine
+        self.runner = runner_for(engine)
         self.claimant = claimant or process_name()
         """Who the replies this writer stores are claimed by (bot/store/outbox.py)."""
         self.cache = WorkingSet(tables)
@@ -111,9 +121,10 @@ class Writer:
         self.window = window
         self._mutex = asyncio.Lock()
         self.closed = False
-        self._connection: AsyncConnection | None = None
-        self._transaction: AsyncTransaction | None = None
+        self._transaction: RootTransaction | None = None
         self._epoch: Any = None
+        self._last_reply: int | None = None
+        """The largest outbox id, once read (SQLite; None: read it again)."""
         self._units: list[tuple[Unit, asyncio.Future[None]]] = []
         self._claimed: set[tuple[str, str]] = set()
         """Message ids claimed by the current batch (a resend within it is a replay)."""
@@ -123,6 +134,11 @@ class Writer:
         self.committed = 0
         """Commands those batches held."""
 
+    @property
+    def sync_engine(self) -> Engine:
+        """The engine whose events see every statement of the writer."""
+        return self.runner.sync_engine
+
     async def run(self, work: Callable[[ConnectionLink], Awaitable[tuple[T, Unit]]]) -> T:
         """Run ``work`` on the writer's connection in the current batch; return its
         result once the batch holding its :class:`Unit` is committed. An exception of
@@ -131,17 +147,26 @@ class Writer:
         raises :class:`BatchFailed` in every command of the batch."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         async with self._mutex:
-            connection = await self._begin()
-            link = ConnectionLink(connection)
+            await self._begin()
+            link = ConnectionLink(self.runner)
             try:
                 result, unit = await work(link)
-                if link.savepoint is not None:
-                    await self._close_savepoint(link.savepoint, unit)
+                savepoint = link.savepoint
+                if savepoint is not None:
+                    unit.wrote = True  # a write at once: other processes must hear of it
+                    if await self.runner(partial(self._close_savepoint, savepoint, unit)):
+                        raise Replayed(unit.claim[1] if unit.claim else "")
+                    unit.claim = None  # recorded in the savepoint
             except BaseException:
-                if link.savepoint is not None and link.savepoint.is_active:
-                    await link.savepoint.rollback()
+                savepoint = link.savepoint
+                if savepoint is not None and savepoint.is_active:
+                    await self.runner(lambda _c: savepoint.rollback())
                 if self._transaction is None or not self._transaction.is_active:
                     await self._fail(BatchFailed("the batch's transaction was lost"))
+                elif not self._units:
+                    # nothing of the batch to keep: end it now rather than hold the
+                    # write lock (the store_epoch row) until the next command comes
+                    await self._end_empty_batch()
                 raise
             if unit.claim is not None:
                 if unit.claim in self._claimed:
@@ -155,44 +180,52 @@ class Writer:
         await done
         return result
 
-    async def _close_savepoint(self, savepoint: AsyncTransaction, unit: Unit) -> None:
-        """A command that wrote at once records its message id in the same savepoint:
-        a replay undoes its writes with it."""
-        if unit.claim is not None:
-            connection = savepoint.connection
-            rows = (await connection.execute(sql.claim(self.dialect), [
-                {"platform": unit.claim[0], "message_id": unit.claim[1],
-                 "processed_at": utc_now()}])).all()
-            if not rows:
-                await savepoint.rollback()
-                raise Replayed(unit.claim[1])
-            unit.claim = None
-        await savepoint.commit()
-
-    async def _begin(self) -> AsyncConnection:
-        """The batch's connection, its transaction open; the working set dropped if
-        another connection committed since this writer's last batch."""
-        if self._transaction is not None:
-            assert self._connection is not None
-            return self._connection
+    async def _end_empty_batch(self) -> None:
+        transaction, self._transaction = self._transaction, None
+        self._claimed = set()
         try:
-            if self._connection is None:
-                self._connection = await self.engine.connect()
-            connection = self._connection
-            self._transaction = await connection.begin()  # IMMEDIATE on SQLite
-            if self.dialect == "sqlite":
-                seen = (await connection.exec_driver_sql("PRAGMA data_version")).scalar()
-            elif self.dialect == "postgresql":
-                seen = (await connection.execute(EPOCH_LOCK)).scalar()
-            else:
-                seen = None  # no way to tell: nothing is kept from one batch to the next
+            if transaction is not None:
+                await self.runner(lambda _c: transaction.rollback())
+        except Exception:
+            log.exception("ending an empty batch")
+            await self._reset()
+
+    def _close_savepoint(self, savepoint: NestedTransaction, unit: Unit,
+                         connection: Connection) -> bool:
+        """A command that wrote at once records its message id in the same savepoint:
+        a replay undoes its writes with it. True: a replay."""
+        if unit.claim is not None:
+            rows = connection.execute(sql.claim(self.dialect), [
+                {"platform": unit.claim[0], "message_id": unit.claim[1],
+                 "processed_at": utc_now()}]).all()
+            if not rows:
+                savepoint.rollback()
+                return True
+        savepoint.commit()
+        return False
+
+    async def _begin(self) -> None:
+        """The batch's transaction open; the working set dropped if another connection
+        committed since this writer's last batch."""
+        if self._transaction is not None:
+            return
+        try:
+            seen = await self.runner(self._open_batch)
         except BaseException:
             await self._reset()
             raise
         if seen is None or (self._epoch is not None and seen != self._epoch):
             self.cache.clear()
+            self._last_reply = None
         self._epoch = seen
-        return connection
+
+    def _open_batch(self, connection: Connection) -> Any:
+        self._transaction = connection.begin()  # IMMEDIATE on SQLite
+        if self.dialect == "sqlite":
+            return connection.exec_driver_sql("PRAGMA data_version").scalar()
+        if self.dialect == "postgresql":
+            return connection.execute(EPOCH_LOCK).scalar()
+        return None  # no way to tell: nothing is kept from one batch to the next
 
     async def _commit_soon(self) -> None:
         # let every command that is ready to run queue for the writer first: it joins
@@ -208,18 +241,9 @@ class Writer:
         transaction, self._transaction = self._transaction, None
         if transaction is None:
             return
-        connection = transaction.connection
         try:
-            replayed = await self._claim(connection, [unit for unit, _ in units])
-            live = [unit for unit, _ in units if unit.claim not in replayed]
-            await self._apply(connection, [c for unit in live for c in unit.changes])
-            for unit in live:
-                if unit.sync is not None:
-                    unit.result = await connection.run_sync(unit.sync)
-            await self._insert_replies(connection, live)
-            if self.dialect == "postgresql" and any(unit.changes for unit in live):
-                self._epoch = (await connection.execute(EPOCH_BUMP)).scalar()
-            await transaction.commit()
+            replayed = await self.runner(partial(
+                self._commit_batch, transaction, [unit for unit, _ in units]))
         except Exception as exc:
             log.exception("the commit of %d commands failed", len(units))
             await self._reset()
@@ -229,6 +253,7 @@ class Writer:
             return
         self.commits += 1
         self.committed += len(units)
+        live = [unit for unit, _ in units if unit.claim not in replayed]
         if any(unit.moved for unit in live):
             self.cache.clear()
         else:
@@ -243,21 +268,37 @@ class Writer:
             else:
                 future.set_result(None)
 
-    async def _claim(self, connection: AsyncConnection, units: list[Unit],
-                     ) -> set[tuple[str, str] | None]:
+    def _commit_batch(self, transaction: RootTransaction, units: list[Unit],
+                      connection: Connection) -> set[tuple[str, str] | None]:
+        """The batch's statements and its COMMIT, in one trip to the connection: the
+        message ids recorded before (replays)."""
+        replayed = self._claim(connection, units)
+        live = [unit for unit in units if unit.claim not in replayed]
+        self._apply(connection, [c for unit in live for c in unit.changes])
+        for unit in live:
+            if unit.sync is not None:
+                unit.result = unit.sync(connection)
+        self._insert_replies(connection, live)
+        if self.dialect == "postgresql" and any(unit.changes or unit.wrote for unit in live):
+            self._epoch = connection.execute(EPOCH_BUMP).scalar()
+        transaction.commit()
+        return replayed
+
+    def _claim(self, connection: Connection, units: list[Unit],
+               ) -> set[tuple[str, str] | None]:
         """Record the batch's message ids; the ones recorded before (replays)."""
         claims = [unit.claim for unit in units if unit.claim is not None]
         if not claims:
             return set()
         now = utc_now()
-        rows = await connection.execute(sql.claim(self.dialect), [
+        rows = connection.execute(sql.claim(self.dialect), [
             {"platform": platform, "message_id": message_id, "processed_at": now}
             for platform, message_id in claims])
         inserted = {(row.platform, row.message_id) for row in rows}
         return {claim for claim in claims if claim not in inserted}
 
     @staticmethod
-    async def _apply(connection: AsyncConnection, changes: list[sql.Change]) -> None:
+    def _apply(connection: Connection, changes: list[sql.Change]) -> None:
         """The changes in their order, each run of one statement as one executemany."""
         start = 0
         while start < len(changes):
@@ -265,10 +306,10 @@ class Writer:
             end = start + 1
             while end < len(changes) and changes[end][0] is statement:
                 end += 1
-            await connection.execute(statement, [params for _, params in changes[start:end]])
+            connection.execute(statement, [params for _, params in changes[start:end]])
             start = end
 
-    async def _insert_replies(self, connection: AsyncConnection, units: list[Unit]) -> None:
+    def _insert_replies(self, connection: Connection, units: list[Unit]) -> None:
         """Every reply of the batch into the outbox in one statement; each unit's list
         gets its replies back with their outbox ids."""
         now, claim = utc_now(), new_claim(self.claimant)
@@ -276,7 +317,21 @@ class Writer:
                  **claim} for unit in units for out in unit.replies]
         if not rows:
             return
-        ids = iter((await connection.execute(sql.insert_replies(), rows)).scalars().all())
+        if self.dialect == "sqlite":
+            # SQLite cannot return the new ids in the order of the rows of one INSERT
+            # (SQLAlchemy would send one INSERT per row): the batch holds the write lock,
+            # so the ids after the largest are this batch's to give (the largest read
+            # again whenever another connection may have written)
+            if self._last_reply is None:
+                self._last_reply = connection.execute(sql.last_reply_id()).scalar()
+            first = self._last_reply or 0
+            for n, row in enumerate(rows, start=first + 1):
+                row["id"] = n
+            connection.execute(sql.insert_rows(), rows)
+            self._last_reply = first + len(rows)
+            ids = iter([row["id"] for row in rows])
+        else:
+            ids = iter(connection.execute(sql.insert_replies(), rows).scalars().all())
         for unit in units:
             unit.replies[:] = [replace(out, outbox_id=next(ids)) for out in unit.replies]
 
@@ -285,14 +340,13 @@ class Writer:
         working set dropped."""
         self._transaction = None
         self._epoch = None
+        self._last_reply = None
         self._units = []
         self._claimed = set()
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            try:
-                await connection.close()  # rolls back what is open
-            except Exception:
-                log.exception("closing the writer's failed connection")
+        try:
+            await self.runner.close_connection(invalidate=True)
+        except Exception:
+            log.exception("closing the writer's failed connection")
         self.cache.clear()
 
     async def _fail(self, exc: BaseException) -> None:
@@ -308,12 +362,11 @@ class Writer:
             await self._commit()
 
     async def close(self) -> None:
+        if self.closed:
+            return
         self.closed = True
         await self.flush()
         if self._committer is not None and not self._committer.done():
             await self._committer
         self.cache.clear()
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
-        await self.engine.dispose()
+        await self.runner.dispose()

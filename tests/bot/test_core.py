@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
+from adapters.config import Settings
 from bot import router, routes, systems
-from bot.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.dispatcher import MAX_INPUT, MAX_REPLY, Run
@@ -229,13 +229,13 @@ async def test_a_failed_batch_commit_answers_the_internal_error(core: Core) -> N
     def fail(conn: Any) -> None:
         raise OSError("disk full")
 
-    event.listen(core.writer.engine.sync_engine, "commit", fail)
+    event.listen(core.writer.sync_engine, "commit", fail)
     try:
         assert await table.say("u", ".st 觀察 5") == [Outgoing("channel", "t", (
             "⚠ An internal error occurred; nothing was changed. Please try again "
             "later or tell the operator."))]
     finally:
-        event.remove(core.writer.engine.sync_engine, "commit", fail)
+        event.remove(core.writer.sync_engine, "commit", fail)
     async with core.sessions() as session:  # nothing of the batch was stored
         assert await session.scalar(select(func.count()).select_from(Character)) == 0
 

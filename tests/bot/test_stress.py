@@ -15,7 +15,7 @@ import pytest
 
 from bench import stress
 from bench.stress_inputs import BLOCK, Block, vocabulary
-from bot.core import MAX_REPLY
+from bot.dispatcher import MAX_REPLY
 from bot.i18n import LOCALES, Catalog
 from bot.messages import Incoming, Outgoing
 from bot.normalize import normalize, strip_prefix

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from adapters.config import Settings
 from bot import router, routes, systems
-from bot.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.messages import Outgoing

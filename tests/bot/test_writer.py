@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -23,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, insert, select
+from sqlalchemy import Connection, event, insert, select
 from sqlalchemy import text as sql_text
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncTransaction
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.errors import CommandError
@@ -105,7 +105,7 @@ def statements(core: Core) -> Iterator[list[tuple[str, bool]]]:
     def record(_conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any,
                executemany: bool) -> None:
         seen.append((kind(statement), executemany))
-    engines = [core.engine.sync_engine, core.writer.engine.sync_engine]
+    engines = [core.engine.sync_engine, core.writer.sync_engine]
     for engine in engines:
         event.listen(engine, "before_cursor_execute", record)
     try:
@@ -269,13 +269,11 @@ async def test_no_reply_is_returned_before_its_commit(
     """Every reply ``handle`` returns is already visible to another connection of the
     database file (committed), even while commits are slow."""
     core = await Core.open(settings)
-    original = AsyncTransaction.commit
 
-    async def slow_commit(self: AsyncTransaction) -> None:
-        await asyncio.sleep(0.03)  # commands keep arriving while a batch commits
-        await original(self)
+    def slow_commit(*_args: Any) -> None:
+        time.sleep(0.03)  # in the writer's thread: commands keep arriving meanwhile
 
-    monkeypatch.setattr(AsyncTransaction, "commit", slow_commit)
+    event.listen(core.writer.sync_engine, "commit", slow_commit)
     reader = sqlite3.connect(db_file(settings))
     checked = 0
     try:
@@ -300,7 +298,7 @@ async def test_no_reply_is_returned_before_its_commit(
         await asyncio.gather(*(player(f"c{i}") for i in range(10)))
     finally:
         reader.close()
-        monkeypatch.setattr(AsyncTransaction, "commit", original)
+        event.remove(core.writer.sync_engine, "commit", slow_commit)
         await core.close()
     assert checked == 150
     assert core.writer.commits < 150  # commands shared commits
@@ -593,10 +591,6 @@ async def test_a_command_that_moved_a_table_drops_the_working_set(core: Core) ->
     assert [key for _, key in cache.tables] == ["campaign:龍穴"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: Core.private_delivery_failed runs a unit of work without the table's lock; "
-    "in the batch of a command that changed the table, its settle() puts back the copy "
-    "of the table it read before that change"))
 async def test_a_kept_private_message_in_the_batch_of_a_table_change_keeps_the_change(
         core: Core) -> None:
     """`.lang en` and a private message the platform refused (kept for `.gm pending`)
@@ -674,10 +668,6 @@ async def test_a_sheet_another_process_made_at_once_is_seen(
     """A sheet made by `.pc new` (an INSERT at once, in the command's savepoint, and no
     other change) in one process is seen by the other, which has the table's sheets
     in memory: alice never gets a second active sheet."""
-    if not is_sqlite(any_settings):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "bug: a batch whose units wrote only at once (write_now) does not bump "
-            "store_epoch, so another PostgreSQL process keeps its old copy")))
     first, second = await Core.open(any_settings), await Core.open(any_settings)
     try:
         none = await Table(second).text("alice", ".pc list")  # its sheets now in memory
@@ -711,9 +701,6 @@ async def test_a_process_without_group_commit_is_seen_by_one_with_it(
         await grouped.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: Writer.run leaves the batch it opened (BEGIN IMMEDIATE / store_epoch FOR "
-    "UPDATE) open when the command's work raises and no unit is queued"))
 async def test_a_failed_command_alone_in_its_batch_holds_no_lock(
         any_settings: Settings) -> None:
     """A command refused (or failing) with no batch-mate and no message id to record
@@ -753,19 +740,16 @@ async def test_after_a_failed_commit_the_next_batches_still_see_other_processes(
     first, second = await Core.open(settings), await Core.open(settings)
     try:
         await Table(first).text("alice", ".st 力量 1")
-        original = AsyncTransaction.commit
-
-        async def disk_error(self: AsyncTransaction) -> None:
-            if self.nested:
-                await original(self)
-                return
+        def disk_error(*_args: Any) -> None:
             raise OperationalError("COMMIT", {}, sqlite3.OperationalError("disk I/O error"))
 
         cleared = first.writer.cache.cleared
-        with monkeypatch.context() as patch, \
-                caplog.at_level(logging.ERROR, logger="bot.store.writer"):
-            patch.setattr(AsyncTransaction, "commit", disk_error)
-            assert await Table(first).text("alice", ".st 力量+1") == INTERNAL
+        event.listen(first.writer.sync_engine, "commit", disk_error)
+        try:
+            with caplog.at_level(logging.ERROR, logger="bot.store.writer"):
+                assert await Table(first).text("alice", ".st 力量+1") == INTERNAL
+        finally:
+            event.remove(first.writer.sync_engine, "commit", disk_error)
         assert [r.getMessage() for r in caplog.records] == [
             "the commit of 1 commands failed"]
         assert first.writer.cache.cleared == cleared + 1
@@ -998,7 +982,7 @@ async def test_a_command_that_loses_the_connection_fails_its_batch_mates(
     mate = await _mate_waiting(writer)
 
     async def loses(link: ConnectionLink) -> tuple[None, Unit]:
-        await link.connection.invalidate()
+        await link.runner(lambda connection: connection.invalidate())
         raise ConnectionError("the database went away")
 
     with caplog.at_level(logging.ERROR, logger="bot.store.writer"):
@@ -1019,22 +1003,26 @@ async def test_a_failed_close_of_a_failed_batch_is_logged(
     """After a failed commit the connection is closed (which rolls back); when even
     that fails the operator is told, and the command still gets the internal error."""
     await Table(core).text("alice", ".st 力量 1")
-    kept: list[AsyncConnection] = []
+    kept: list[Connection] = []
+    close = Connection.close
 
-    async def gone(_self: AsyncTransaction) -> None:
+    def gone(*_args: Any) -> None:
         raise ConnectionError("the database went away")
 
-    async def close_fails(self: AsyncConnection) -> None:
+    def close_fails(self: Connection) -> None:
         kept.append(self)
         raise ConnectionError("the database went away")
 
-    with monkeypatch.context() as patch, \
-            caplog.at_level(logging.ERROR, logger="bot.store.writer"):
-        patch.setattr(AsyncTransaction, "commit", gone)
-        patch.setattr(AsyncConnection, "close", close_fails)
-        assert await Table(core).text("alice", ".st 力量+1") == INTERNAL
+    event.listen(core.writer.sync_engine, "commit", gone)
+    try:
+        with monkeypatch.context() as patch, \
+                caplog.at_level(logging.ERROR, logger="bot.store.writer"):
+            patch.setattr(Connection, "close", close_fails)
+            assert await Table(core).text("alice", ".st 力量+1") == INTERNAL
+    finally:
+        event.remove(core.writer.sync_engine, "commit", gone)
     for connection in kept:
-        await connection.close()  # the patched close left it open
+        close(connection)  # the patched close left it checked out
     assert [r.getMessage() for r in caplog.records] == [
         "the commit of 1 commands failed", "closing the writer's failed connection"]
     assert [str(r.exc_info[1]) for r in caplog.records if r.exc_info] == [
@@ -1046,11 +1034,8 @@ async def test_a_failed_close_of_a_failed_batch_is_logged(
 async def test_a_batch_stores_every_reply_with_its_outbox_id(
         any_settings: Settings, request: pytest.FixtureRequest) -> None:
     """Three commands of one batch, two replies each: every reply comes back with the
-    id of its own outbox row, in order, from one ``INSERT … RETURNING``."""
-    if is_sqlite(any_settings):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "SQLAlchemy sends an INSERT … RETURNING sorted by parameter order one row "
-            "at a time on SQLite (no sentinel): one statement per reply, not per batch")))
+    id of its own outbox row, in order, from one INSERT (its RETURNING gives the ids on
+    PostgreSQL; on SQLite the writer gives them, holding the write lock)."""
     core = await Core.open(any_settings)
     try:
         writer = core.writer

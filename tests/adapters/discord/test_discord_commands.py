@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from discord import Locale, app_commands
 
+from adapters.config import Settings
 from adapters.discord.commands import VERBS, build_commands, check_line, core_knows, text_line
-from adapters.discord.convert import split_message, utf16_len
+from adapters.discord.convert import split_message
 from adapters.discord.i18n import STRINGS, CommandTranslator
-from bot.config import Settings
+from adapters.split import utf16_length
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from tests.adapters.discord.doubles import (
@@ -161,7 +162,7 @@ async def test_discord_sync_is_logged_at_warning(
 def test_split_counts_like_discord_and_keeps_surrogate_pairs() -> None:
     text = "🎲" * 1500  # 3000 UTF-16 units
     pieces = split_message(text)
-    assert [utf16_len(piece) for piece in pieces] == [2000, 1000]
+    assert [utf16_length(piece) for piece in pieces] == [2000, 1000]
     assert "".join(pieces) == text
     assert split_message("") == []
     words = ("word " * 600).strip()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.i18n import LOCALES, Catalog, rule_key
 from bot.messages import Outgoing

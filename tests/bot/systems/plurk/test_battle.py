@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Outgoing
 from bot.routes import router as _router

@@ -8,10 +8,12 @@ documented in docs/qq.md.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import Field, SecretStr
+
+from adapters.plugin import PlatformSettings
 
 
-class OneBotSettings(BaseModel):
+class OneBotSettings(PlatformSettings):
     enabled: bool = False
     host: str = Field(default="127.0.0.1", description="address the reverse WebSocket listens on")
     port: int = Field(default=8080, description="port of the reverse WebSocket / HTTP endpoint")

@@ -5,10 +5,12 @@ Every field is documented in docs/discord.md.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import Field, SecretStr
+
+from adapters.plugin import PlatformSettings
 
 
-class DiscordSettings(BaseModel):
+class DiscordSettings(PlatformSettings):
     enabled: bool = False
     token: SecretStr | None = Field(default=None, description="the bot token (Bot tab)")
     dev_guild_id: int | None = Field(
