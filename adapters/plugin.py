@@ -48,6 +48,16 @@ class PlatformSettings(BaseModel):
 
 
 S = TypeVar("S", bound=PlatformSettings)
+
+
+def section_of(settings: Settings, section: str, kind: type[S]) -> S:
+    """The section ``section`` (a ``kind``) of the whole configuration: what a platform's
+    own modules read, since they sit below the ``PLUGIN`` that starts them."""
+    found = getattr(settings, section, None)
+    if not isinstance(found, kind):
+        raise TypeError(f"settings without the {section!r} section ({kind.__name__})")
+    return found
+
 Serve = Callable[["Core", Settings, asyncio.Event], Awaitable[None]]
 """Run the platform until the event is set (``settings``: the whole configuration)."""
 
@@ -93,10 +103,7 @@ class AdapterPlugin(Generic[S]):
 
     def of(self, settings: Settings) -> S:
         """This platform's section of the whole configuration."""
-        section = getattr(settings, self.section, None)
-        if not isinstance(section, self.settings):
-            raise TypeError(f"settings without the {self.section!r} section of {self.platform}")
-        return section
+        return section_of(settings, self.section, self.settings)
 
     def enabled(self, settings: Settings) -> bool:
         """Whether `trpgbot run` starts it: its section says ``enabled`` (a fallback

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adapters.discord.settings import DiscordSettings
+from adapters.discord.settings import SECTION, DiscordSettings
 from adapters.plugin import AdapterPlugin
 from bot.platforms import positive_integer_id
 
@@ -41,5 +41,5 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     await _serve(core, settings, stop)
 
 
-PLUGIN = AdapterPlugin("discord", "discord", DiscordSettings, serve, positive_integer_id)
+PLUGIN = AdapterPlugin("discord", SECTION, DiscordSettings, serve, positive_integer_id)
 """Discord: user ids are snowflakes (positive integers)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from adapters.onebot.settings import OneBotSettings
+from adapters.onebot.settings import SECTION, OneBotSettings
 from adapters.plugin import AdapterPlugin
 from bot.platforms import positive_integer_id
 
@@ -40,6 +40,6 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     await _serve(core, settings, stop)
 
 
-PLUGIN = AdapterPlugin("qq", "onebot", OneBotSettings, serve, positive_integer_id)
+PLUGIN = AdapterPlugin("qq", SECTION, OneBotSettings, serve, positive_integer_id)
 """QQ through OneBot: the platform is ``qq`` (what stored channels carry), its settings
 ``TRPGBOT_ONEBOT__*``; QQ numbers are positive integers."""

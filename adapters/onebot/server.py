@@ -30,8 +30,8 @@ from nonebot.drivers import ASGIMixin, Driver, WebSocketClientMixin
 
 from adapters.delivery import CoreAPI
 from adapters.logs import protect_secrets_in_logs
-from adapters.onebot import PLUGIN, bridge
-from adapters.onebot.settings import OneBotSettings
+from adapters.onebot import bridge
+from adapters.onebot.settings import OneBotSettings, onebot_section
 from bot.config import Settings
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def nonebot_init_kwargs(settings: Settings) -> dict[str, Any]:
     load every ``TRPGBOT_*`` line, tokens included, into its config. The access
     token is not here either (see ``TrpgOneBotAdapter``).
     """
-    section = PLUGIN.of(settings)
+    section = onebot_section(settings)
     return {
         "_env_file": (os.devnull,),
         "driver": NONEBOT_DRIVER,
@@ -146,7 +146,7 @@ def ensure_nonebot(settings: Settings) -> Driver:
         nonebot.init(**nonebot_init_kwargs(settings))
         driver = nonebot.get_driver()
     else:
-        driver.config.api_timeout = PLUGIN.of(settings).api_timeout
+        driver.config.api_timeout = onebot_section(settings).api_timeout
     if not isinstance(driver, ASGIMixin):
         raise RuntimeError(f"nonebot driver {driver.type!r} cannot serve the reverse WebSocket")
     return driver
@@ -230,7 +230,7 @@ async def _serve_uvicorn(server: uvicorn.Server) -> None:
 async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     """Serve ``/onebot/v11/ws`` (and dial ``ws_urls``) until ``stop`` is set."""
     protect_secrets_in_logs()
-    section = PLUGIN.of(settings)
+    section = onebot_section(settings)
     if section.access_token is None and section.host not in LOOPBACK:
         log.warning("the OneBot endpoint listens on %s without an access token: anyone who "
                     "can reach it can speak as any QQ user", section.host)

@@ -8,9 +8,17 @@ documented in docs/qq.md.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import Field, SecretStr
 
-from adapters.plugin import PlatformSettings
+from adapters.plugin import PlatformSettings, section_of
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+SECTION = "onebot"
+"""The settings' field and the environment's ``TRPGBOT_ONEBOT__``."""
 
 
 class OneBotSettings(PlatformSettings):
@@ -53,3 +61,8 @@ class OneBotSettings(PlatformSettings):
     api_timeout: float = Field(
         default=30.0, gt=0, description="seconds to wait for the implementation to answer a call"
     )
+
+
+def onebot_section(settings: Settings) -> OneBotSettings:
+    """The OneBot section of the whole configuration."""
+    return section_of(settings, SECTION, OneBotSettings)
