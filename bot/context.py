@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.messages import Attachment, Incoming, Outgoing
 from bot.unit_of_work import Table, UnitOfWork
@@ -14,7 +14,27 @@ from rules.kits.game_system import GameSystem
 if TYPE_CHECKING:
     from bot.gamelog.book import LogBook
     from bot.i18n import Catalog
-    from bot.router import Router
+
+
+class CommandInfo(Protocol):
+    """What `.help` reads of a command (``bot.router.Command``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def help_key(self) -> str: ...
+
+
+class PluginInfo(Protocol):
+    """What the kits read of a rule system's plugin (``bot.systems.SystemPlugin``): its
+    id and the services it offers the systems played with it (``bot.kits.layers``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def hooks(self) -> Mapping[str, Callable[..., Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -31,8 +51,14 @@ class Services:
     logbook: LogBook
     platform_locale: Callable[[str], str]
     """The language of a platform's tables until one is chosen."""
-    router: Router
-    """What a message runs where (`.help` lists a table's commands)."""
+    commands: Callable[[str], Sequence[CommandInfo]]
+    """The commands of a table that plays a system id (`.help`)."""
+    command: Callable[[str, str], CommandInfo | None]
+    """The command called ``name`` at a table that plays a system id."""
+    base_of: Callable[[str], PluginInfo | None]
+    """The plugin of a table's system (for a layered id, its base's)."""
+    layers_of: Callable[[str], Sequence[PluginInfo]]
+    """The layers a table plays on its base (``ap20+v6`` → v6's plugin)."""
 
 
 @dataclass

@@ -24,7 +24,6 @@ from bot.config import Settings
 from bot.context import Services
 from bot.dispatcher import Dispatcher
 from bot.gamelog.book import LogBook
-from bot.i18n import Catalog
 from bot.messages import Incoming, Outgoing
 from bot.routes import router as routes
 from bot.store import db
@@ -74,7 +73,7 @@ class Core:
         self.claims = Claims(claimant, self.store_sync)
         """Who sends the replies this core stored or took (bot/store/outbox.py)."""
         self.router = routes()  # every rule system's declared commands
-        self.catalog = Catalog(settings.messages_file)
+        self.catalog = systems.catalog(settings.messages_file)
         self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
         self.platforms = settings.platforms()  # each platform's locale and user-id rule
@@ -82,9 +81,10 @@ class Core:
         self.logbook = LogBook()
         self.services = Services(self.catalog, self.is_user_id, self.system_of_id,
                                  self.default_system, self.logbook, self.platform_locale,
-                                 self.router)
-        self.dispatcher = Dispatcher(self.writer, engine, self.services, self.dice,
-                                     self.platform_locale)
+                                 self.router.commands, self.router.find, systems.get,
+                                 systems.layers)
+        self.dispatcher = Dispatcher(self.writer, engine, self.router, self.services,
+                                     self.dice, self.platform_locale)
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
 

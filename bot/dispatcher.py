@@ -98,14 +98,15 @@ class Moved(Exception):
 
 
 class Dispatcher:
-    def __init__(self, writer: Writer, reader: AsyncEngine, services: Services,
-                 dice: DiceSource, platform_locale: Callable[[str], str]) -> None:
+    def __init__(self, writer: Writer, reader: AsyncEngine, router: Router,
+                 services: Services, dice: DiceSource,
+                 platform_locale: Callable[[str], str]) -> None:
         self.writer = writer
         self.reader = reader
         """A pooled engine for the reads outside the writer's batches."""
         self.services = services
         self.catalog: Catalog = services.catalog
-        self.router: Router = services.router
+        self.router = router
         self.dice = dice
         self.platform_locale = platform_locale
         self._locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()

@@ -50,6 +50,8 @@ from bot.store.working_set import TABLES, WorkingSet
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+SETTLE_TURNS = 8
+"""Loop turns a commit waits at most for commands still on their way to the writer."""
 EPOCH_LOCK = text("SELECT n FROM store_epoch WHERE id = 1 FOR UPDATE")
 EPOCH_BUMP = text("UPDATE store_epoch SET n = n + 1 WHERE id = 1 RETURNING n")
 
@@ -228,9 +230,16 @@ class Writer:
         return None  # no way to tell: nothing is kept from one batch to the next
 
     async def _commit_soon(self) -> None:
-        # let every command that is ready to run queue for the writer first: it joins
-        # this batch (the lock is FIFO), a command arriving after waits for the next one
+        """Commit once no command is on its way to the writer: every command that the
+        event loop can run now joins this batch first (the replies of the last commit
+        bring their channels' next commands a few loop turns later), one arriving after
+        waits for the next. A lone command costs one loop turn."""
         await asyncio.sleep(self.window)
+        for _ in range(SETTLE_TURNS):
+            queued = len(self._units)
+            await asyncio.sleep(0)
+            if len(self._units) == queued and not self._mutex.locked():
+                break
         async with self._mutex:
             await self._commit()
 

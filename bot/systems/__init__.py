@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import Catalog
 from bot.router import CommandTable
 from rules.kits.game_system import GameSystem
 
@@ -77,6 +78,12 @@ def plugins() -> dict[str, SystemPlugin]:
             raise ValueError(f"system package {module.name!r} declares {plugin.id!r} again")
         found[check(plugin).id] = plugin
     return found
+
+
+def catalog(override_file: Path | None = None) -> Catalog:
+    """The catalog of the common texts and every system's."""
+    found = plugins().values()
+    return Catalog(override_file, [p.locales for p in found if p.locales is not None], found)
 
 
 def get(system_id: str) -> SystemPlugin | None:

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bot import systems
 from bot.core import Core
-from bot.i18n import Catalog
 from bot.store.models import Channel, ChannelState, Character, CharacterState
 from bot.systems.ace.documents import (
     ENEMIES,
@@ -171,7 +171,7 @@ async def test_a_damaged_fight_is_refused_in_the_tables_language(core: Core) -> 
     await table.text("gm", ".system ace")
     damaged = {**OLD_FIGHT, "round": "second"}
     await _store(core, "ace.fight", damaged)
-    catalog = Catalog()
+    catalog = systems.catalog()
     for locale in ("zh-Hant", "en"):
         await table.text("gm", f".lang {locale}")
         refusal = catalog.text(locale, "core.error.prefix", text=catalog.text(

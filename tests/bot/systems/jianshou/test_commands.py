@@ -12,8 +12,9 @@ from pathlib import Path
 from sqlalchemy import select
 
 from adapters.config import Settings
+from bot import systems
 from bot.core import Core
-from bot.i18n import LOCALES, Catalog, rule_key
+from bot.i18n import LOCALES, rule_key
 from bot.messages import Outgoing
 from bot.store.models import ChannelState
 from tests.support import Table
@@ -292,7 +293,7 @@ def rule_codes() -> set[str]:
 
 
 def test_every_rule_code_has_a_message_and_a_line_in_the_docs() -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     codes = rule_codes()
     assert len(codes) > 50
     for locale in LOCALES:

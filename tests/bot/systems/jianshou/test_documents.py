@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from bot import systems
 from bot.core import Core
-from bot.i18n import Catalog
 from bot.store.models import Channel, ChannelState
 from bot.systems.jianshou.documents import DECK, DRAFT, GAME, NO_DRAFT, Draft, TableDeck, TableGame
 from rules.systems import jianshou as js
@@ -164,7 +164,7 @@ async def test_a_damaged_game_is_refused_in_the_tables_language(core: Core) -> N
     await table.text("gm", ".system jianshou")
     damaged = {"game": {**GAME.dump(GAME_VALUE)["game"], "round": "third"}, "agreed": {}}
     await _store(core, "jianshou.game", damaged, 2)
-    catalog = Catalog()
+    catalog = systems.catalog()
     for locale in ("zh-Hant", "en"):
         await table.text("gm", f".lang {locale}")
         refusal = catalog.text(locale, "core.error.prefix", text=catalog.text(

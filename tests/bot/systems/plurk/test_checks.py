@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot import routes
+from bot import routes, systems
 from bot.context import Context
 from bot.core import Core
 from bot.i18n import LOCALES, Catalog, rule_key
@@ -696,7 +696,7 @@ PLURK_CODES = (
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_reachable_plurk_refusal_and_help_is_localised(locale: str) -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     keys = [f"plurk.error.{code}" for code in PLURK_CODES]
     keys += [f"plurk.help.{name}" for name in (
         "ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rg", "ap", "cp", "hp", "san",
@@ -904,7 +904,7 @@ def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
     root = Path(__file__).resolve().parents[4]
     files = [*sorted((root / "bot" / "systems" / "plurk_trpg").rglob("*.py")),
              *sorted((root / "rules" / "systems" / "plurk_trpg").rglob("*.py"))]
-    catalog = Catalog()
+    catalog = systems.catalog()
     problems: list[str] = []
     checked = 0
     for path in files:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select
 
+from bot import systems
 from bot.core import Core
-from bot.i18n import Catalog
 from bot.store.models import Channel, ChannelState
 from bot.systems.plurk_trpg.documents import (
     ACTION_POINTS,
@@ -272,7 +272,7 @@ async def test_a_damaged_document_is_refused_in_the_tables_language(
         core: Core, key: str, damaged: dict[str, Any], commands: tuple[str, ...]) -> None:
     table = await _old_table(core)
     await _store(core, key, damaged)
-    catalog = Catalog()
+    catalog = systems.catalog()
     for locale in ("zh-Hant", "en"):
         await table.text("keeper", f".lang {locale}")
         refusal = catalog.text(locale, "core.error.prefix", text=catalog.text(
