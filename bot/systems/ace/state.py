@@ -11,9 +11,10 @@ from dataclasses import dataclass, replace
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import active_sheet, find_character, require_owner_or_gm
 from bot.names import fold
-from bot.systems.ace.args import BY_WORDS, echo, is_word
+from bot.systems.ace.args import BY_WORDS, echo
 from bot.systems.ace.documents import ENEMIES, Enemy
 from bot.systems.ace.sheet import fighter, hp_of
 from bot.unit_of_work import Sheet

@@ -19,11 +19,6 @@ MAX_VALUE = 100_000
 """The largest number a battle command takes (BP, costs, damage, enemy stats)."""
 
 
-def is_word(token: str, *spellings: str) -> bool:
-    """Command words in any script: ``開始`` / ``开始`` / ``START`` match ``start``."""
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
-
 
 def number(text: str, *, usage: str) -> int:
     """A non-negative integer argument, bounded so nothing huge reaches the state."""

@@ -6,8 +6,8 @@ Each is a dataclass read and written by a pydantic ``TypeAdapter``: what the rul
 (a check, the AP pool) is the rules' dataclass, what only the chat side keeps (who
 was told of a hidden check, the links of combatants to sheets) is declared here. Every
 document is at schema 1: the adapters read the JSON the hand-written ``to_dict`` of
-earlier versions stored (tests/bot/systems/plurk/test_plurk_documents.py holds
-samples of it).
+earlier versions stored (tests/bot/systems/plurk/test_documents.py holds samples of
+it).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, PlainSerializer, PlainValidator, WrapSerializer
+from pydantic import BeforeValidator, WrapSerializer
 from pydantic_core.core_schema import SerializerFunctionWrapHandler
 
 from bot.documents import Doc
@@ -175,25 +175,6 @@ class Setup:
         return next((e for e in self.enemies if fold(e["name"]) == key), None)
 
 
-def _rules_battle(data: Any) -> Battle | None:
-    """The rules' own reading of their battle (``Battle.from_dict``, whose shape the
-    rules are still changing); None for an ended or empty one."""
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise ValueError("a battle is a JSON object")
-    if not data.get("combatants") or data.get("ended"):
-        return None
-    try:
-        return Battle.from_dict(data)
-    except (AttributeError, KeyError, TypeError, ValueError):
-        raise ValueError("not a battle the rules can read") from None
-
-
-RulesBattle = Annotated[
-    Battle | None, PlainValidator(_rules_battle),
-    PlainSerializer(lambda battle: battle.to_dict() if battle is not None else None)]
-
 _BESIDE = ("serial", "sheets", "weapons", "marks")
 """What the bot keeps beside the rules' battle, at the top of the stored object."""
 
@@ -208,7 +189,7 @@ class StoredBattle:
     ``weapons`` names the sheet entry of a parrying weapon's durability; ``marks``
     are the board markers (PL-15), given once per battle."""
 
-    battle: RulesBattle = None
+    battle: Battle | None = None
     serial: int = 0
     sheets: dict[str, int] = field(default_factory=dict)
     weapons: dict[str, str] = field(default_factory=dict)
@@ -216,12 +197,16 @@ class StoredBattle:
 
 
 def _nest(data: Any) -> Any:
-    """Stored as one object, ``{**battle.to_dict(), "serial": …}``: the rules' part
-    apart from the bot's."""
+    """Stored as one object, ``{**battle, "serial": …}``: the rules' part apart from
+    the bot's. A battle without combatants, or ended, is none. The ``version: 1`` that
+    the rules' ``Battle.to_dict`` once wrote is no field (the ``schema`` versions the
+    document now): it is read and ignored, and no longer written."""
     if not isinstance(data, dict):
         return data
+    battle = {k: v for k, v in data.items() if k not in _BESIDE}
+    running = bool(battle.get("combatants")) and not battle.get("ended")
     return {**{k: data[k] for k in _BESIDE if k in data},
-            "battle": {k: v for k, v in data.items() if k not in _BESIDE}}
+            "battle": battle if running else None}
 
 
 def _flatten(value: StoredBattle, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -13,10 +13,11 @@ from typing import TypedDict
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.ace.args import echo, is_word, join_spaced, number, option
+from bot.systems.ace.args import echo, join_spaced, number, option
 from bot.systems.ace.documents import FIGHT, MARK, OPTIONS
 from bot.systems.ace.sheet import energy_key
 from bot.systems.ace.state import (

@@ -17,10 +17,11 @@ from dataclasses import asdict
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import fold
-from bot.systems.ace.args import check_name, dc_of, echo, is_word, join_spaced, option
+from bot.systems.ace.args import check_name, dc_of, echo, join_spaced, option
 from bot.systems.ace.commands.checks import parse_check, roll_for
 from bot.systems.ace.documents import EXTENDED, Started
 from bot.systems.ace.table import command

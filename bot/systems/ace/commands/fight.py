@@ -14,11 +14,12 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.permissions import require_gm_if_any
-from bot.systems.ace.args import MAX_VALUE, check_name, echo, is_word, join_spaced, option
+from bot.systems.ace.args import MAX_VALUE, check_name, echo, join_spaced, option
 from bot.systems.ace.documents import ENEMIES, FIGHT, OPTIONS, Enemy
 from bot.systems.ace.sheet import hp_of, missing_attributes
 from bot.systems.ace.state import (

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
-from bot.systems.ace.args import is_word, join_spaced, option
+from bot.systems.ace.args import join_spaced, option
 from bot.systems.ace.documents import FIGHT, OPTIONS
 from bot.systems.ace.state import actor_or_speaker, armed, pop_by, someone
 from bot.systems.ace.table import command

@@ -14,6 +14,7 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import (
     active_sheet,
     investigator,
@@ -23,7 +24,7 @@ from bot.kits.references import (
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ace.args import check_name, is_word, join_spaced, number, option
+from bot.systems.ace.args import check_name, join_spaced, number, option
 from bot.systems.ace.documents import MARK
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, joined, readable

@@ -16,8 +16,9 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
-from bot.systems.ace.args import is_word, join_spaced
+from bot.systems.ace.args import join_spaced
 from bot.systems.ace.documents import FIGHT
 from bot.systems.ace.sheet import level
 from bot.systems.ace.state import Someone, actor_or_speaker, pop_by, someone

@@ -8,10 +8,11 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word, key_value
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import integer, is_word, may_speak_for, option
+from bot.systems.ap20.args import integer, may_speak_for
 from bot.systems.ap20.state import actor, find, numbers, running, save, sheet_of
 from bot.systems.ap20.table import command
 from bot.systems.ap20.text import label
@@ -80,7 +81,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
     action = ap20.action_key(tokens[0])
     named, stamina_base = None, 0
     for token in tokens[1:]:
-        pair = option(token)
+        pair = key_value(token)
         if pair is not None and is_word(pair[0], "耐力", "stamina", "體力", "体力"):
             stamina_base = integer(pair[1], USAGE)
         elif named is None and pair is None:

@@ -10,10 +10,11 @@ from bot import systems
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
+from bot.kits.args import is_word, key_value
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import ECHO, is_word, kind, layer, may_speak_for, option
+from bot.systems.ap20.args import ECHO, kind, layer, may_speak_for
 from bot.systems.ap20.state import (
     actor,
     find,
@@ -50,11 +51,11 @@ class AttackArgs:
 
 def parse_attack(text: str) -> AttackArgs:
     tokens = text.split()
-    if not tokens or option(tokens[0]) is not None:
+    if not tokens or key_value(tokens[0]) is not None:
         raise CommandError("ap20.error.atk_usage")
     args = AttackArgs(tokens[0])
     for token in tokens[1:]:
-        pair = option(token)
+        pair = key_value(token)
         if pair is not None and is_word(pair[0], "by", "由"):
             args.by = pair[1]
         elif _DICE.match(token):

@@ -9,9 +9,10 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word, key_value
 from bot.kits.references import active_sheet, require_may_read
 from bot.messages import Outgoing
-from bot.systems.ap20.args import ECHO, is_word, layer, option
+from bot.systems.ap20.args import ECHO, layer
 from bot.systems.ap20.state import actor, attribute, find, load, numbers, own_fighter
 from bot.systems.ap20.table import command
 from bot.systems.ap20.text import label, signed
@@ -36,7 +37,7 @@ class CheckArgs:
 def parse_check(text: str, usage: str) -> CheckArgs:
     args = CheckArgs()
     for token in text.split():
-        pair = option(token)
+        pair = key_value(token)
         declared = ap20.SYSTEM.stat(token)
         if pair is not None and is_word(pair[0], "by", "由"):
             args.by = pair[1]

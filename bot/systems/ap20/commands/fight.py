@@ -7,17 +7,11 @@ from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word, key_value
 from bot.kits.references import active_sheet
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import (
-    ECHO,
-    integer,
-    is_word,
-    may_speak_for,
-    name_arg,
-    option,
-)
+from bot.systems.ap20.args import ECHO, integer, may_speak_for, name_arg
 from bot.systems.ap20.state import (
     attribute,
     find,
@@ -160,7 +154,7 @@ async def add(ctx: Context, rest: str) -> list[Outgoing]:
     if not tokens:
         raise CommandError("ap20.error.add_usage")
     name = name_arg(tokens[0])
-    if option(name) is not None:
+    if key_value(name) is not None:
         raise CommandError("ap20.error.add_usage")
     combat = await load(ctx)
     stats: dict[str, int] = {}
@@ -175,7 +169,7 @@ async def add(ctx: Context, rest: str) -> list[Outgoing]:
         if flag is not None:
             flags.append(flag)
             continue
-        pair = option(token)
+        pair = key_value(token)
         if pair is None:
             raise CommandError("ap20.error.add_option", option=token[:ECHO])
         key, text = pair
@@ -267,7 +261,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
             (add_flags if token[0] == "+" else drop_flags).append(flag)
             continue
         require_gm_if_any(ctx)
-        pair = option(token)
+        pair = key_value(token)
         if pair is None:
             raise CommandError("ap20.error.set_usage")
         key, text = pair

@@ -20,11 +20,12 @@ from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, is_word
+from bot.systems.plurk_trpg.battle_args import current_actor, gm_target
 from bot.systems.plurk_trpg.battle_roster import (
     enemy_entrant,
     enter,
@@ -42,6 +43,7 @@ from bot.systems.plurk_trpg.battle_state import (
 )
 from bot.systems.plurk_trpg.battle_text import (
     battle_data,
+    battle_json,
     hp_text,
     initiative_line,
     readable,
@@ -341,7 +343,7 @@ async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
     standing = [f"{c.name} {ctx.t('plurk.battle.hp_label')} {hp_text(ctx, c.hp)}"
                 for c in battle.combatants]
     text = ctx.t("plurk.battle.ended", round=battle.round, summary=sep(ctx).join(standing))
-    return [ctx.reply(text, battle_data("end", None, final=battle.to_dict()))]
+    return [ctx.reply(text, battle_data("end", None, final=battle_json(battle)))]
 
 
 async def wake(ctx: Context, rest: list[str]) -> list[Outgoing]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import is_word
 from bot.systems.plurk_trpg.battle_roster import (
     enemy_entrant,
     enemy_line,

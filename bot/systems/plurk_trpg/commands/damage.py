@@ -21,11 +21,12 @@ from dataclasses import asdict, dataclass, replace
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import current_actor, find_name, is_word, number
+from bot.systems.plurk_trpg.battle_args import current_actor, find_name, number
 from bot.systems.plurk_trpg.battle_state import (
     hp_waiting,
     load_battle,

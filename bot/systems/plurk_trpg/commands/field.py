@@ -13,9 +13,10 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, is_word
+from bot.systems.plurk_trpg.battle_args import current_actor, gm_target
 from bot.systems.plurk_trpg.battle_state import (
     assign_marks,
     load_battle,

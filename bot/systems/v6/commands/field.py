@@ -10,8 +10,8 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
+from bot.kits.args import is_word, key_value, split_by
 from bot.messages import Outgoing
-from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.systems.v6.state import (
     ECHO,
@@ -34,36 +34,14 @@ from bot.systems.v6.table import command
 from rules.kits import grid
 from rules.systems import v6
 
-_OPTION = re.compile(r"^([^=＝:：\s]+)[=＝:：](.+)$")
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*]\s*(\d{1,2})$", re.IGNORECASE)
 
-
-def is_word(token: str, *spellings: str) -> bool:
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
-
-
-def option(token: str) -> tuple[str, str] | None:
-    match = _OPTION.match(token)
-    return (match.group(1), match.group(2)) if match else None
 
 
 def small(text: str, usage: str) -> int:
     if not re.fullmatch(r"\d{1,3}", text.strip()):
         raise CommandError(usage)
     return int(text)
-
-
-def split_by(tokens: list[str]) -> tuple[list[str], str | None]:
-    """The tokens without ``by=<name>``, and the name."""
-    rest, by = [], None
-    for token in tokens:
-        pair = option(token)
-        if pair is not None and is_word(pair[0], "by", "由"):
-            by = pair[1]
-        else:
-            rest.append(token)
-    return rest, by
 
 
 STATS = {"stride": ("stride", "步幅"), "agility": ("agility", "靈巧", "灵巧"),
@@ -93,7 +71,7 @@ async def place(ctx: Context) -> list[Outgoing]:
     facing = size = sense = None
     stats: dict[str, int] = {}
     for token in tokens[2:]:
-        pair = option(token)
+        pair = key_value(token)
         if pair is not None:
             key = next((k for k, words in STATS.items() if is_word(pair[0], *words)), None)
             if key is None:
@@ -168,7 +146,7 @@ async def move(ctx: Context) -> list[Outgoing]:
     tokens, by = split_by(ctx.args.split())
     path, vaults, leaps, climb, mode, partner = [], [], [], 0, "walk", None
     for token in tokens:
-        pair = option(token)
+        pair = key_value(token)
         if looks_like_cell(token):
             path.append(cell(token))
         elif pair is not None and is_word(pair[0], "climb", "攀爬", "爬"):
