@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -12,8 +11,9 @@ from rules.systems import plurk_trpg as P
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain, source
 
 STORED_POOL = TypeAdapter(P.ApPool)
-"""How the bot stores the AP pool (``bot.systems.plurk_trpg.documents``): a JSON round
-trip gives the same pool."""
+STORED_BATTLE = TypeAdapter(P.Battle)
+"""How the bot stores the AP pool and the battle (``bot.systems.plurk_trpg.documents``):
+a JSON round trip gives the same value."""
 
 # --------------------------------------------------------------------------- simple ops
 
@@ -233,7 +233,7 @@ class _BattleRun:
         elif do == "end":
             self.battle = P.end_battle(b)
         elif do == "roundtrip":
-            again = P.Battle.from_dict(json.loads(json.dumps(b.to_dict())))
+            again = STORED_BATTLE.validate_json(STORED_BATTLE.dump_json(b))
             assert again == b
             self.battle = again
         else:

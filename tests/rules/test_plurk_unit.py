@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource, SeededSource
 from rules.errors import RuleError
@@ -156,7 +157,8 @@ def test_battle_json_round_trip_is_plain() -> None:
     battle = _battle()
     battle, _ = P.declare_parry(battle, "Orc", durability=5)
     battle, _ = P.knock_out(battle, src(2, 1, 1, 1), "Cat", 4, kind="unarmed")
-    data = battle.to_dict()
+    stored = TypeAdapter(P.Battle)
+    data = stored.dump_python(battle, mode="json")
     text = json.dumps(data)
 
     def plain(value: object) -> bool:
@@ -167,9 +169,9 @@ def test_battle_json_round_trip_is_plain() -> None:
         return value is None or isinstance(value, bool | int | str)
 
     assert plain(data)
-    again = P.Battle.from_dict(json.loads(text))
+    again = stored.validate_json(text)
     assert again == battle
-    assert again.to_dict() == data
+    assert stored.dump_python(again, mode="json") == data
     assert again.get("Cat").unconscious == 3
     assert again.get("Ann").parry_against == "Orc"
 

@@ -11,7 +11,7 @@ parry declaration ends). BP costs are a ``rules.kits.costs.CostTable``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice.source import DiceSource
@@ -29,7 +29,6 @@ from rules.systems.plurk_trpg.checks import CHECK_DIE
 from rules.systems.plurk_trpg.common import (
     MAX_REROLLS,
     _non_negative,
-    _plain,
     _replace_combatant,
     _resolve_action,
     _roll,
@@ -118,23 +117,14 @@ class Combatant:
     def can_act(self) -> bool:
         return self.unconscious == 0 and (self.hp is None or self.hp > 0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
-        names = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in names}
-        values["initiative_rolls"] = tuple(values.get("initiative_rolls", ()))
-        return cls(**values)
-
 
 @dataclass(frozen=True)
 class Battle:
     """The battle turn state (PL-13…16): order, round, current actor, costs, field.
 
     ``combatants`` is kept in initiative order. Immutable: every function
-    returns a new ``Battle``. ``to_dict``/``from_dict`` give plain JSON.
+    returns a new ``Battle``. Plain fields only (tuples, a dict of ints), so the bot
+    stores it as JSON through a pydantic ``TypeAdapter`` of this dataclass.
     """
 
     combatants: tuple[Combatant, ...]
@@ -187,33 +177,6 @@ class Battle:
         """Canonical key and BP cost of an action (``攻擊`` → ("attack", 2))."""
         key = _resolve_action(BP_COSTS, action, self.costs, "plurk.bp_unknown_action")
         return key, self.costs[key]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": 1,
-            "combatants": [c.to_dict() for c in self.combatants],
-            "round": self.round,
-            "current": self.current,
-            "costs": dict(self.costs),
-            "width": self.width,
-            "height": self.height,
-            "first_side": self.first_side,
-            "ended": self.ended,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Battle:
-        costs = data.get("costs")
-        return cls(
-            combatants=tuple(Combatant.from_dict(c) for c in data["combatants"]),
-            round=int(data.get("round", 0)),
-            current=int(data.get("current", 0)),
-            costs={str(k): int(v) for k, v in costs.items()} if costs else dict(BP_DEFAULT_COSTS),
-            width=int(data.get("width", FIELD_DEFAULT)),
-            height=int(data.get("height", FIELD_DEFAULT)),
-            first_side=data.get("first_side"),
-            ended=bool(data.get("ended", False)),
-        )
 
 
 @dataclass(frozen=True, slots=True)

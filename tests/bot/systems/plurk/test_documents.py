@@ -113,6 +113,18 @@ OLD_BATTLE: dict[str, Any] = {
     **OLD_BATTLE_OF_RULES, "serial": 1, "sheets": {"艾莉絲": 1, "卡蘿": 3},
     "weapons": {"艾莉絲": "武器耐久"},
     "marks": {"艾莉絲": "a", "卡蘿": "b", "食屍鬼": "c", "暴徒": "d"}}
+# Captured by running the code of commit 6853faa (Battle.to_dict() with the bot's keys,
+# read from channel_state) after: enemies Ghoul (C3), Thug (C4, human), the ally Dog (A2);
+# `.battle start first=party`; Ann and Bob placed; Bob knocks Thug out; Ann parries Thug
+# with the sheet's 短刀耐久; Dog moves; Ghoul hits Ann; round 1: Bob impales Ghoul.
+OLD_MID_BATTLE: dict[str, Any] = {"version": 1, "combatants": [{"name": "Bob", "kind": "investigator", "owner": "p2", "dex": 2, "con": 1, "bp_max": 4, "bp": 2, "hp": 10, "armor": 0, "human_like": True, "position": "B3", "parry_against": None, "weapon_durability": None, "unconscious": 0, "initiative": 15, "initiative_rolls": [13, 9], "attacked": True, "stuck_in": "Ghoul"}, {"name": "Ann", "kind": "investigator", "owner": "p1", "dex": 5, "con": 3, "bp_max": 5, "bp": 5, "hp": 9, "armor": 0, "human_like": True, "position": "B2", "parry_against": "Thug", "weapon_durability": 6, "unconscious": 0, "initiative": 15, "initiative_rolls": [10, 2], "attacked": False, "stuck_in": None}, {"name": "Dog", "kind": "ally", "owner": None, "dex": 4, "con": 0, "bp_max": 5, "bp": 5, "hp": 6, "armor": 0, "human_like": True, "position": "A2", "parry_against": None, "weapon_durability": None, "unconscious": 0, "initiative": 11, "initiative_rolls": [7], "attacked": False, "stuck_in": None}, {"name": "Ghoul", "kind": "enemy", "owner": None, "dex": 3, "con": 0, "bp_max": 4, "bp": 4, "hp": 7, "armor": 2, "human_like": False, "position": "C3", "parry_against": None, "weapon_durability": None, "unconscious": 0, "initiative": 15, "initiative_rolls": [12], "attacked": True, "stuck_in": None}, {"name": "Thug", "kind": "enemy", "owner": None, "dex": 1, "con": 1, "bp_max": 3, "bp": 3, "hp": 8, "armor": 0, "human_like": True, "position": "C4", "parry_against": None, "weapon_durability": None, "unconscious": 8, "initiative": 5, "initiative_rolls": [4], "attacked": False, "stuck_in": None}], "round": 1, "current": 0, "costs": {"move": 1, "attack": 2, "skill": 2, "item": 1, "parry": 1}, "width": 8, "height": 8, "first_side": "party", "ended": False, "serial": 1, "sheets": {"Ann": 1, "Bob": 2}, "weapons": {"Ann": "短刀耐久"}, "marks": {"Bob": "b", "Ann": "a", "Dog": "d", "Ghoul": "g", "Thug": "t"}}  # noqa: E501
+OLD_MID_BATTLE_SHOWN = "\n".join([  # `.battle` of that code at that point
+    "▶ 第 1 輪，輪到 Bob（BP 2/4）",
+    "▶1. Bob 先攻 15｜BP 2/4｜體力 10｜位置 B3｜武器卡在 Ghoul",
+    "　2. Ann 先攻 15｜BP 5/5｜體力 9｜位置 B2｜招架→Thug（耐久 6）",
+    "　3. Dog 先攻 11｜BP 5/5｜體力 6｜位置 A2｜友",
+    "　4. Ghoul 先攻 15｜BP 4/4｜體力 7｜位置 C3｜敵",
+    "　5. Thug 先攻 5｜BP 3/3｜體力 8｜位置 C4｜昏迷（還要跳過 8 次）｜敵"])
 OLD_SETUP: dict[str, Any] = {
     "party": ["alice", "carol"],
     "enemies": [{"name": "食屍鬼", "kind": "enemy", "dex": 3, "hp": 15, "armor": 2,
@@ -180,18 +192,50 @@ def test_the_fatal_events_read_as_before() -> None:
     assert FATAL_EVENTS.read({"events": [OLD_BATTLE_FATAL]}, 1, WHERE).cost == 5
 
 
-def test_the_battle_reads_through_the_rules_and_is_stored_as_before() -> None:
+def _unversioned(data: dict[str, Any]) -> dict[str, Any]:
+    """What is stored now: the old object without the rules' ``version: 1``."""
+    return {k: v for k, v in data.items() if k != "version"}
+
+
+def test_the_battle_reads_as_the_same_typed_value_and_is_stored_as_before() -> None:
     stored = BATTLE.read(OLD_BATTLE, 1, WHERE)
-    assert stored == StoredBattle(Battle.from_dict(OLD_BATTLE_OF_RULES), 1,
-                                  OLD_BATTLE["sheets"], OLD_BATTLE["weapons"],
-                                  OLD_BATTLE["marks"])
-    assert stored.battle is not None and stored.battle.combatants[0] == Combatant(
-        "艾莉絲", owner="alice", dex=5, con=3, bp_max=5, bp=5, hp=12, position="A1",
-        weapon_durability=4, initiative=15, initiative_rolls=(10,))
-    assert BATTLE.dump(stored) == OLD_BATTLE
+    assert stored == StoredBattle(Battle(
+        (Combatant("艾莉絲", owner="alice", dex=5, con=3, bp_max=5, bp=5, hp=12, position="A1",
+                   weapon_durability=4, initiative=15, initiative_rolls=(10,)),
+         Combatant("卡蘿", owner="carol", dex=3, con=2, bp_max=4, bp=4, hp=8, initiative=8,
+                   initiative_rolls=(5,)),
+         Combatant("食屍鬼", "enemy", dex=3, bp_max=4, bp=4, hp=15, armor=2, human_like=False,
+                   position="B1", initiative=6, initiative_rolls=(3,)),
+         Combatant("暴徒", "enemy", dex=1, con=1, bp_max=3, bp=3, hp=9, position="B2",
+                   initiative=3, initiative_rolls=(2,))),
+        costs={"move": 1, "attack": 3, "skill": 2, "item": 1, "parry": 1}, width=10,
+        height=10), 1, {"艾莉絲": 1, "卡蘿": 3}, {"艾莉絲": "武器耐久"},
+        {"艾莉絲": "a", "卡蘿": "b", "食屍鬼": "c", "暴徒": "d"})
+    assert BATTLE.dump(stored) == _unversioned(OLD_BATTLE)
+    assert BATTLE.read(_unversioned(OLD_BATTLE), 1, WHERE) == stored
     assert BATTLE.dump(StoredBattle()) == {}
+    assert BATTLE.read({}, 1, WHERE) == StoredBattle()
     assert BATTLE.read({**OLD_BATTLE, "ended": True}, 1, WHERE).battle is None
     assert BATTLE.read({**OLD_BATTLE, "combatants": []}, 1, WHERE).battle is None
+
+
+def test_a_battle_stored_mid_round_reads_with_every_status() -> None:
+    stored = BATTLE.read(OLD_MID_BATTLE, 1, WHERE)
+    assert stored == StoredBattle(Battle(
+        (Combatant("Bob", owner="p2", dex=2, con=1, bp_max=4, bp=2, hp=10, position="B3",
+                   initiative=15, initiative_rolls=(13, 9), attacked=True, stuck_in="Ghoul"),
+         Combatant("Ann", owner="p1", dex=5, con=3, bp_max=5, bp=5, hp=9, position="B2",
+                   parry_against="Thug", weapon_durability=6, initiative=15,
+                   initiative_rolls=(10, 2)),
+         Combatant("Dog", "ally", dex=4, bp_max=5, bp=5, hp=6, position="A2", initiative=11,
+                   initiative_rolls=(7,)),
+         Combatant("Ghoul", "enemy", dex=3, bp_max=4, bp=4, hp=7, armor=2, human_like=False,
+                   position="C3", initiative=15, initiative_rolls=(12,), attacked=True),
+         Combatant("Thug", "enemy", dex=1, con=1, bp_max=3, bp=3, hp=8, position="C4",
+                   unconscious=8, initiative=5, initiative_rolls=(4,))),
+        round=1, first_side="party"), 1, {"Ann": 1, "Bob": 2}, {"Ann": "短刀耐久"},
+        {"Bob": "b", "Ann": "a", "Dog": "d", "Ghoul": "g", "Thug": "t"})
+    assert BATTLE.dump(stored) == _unversioned(OLD_MID_BATTLE)
 
 
 def test_the_battle_setup_reads_as_before() -> None:
@@ -259,12 +303,26 @@ async def test_an_old_table_plays_on(core: Core) -> None:
     await table.text("alice", ".act 攻擊")
     combatants = [{**OLD_BATTLE["combatants"][0], "bp": 2, "attacked": True},
                   *OLD_BATTLE["combatants"][1:]]
-    assert await _stored(core, "plurk.battle") == {**OLD_BATTLE, "combatants": combatants}
+    assert await _stored(core, "plurk.battle") == _unversioned(
+        {**OLD_BATTLE, "combatants": combatants})
+
+
+async def test_a_battle_stored_mid_round_shows_as_before(core: Core) -> None:
+    table = Table(core)
+    await table.text("gm", ".gm")
+    await _store(core, "plurk.battle", OLD_MID_BATTLE)
+    shown = await table.say("gm", ".battle")
+    assert shown[0].text == OLD_MID_BATTLE_SHOWN
+    assert shown[0].data["battle"] == {k: v for k, v in OLD_MID_BATTLE.items()
+                                       if k not in ("serial", "sheets", "weapons", "marks")}
 
 
 @pytest.mark.parametrize(("key", "damaged", "commands"), [
     ("plurk.ap", {**OLD_AP, "points": "lots"}, (".ap", ".ap spend 觀察", ".party")),
     ("plurk.battle", {**OLD_BATTLE, "combatants": "everyone"}, (".battle", ".act 攻擊")),
+    ("plurk.battle", {**OLD_BATTLE, "combatants": [
+        {**OLD_BATTLE["combatants"][0], "bp": "full"}, *OLD_BATTLE["combatants"][1:]]},
+     (".battle", ".act 攻擊", ".pass")),
     ("plurk.checks", {"last": {"alice": {**OLD_CHECKS["last"]["alice"], "check": None}}},
      (".push", ".fate")),
 ])
