@@ -167,3 +167,20 @@ def test_split_counts_like_discord_and_keeps_surrogate_pairs() -> None:
     assert split_message("") == []
     words = ("word " * 600).strip()
     assert all(not piece.startswith(" ") for piece in split_message(words))
+
+
+def test_the_shared_slash_texts_name_no_system_s_own_command() -> None:
+    """The slash commands are the same in every channel, whatever it plays: a text that
+    named one system's command (`/init` once said "as after .battle") would be wrong in
+    every other system."""
+    from bot import systems
+    from bot.routes import router
+
+    common = set(router().common.names())
+    own = {name for plugin in systems.plugins().values()
+           for name in plugin.commands.names() if name not in common and name.isascii()}
+    for key, texts in STRINGS.items():
+        for text in texts.values():
+            named = {word.lstrip(".").casefold() for word in text.split()
+                     if word.startswith(".")}
+            assert not named & own, (key, text)
