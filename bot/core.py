@@ -25,10 +25,12 @@ from bot.context import Services
 from bot.dispatcher import Dispatcher
 from bot.gamelog.book import LogBook
 from bot.messages import Incoming, Outgoing
+from bot.records import Gm
 from bot.routes import router as routes
 from bot.store import db
 from bot.store import statements as sql
 from bot.store.outbox import Claims, process_name
+from bot.store.working_set import TableState
 from bot.store.writer import ConnectionLink, Replayed, Unit, Writer
 from bot.unit_of_work import UnitOfWork
 from rules.dice.source import DiceSource, SystemSource
@@ -240,9 +242,6 @@ class Core:
         """``work`` on the table ``channel`` plays at, read outside any command (the
         `trpgbot log export` command line, autocomplete); None when that table was
         never used."""
-        from bot.records import Gm
-        from bot.store.working_set import TableState
-
         table = await self.table_key(platform, channel)
         async with self.engine.connect() as connection:
             link = ReadLink(connection)

@@ -226,12 +226,6 @@ def last_reply_id() -> Executable:
 
 
 @cache
-def insert_rows() -> Executable:
-    """The outbox rows of a batch with the ids the writer gave them (SQLite)."""
-    return insert(OUTBOX)
-
-
-@cache
 def insert_replies() -> Executable:
     """The outbox rows of a batch, their ids returned in the order of the rows."""
     return insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, NestedTransaction, RootTransaction, text
+from sqlalchemy import Connection, Engine, NestedTransaction, RootTransaction, insert, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.messages import Outgoing
@@ -336,7 +336,7 @@ class Writer:
             first = self._last_reply or 0
             for n, row in enumerate(rows, start=first + 1):
                 row["id"] = n
-            connection.execute(sql.insert_rows(), rows)
+            connection.execute(insert(sql.OUTBOX), rows)
             self._last_reply = first + len(rows)
             ids = iter([row["id"] for row in rows])
         else:
