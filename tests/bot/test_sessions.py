@@ -30,7 +30,8 @@ import pytest
 
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
-from tests.support import Table, strict_dice
+from rules.dice.source import ScriptedSource
+from tests.support import NoMoreDice, Table
 
 SESSIONS = Path(__file__).parent / "sessions"
 SETUP_USER = "gm"
@@ -87,15 +88,28 @@ def expected(output: str | list[Reply]) -> list[Reply]:
     return [output] if isinstance(output, str) else list(output)
 
 
+class Overdrawn(NoMoreDice):
+    """:class:`NoMoreDice` that also remembers the dice it refused: the dispatcher turns
+    the failure inside a command into an internal-error reply, and the step must fail on
+    the die, not on that reply."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def roll(self, faces: int) -> int:
+        self.asked.append(faces)
+        return super().roll(faces)
+
+
 async def play(table: Table, step: dict[str, Any], where: str) -> list[Reply]:
-    dice = strict_dice(step.get("rands", []))
-    try:
-        outs = await table.core.handle(Incoming(table.platform, table.channel, step["user"],
-                                                step["input"], display_name=step["user"]),
-                                       dice=dice)
-    except AssertionError as exc:  # an unscripted die
-        raise AssertionError(f"{where}: {exc}") from None
-    assert dice.remaining == 0, f"{where}: {dice.remaining} scripted dice unused"
+    overdrawn = Overdrawn()
+    dice = ScriptedSource(step.get("rands", []), fallback=overdrawn)
+    incoming = Incoming(table.platform, table.channel, step["user"], step["input"],
+                        display_name=step["user"])
+    outs = await table.core.handle(incoming, dice=dice)
+    assert not overdrawn.asked, (
+        f"{where}: rolled a d{overdrawn.asked[0]} beyond its rands {step.get('rands', [])}")
+    assert dice.remaining == 0, f"{where}: {dice.remaining} of its rands unused"
     return [shown(out) for out in outs]
 
 
