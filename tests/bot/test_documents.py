@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
 from bot import routes, systems
 from bot.context import Context
@@ -16,9 +16,9 @@ from bot.core import Core
 from bot.documents import DamagedDocument, Doc
 from bot.messages import Outgoing
 from bot.router import CommandTable
-from bot.store.models import Channel, ChannelState, Character, CharacterState
+from bot.store.models import Character, CharacterState
 from rules.kits.game_system import GameSystem
-from tests.support import Table
+from tests.support import Table, store_document, stored_document
 
 TOYS = CommandTable("toys")
 
@@ -77,31 +77,16 @@ async def toys(core: Core):
     routes.unregister("toys")
 
 
-async def _store_pool(core: Core, data: dict[str, Any], schema: int) -> None:
-    async with core.engine.begin() as connection:
-        channel_id = (await connection.execute(select(Channel.id).where(
-            Channel.channel_key == "table"))).scalar_one()
-        await connection.execute(insert(ChannelState), {
-            "channel_id": channel_id, "key": "toys.pool", "data": data, "schema": schema,
-            "version": 0})
-
-
-async def _stored_pool(core: Core) -> tuple[Any, int]:
-    async with core.sessions() as session:
-        row = await session.scalar(select(ChannelState).where(ChannelState.key == "toys.pool"))
-        assert row is not None
-        return row.data, row.schema
-
-
 async def test_an_old_document_is_migrated_on_read_and_stored_in_the_new_shape_on_save(
         toys: Core) -> None:
     table = Table(toys)
     await table.text("gm", ".system toys")
-    await _store_pool(toys, {"n": 3}, 1)
+    await store_document(toys, "toys.pool", {"n": 3}, 1)
     assert await table.text("u", ".pool") == "3 []"
-    assert await _stored_pool(toys) == ({"n": 3}, 1)  # a read changes nothing stored
+    # a read changes nothing stored
+    assert await stored_document(toys, "toys.pool") == ({"n": 3}, 1)
     assert await table.text("u", ".pool add") == "4 []"
-    assert await _stored_pool(toys) == ({"points": 4, "log": []}, 2)
+    assert await stored_document(toys, "toys.pool") == ({"points": 4, "log": []}, 2)
 
 
 async def test_a_document_changed_but_not_saved_is_not_stored(toys: Core) -> None:
@@ -110,7 +95,7 @@ async def test_a_document_changed_but_not_saved_is_not_stored(toys: Core) -> Non
     assert await table.text("u", ".pool add") == "1 []"
     assert await table.text("u", ".pool forget") == "101 []"
     assert await table.text("u", ".pool") == "1 []"
-    assert await _stored_pool(toys) == ({"points": 1, "log": []}, 2)
+    assert await stored_document(toys, "toys.pool") == ({"points": 1, "log": []}, 2)
 
 
 @pytest.mark.parametrize(("data", "schema", "detail"), [
@@ -122,11 +107,11 @@ async def test_a_damaged_or_newer_document_is_refused_by_name_and_left_alone(
     table = Table(toys)
     await table.text("gm", ".system toys")
     await table.text("gm", ".lang en")
-    await _store_pool(toys, data, schema)
+    await store_document(toys, "toys.pool", data, schema)
     assert await table.text("u", ".pool add") == (
         "⚠ The stored toys.pool of this table cannot be read (console:table); nothing "
         "was changed. Please tell the operator.")
-    assert await _stored_pool(toys) == (data, schema)
+    assert await stored_document(toys, "toys.pool") == (data, schema)
     with pytest.raises(DamagedDocument, match=detail):
         POOL.read(data, schema, "console:table")
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from bot import systems
 from bot.core import Core
-from bot.store.models import Channel, ChannelState, Character, CharacterState
+from bot.store.models import Character, CharacterState
 from bot.systems.ace.documents import (
     ENEMIES,
     EXTENDED,
@@ -29,7 +29,7 @@ from rules.systems.ace.fight import Fight, Member, Posture
 from rules.systems.ace.grapple import Hold
 from rules.systems.ace.mark import Mark, Stack
 from rules.systems.ace.stealth import Hidden
-from tests.support import Table
+from tests.support import Table, store_document, stored_document
 
 WHERE = "console:table"
 
@@ -121,21 +121,6 @@ def test_enemies_and_options_stored_by_the_old_code_read_the_same() -> None:
 # --------------------------------------------------------------------------- through a Core
 
 
-async def _store(core: Core, key: str, data: dict[str, Any]) -> None:
-    async with core.sessions() as session, session.begin():
-        channel = await session.scalar(select(Channel).where(
-            Channel.platform == "console", Channel.channel_key == "table"))
-        assert channel is not None
-        session.add(ChannelState(channel_id=channel.id, key=key, data=data, schema=1))
-
-
-async def _stored(core: Core, key: str) -> dict[str, Any]:
-    async with core.sessions() as session:
-        row = await session.scalar(select(ChannelState).where(ChannelState.key == key))
-        assert row is not None
-        return dict(row.data)
-
-
 async def test_an_old_table_plays_on(core: Core) -> None:
     table = Table(core)
     await table.text("gm", ".gm")
@@ -143,7 +128,7 @@ async def test_an_old_table_plays_on(core: Core) -> None:
     await table.text("alice", ".pc new 艾莉絲")
     for key, data in (("ace.fight", OLD_FIGHT), ("ace.enemies", OLD_ENEMIES),
                       ("ace.extended", OLD_EXTENDED), ("ace.options", OLD_OPTIONS)):
-        await _store(core, key, data)
+        await store_document(core, key, data)
     async with core.sessions() as session, session.begin():
         alice = await session.scalar(select(Character).where(Character.name == "艾莉絲"))
         assert alice is not None
@@ -161,7 +146,7 @@ async def test_an_old_table_plays_on(core: Core) -> None:
     assert mark[0].data == {"kind": "ace.mark", "character": "艾莉絲", "mark": OLD_MARK}
     # a change is stored in the same shape
     await table.text("alice", ".ext drop 修車")
-    assert await _stored(core, "ace.extended") == {
+    assert (await stored_document(core, "ace.extended"))[0] == {
         "actions": {"開鎖": OLD_EXTENDED["actions"]["開鎖"] | {"by": None}}}
 
 
@@ -170,7 +155,7 @@ async def test_a_damaged_fight_is_refused_in_the_tables_language(core: Core) -> 
     await table.text("gm", ".gm")
     await table.text("gm", ".system ace")
     damaged = {**OLD_FIGHT, "round": "second"}
-    await _store(core, "ace.fight", damaged)
+    await store_document(core, "ace.fight", damaged)
     catalog = systems.catalog()
     for locale in ("zh-Hant", "en"):
         await table.text("gm", f".lang {locale}")
@@ -178,4 +163,4 @@ async def test_a_damaged_fight_is_refused_in_the_tables_language(core: Core) -> 
             locale, "core.error.damaged_document", document="ace.fight", where=WHERE))
         for command in (".init", ".init end", ".next", ".ri 狼人"):
             assert await table.text("gm", command) == refusal
-    assert await _stored(core, "ace.fight") == damaged
+    assert (await stored_document(core, "ace.fight"))[0] == damaged

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert, select
-
 from bot import systems
 from bot.core import Core
-from bot.store.models import Channel, ChannelState
 from bot.systems.jianshou.documents import DECK, DRAFT, GAME, NO_DRAFT, Draft, TableDeck, TableGame
 from rules.systems import jianshou as js
-from tests.support import Table
+from tests.support import Table, store_document, stored_document
 
 WHERE = "console:table"
 
@@ -128,34 +125,18 @@ def test_a_draft_stored_by_the_old_code_reads_as_the_same_draft() -> None:
 # --------------------------------------------------------------------------- through a Core
 
 
-async def _store(core: Core, key: str, data: dict[str, Any], schema: int) -> None:
-    """Write a document of the console table straight into the database."""
-    async with core.engine.begin() as connection:
-        channel = (await connection.execute(select(Channel.id).where(
-            Channel.platform == "console", Channel.channel_key == "table"))).scalar_one()
-        await connection.execute(insert(ChannelState).values(
-            channel_id=channel, key=key, data=data, schema=schema))
-
-
-async def _stored(core: Core, key: str) -> tuple[dict[str, Any], int]:
-    async with core.engine.connect() as connection:
-        row = (await connection.execute(select(ChannelState.data, ChannelState.schema).where(
-            ChannelState.key == key))).one()
-        return row.data, row.schema
-
-
 async def test_an_old_table_plays_on_and_is_stored_in_the_new_shape(core: Core) -> None:
     table = Table(core)
     await table.text("gm", ".system jianshou")
-    await _store(core, "jianshou.game", OLD_GAME, 1)
-    await _store(core, "jianshou.deck", OLD_DECK, 1)
+    await store_document(core, "jianshou.game", OLD_GAME, 1)
+    await store_document(core, "jianshou.deck", OLD_DECK, 1)
     assert await table.text("dave", ".duel") == "⚔ 對決：Alice → Carol，等 Bob 援助防禦。"
     outs = await table.say("dave", ".js deck")
     assert outs[0].data == {"kind": "jianshou.deck", "deck": OLD_DECK["deck"]}
     # the agreements stood: carol's agreement to reset counts, alice's completes it
     outs = await table.say("alice", ".js reset")
     assert outs[0].data["kind"] == "jianshou.reset"
-    data, schema = await _stored(core, "jianshou.game")
+    data, schema = await stored_document(core, "jianshou.game")
     assert schema == 2 and GAME.read(data, 2, WHERE) == TableGame(js.reset(GAME_VALUE.game))
 
 
@@ -163,7 +144,7 @@ async def test_a_damaged_game_is_refused_in_the_tables_language(core: Core) -> N
     table = Table(core)
     await table.text("gm", ".system jianshou")
     damaged = {"game": {**GAME.dump(GAME_VALUE)["game"], "round": "third"}, "agreed": {}}
-    await _store(core, "jianshou.game", damaged, 2)
+    await store_document(core, "jianshou.game", damaged, 2)
     catalog = systems.catalog()
     for locale in ("zh-Hant", "en"):
         await table.text("gm", f".lang {locale}")
@@ -171,4 +152,4 @@ async def test_a_damaged_game_is_refused_in_the_tables_language(core: Core) -> N
             locale, "core.error.damaged_document", document="jianshou.game", where=WHERE))
         for command in (".js", ".js join", ".meditate"):
             assert await table.text("alice", command) == refusal
-    assert await _stored(core, "jianshou.game") == (damaged, 2)
+    assert await stored_document(core, "jianshou.game") == (damaged, 2)
