@@ -9,8 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from adapters.config import Settings
 from adapters.logs import protect_secrets_in_logs
-from bot.config import Settings
+from bot.config import Settings as CoreSettings
 from bot.core import Core
 from bot.store import db
 from rules.dice.source import DiceSource, ScriptedSource, SeededSource, SystemSource
@@ -59,28 +60,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _console(args: argparse.Namespace, settings: Settings) -> None:
-    from adapters.console import serve_console
+async def _console(args: argparse.Namespace, settings: CoreSettings) -> None:
+    from adapters.console import PLUGIN, serve_console
 
     # A seed only from the operator's own command line: the one reproducible source.
     source: DiceSource = SeededSource(args.seed) if args.seed is not None else SystemSource()
     dice = ScriptedSource(args.dice, source) if args.dice else source
     core = await Core.open(settings, dice=dice)
+    section = PLUGIN.of(settings)
     try:
-        await serve_console(core, args.user or settings.console.user,
-                            args.channel or settings.console.channel, as_json=args.json)
+        await serve_console(core, args.user or section.user, args.channel or section.channel,
+                            as_json=args.json)
     finally:
         await core.close()
 
 
-async def _upgrade(settings: Settings) -> None:
+async def _upgrade(settings: CoreSettings) -> None:
     engine = db.make_engine(settings.resolved_database_url())
     await db.upgrade(engine)
     await engine.dispose()
     print("database schema is up to date")
 
 
-async def _log_export(args: argparse.Namespace, settings: Settings) -> int:
+async def _log_export(args: argparse.Namespace, settings: CoreSettings) -> int:
     """`trpgbot log export`: the whole log as a file on the server — what Plurk cuts
     (its GM copy is bounded) and what no chat command should post at once."""
     from bot.handlers.log import server_export

@@ -1,6 +1,9 @@
 """`trpgbot run`: every configured adapter in one process, one event loop, one core.
 
-With nothing enabled it opens the console chat, the embedded default.
+The adapters are the platform packages' plugins (adapters/plugin.py): the runner
+starts those the configuration enables, and with none enabled the fallback (the
+console chat, the embedded default). It names no platform.
+
 SIGINT/SIGTERM set a stop event that every adapter watches, so shutdown is
 clean: adapters finish what they are sending, then the database is closed.
 """
@@ -11,34 +14,24 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable, Coroutine
-from typing import Any
 
+from adapters.plugin import Adapter, plugins
 from bot.config import Settings
 from bot.core import Core
 
 log = logging.getLogger(__name__)
 
-Serve = Callable[[Core, Settings, asyncio.Event], Coroutine[Any, Any, None]]
+
+def enabled_adapters(settings: Settings) -> dict[str, Adapter]:
+    """The adapters the configuration enables, by platform (a platform's library is
+    imported by its ``serve`` only, so only when that platform is used)."""
+    return {platform: plugin for platform, plugin in plugins().items()
+            if plugin.enabled(settings)}
 
 
-def enabled_adapters(settings: Settings) -> dict[str, Serve]:
-    """The `serve` functions of the adapters the configuration enables (imported lazily,
-    so a platform's library is only loaded when that platform is used)."""
-    chosen: dict[str, Serve] = {}
-    if settings.onebot.enabled:
-        from adapters.onebot import serve as serve_onebot
-
-        chosen["qq"] = serve_onebot
-    if settings.discord.enabled:
-        from adapters.discord import serve as serve_discord
-
-        chosen["discord"] = serve_discord
-    if settings.plurk.enabled:
-        from adapters.plurk import serve as serve_plurk
-
-        chosen["plurk"] = serve_plurk
-    return chosen
+def fallback() -> Adapter | None:
+    """What runs when no adapter is enabled (the console)."""
+    return next((plugin for plugin in plugins().values() if plugin.fallback), None)
 
 
 async def run(settings: Settings) -> int:
@@ -57,10 +50,9 @@ async def run(settings: Settings) -> int:
             loop.add_signal_handler(sig, stop.set)
     try:
         if not adapters:
-            from adapters.console import serve_console
-
-            await serve_console(core, settings.console.user, settings.console.channel,
-                                stop=stop)
+            alone = fallback()
+            if alone is not None:
+                await alone.serve(core, settings, stop)
             return 0
         log.warning("starting adapters: %s", ", ".join(adapters))
         return await _supervise(core, settings, adapters, stop)
@@ -69,11 +61,11 @@ async def run(settings: Settings) -> int:
 
 
 async def _supervise(
-    core: Core, settings: Settings, adapters: dict[str, Serve], stop: asyncio.Event
+    core: Core, settings: Settings, adapters: dict[str, Adapter], stop: asyncio.Event
 ) -> int:
     running: set[asyncio.Task[object]] = {
-        asyncio.create_task(serve(core, settings, stop), name=name)
-        for name, serve in adapters.items()}
+        asyncio.create_task(_served(plugin, core, settings, stop), name=name)
+        for name, plugin in adapters.items()}
     stopping = asyncio.create_task(stop.wait())
     failed = False
     while running and not stop.is_set():
@@ -95,3 +87,7 @@ async def _supervise(
             log.error("adapter %s failed while stopping: %r", task.get_name(), result)
     stopping.cancel()
     return 1 if failed else 0
+
+
+async def _served(plugin: Adapter, core: Core, settings: Settings, stop: asyncio.Event) -> None:
+    await plugin.serve(core, settings, stop)

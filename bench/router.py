@@ -16,15 +16,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot import router, systems
+from bot.routes import router as _router
+
+ROUTER = _router()
 
 LINES = ("st 體力-1", "r 1d20", "ra 觀察", "ap spend 移動", "help", "rabbit hello")
 """Message bodies as the core routes them: the prefix (`.` `。` `/`) already taken off."""
 
 
 def routed(body: str) -> None:
-    if router.is_command(body):
-        router.unambiguous(body)
-        router.resolve(body, "plurk")
+    if ROUTER.is_command(body):
+        ROUTER.unambiguous(body)
+        ROUTER.resolve(body, "plurk")
 
 
 def _scan(names: list[str], folded: str) -> str | None:
@@ -48,9 +51,10 @@ def scanned(body: str, tables: dict[str, list[str]], every: list[str]) -> None:
 def main() -> None:
     systems.plugins()
     longest = {"key": len, "reverse": True}
-    names = sorted(router._ALL_NAMES, **longest)
-    tables = {owner: sorted(table.names(), **longest)
-              for owner, table in (*router._SYSTEMS.items(), (router.CORE, router.COMMON))}
+    tables = {owner: sorted(plugin.commands.names(), **longest)
+              for owner, plugin in systems.plugins().items()}
+    tables[router.CORE] = sorted(ROUTER.common.names(), **longest)
+    names = sorted({n for table in tables.values() for n in table}, **longest)
     n = 2000
     ours = min(timeit.repeat(lambda: [routed(b) for b in LINES], number=n, repeat=3))
     ref = min(timeit.repeat(lambda: [scanned(b, tables, names) for b in LINES], number=n,

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import event
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
 
@@ -160,16 +160,10 @@ async def statements_of(core: Core, drv: Driver, text: str) -> float:
     listeners = [("before_cursor_execute", statement), ("savepoint", marker("SAVEPOINT")),
                  ("release_savepoint", marker("RELEASE")),
                  ("rollback_savepoint", marker("ROLLBACK TO")), ("commit", marker("COMMIT"))]
-    def direct(sql: str) -> None:  # sent to the driver past SQLAlchemy (the claim)
-        if not sql.startswith(("SAVEPOINT", "RELEASE", "ROLLBACK")):  # marked above
-            seen.append(sql)
-    writer = getattr(core, "writer", None)
-    engines = [core.engine] + ([writer.engine] if writer is not None else [])
-    observers = getattr(getattr(writer, "inline", None), "observers", [])
+    engines = [core.engine.sync_engine, core.writer.sync_engine]
     for engine in engines:
         for name, fn in listeners:
-            event.listen(engine.sync_engine, name, fn)
-    observers.append(direct)
+            event.listen(engine, name, fn)
     try:
         for _ in range(5):
             await drv.say("solo", "p", text)
@@ -177,8 +171,7 @@ async def statements_of(core: Core, drv: Driver, text: str) -> float:
     finally:
         for engine in engines:
             for name, fn in listeners:
-                event.remove(engine.sync_engine, name, fn)
-        observers.remove(direct)
+                event.remove(engine, name, fn)
     return len(seen) / 5
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
 

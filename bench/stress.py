@@ -60,13 +60,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from adapters.config import Settings
 from adapters.discord.convert import message_pieces
 from adapters.onebot.convert import defuse_links
 from adapters.plurk.text import neutralise
 from bench.stress_inputs import BLOCK, Block, Step, vocabulary
 from bot import systems
-from bot.config import Settings
-from bot.core import MAX_REPLY, Core
+from bot.core import Core
+from bot.dispatcher import MAX_REPLY
 from bot.i18n import LOCALES, Catalog
 from bot.messages import Incoming, Outgoing
 from bot.normalize import normalize

@@ -50,9 +50,12 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from bot import router, systems
-from bot.core import MAX_INPUT
+from bot.dispatcher import MAX_INPUT
 from bot.i18n import LOCALES, Catalog
 from bot.messages import Incoming, PlatformDie
+from bot.routes import router as _router
+
+ROUTER = _router()
 
 BLOCK = 1000
 """Inputs per block: a block runs on a fresh core, so it is the unit of replay."""
@@ -178,9 +181,9 @@ def vocabulary() -> Vocabulary:
     plugins = systems.plugins()
     commands: dict[int, router.Command] = {}
     for system_id in plugins:
-        for cmd in router.commands(system_id):
+        for cmd in ROUTER.commands(system_id):
             commands.setdefault(id(cmd), cmd)
-    names_of = {system_id: tuple(sorted({name for cmd in router.commands(system_id)
+    names_of = {system_id: tuple(sorted({name for cmd in ROUTER.commands(system_id)
                                          for name in cmd.names})) for system_id in plugins}
     names = sorted({name for cmd in commands.values() for name in cmd.names})
     folded = {name.casefold() for name in names}
@@ -188,7 +191,7 @@ def vocabulary() -> Vocabulary:
     examples: set[str] = set()
     keys: set[str] = set()
     walks = {system_id: tuple(dict.fromkeys(
-        example for cmd in router.commands(system_id) for locale in ("en", "zh-Hant")
+        example for cmd in ROUTER.commands(system_id) for locale in ("en", "zh-Hant")
         if catalog.has(cmd.help_key, locale)
         for example in _examples(catalog.text(locale, cmd.help_key), folded, full=False)))
         for system_id in plugins}
@@ -200,7 +203,7 @@ def vocabulary() -> Vocabulary:
         for text in texts:
             examples.update(_examples(text, folded))
             keys.update(_KEY.findall(text))
-    rolls = [name for base in ("r", "rh") for cmd in [router.COMMON.find(base)] if cmd
+    rolls = [name for base in ("r", "rh") for cmd in [ROUTER.common.find(base)] if cmd
              for name in cmd.names]
     stats = sorted({spelling for plugin in plugins.values() for stat in plugin.game.stats
                     for spelling in (stat.name, *stat.aliases)})

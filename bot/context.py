@@ -2,37 +2,84 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.documents import Document
 from bot.messages import Attachment, Incoming, Outgoing
-from bot.store.models import Channel, ChannelGM, ChannelState, Character, CharacterState
+from bot.unit_of_work import Table, UnitOfWork
 from rules.dice.source import DiceSource
 from rules.kits.game_system import GameSystem
 
 if TYPE_CHECKING:
-    from bot.core import Core
-    from bot.store.cache import WorkingSet
+    from bot.gamelog.book import LogBook
+    from bot.i18n import Catalog
+
+
+class CommandInfo(Protocol):
+    """What `.help` reads of a command (``bot.router.Command``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def help_key(self) -> str: ...
+
+
+class PluginInfo(Protocol):
+    """What the kits read of a rule system's plugin (``bot.systems.SystemPlugin``): its
+    id and the services it offers the systems played with it (``bot.kits.layers``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def hooks(self) -> Mapping[str, Callable[..., Any]]: ...
+
+
+@dataclass(frozen=True)
+class Services:
+    """What the dispatcher lends every command besides its unit of work: the texts,
+    the platforms' id rules, the rule systems and the game log's memory."""
+
+    catalog: Catalog
+    is_user_id: Callable[[str, str], bool]
+    """Whether a user id can be a real person on a platform (never the bot)."""
+    system_of: Callable[[str], GameSystem]
+    """The rules of a table's system id (the default system's when unknown)."""
+    default_system: str
+    logbook: LogBook
+    platform_locale: Callable[[str], str]
+    """The language of a platform's tables until one is chosen."""
+    commands: Callable[[str], Sequence[CommandInfo]]
+    """The commands of a table that plays a system id (`.help`)."""
+    command: Callable[[str, str], CommandInfo | None]
+    """The command called ``name`` at a table that plays a system id."""
+    base_of: Callable[[str], PluginInfo | None]
+    """The plugin of a table's system (for a layered id, its base's)."""
+    layers_of: Callable[[str], Sequence[PluginInfo]]
+    """The layers a table plays on its base (``ap20+v6`` → v6's plugin)."""
 
 
 @dataclass
 class Context:
-    core: Core
-    session: AsyncSession
-    channel: Channel
+    uow: UnitOfWork
+    services: Services
     incoming: Incoming
     dice: DiceSource
     args: str
     command: str
     locale: str
     notes: list[str] = field(default_factory=list)
-    cache: WorkingSet | None = None
-    """The writer's working set when ``session`` is the group-commit writer's: sheets
-    and documents come from memory (:mod:`bot.store.cache`)."""
+
+    @property
+    def channel(self) -> Table:
+        """The table the command plays at (``uow.channel``)."""
+        return self.uow.channel
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.services.catalog
 
     # --- who and where -------------------------------------------------------
     @property
@@ -46,7 +93,7 @@ class Context:
 
     @property
     def system(self) -> GameSystem:
-        return self.core.system_of(self.channel)
+        return self.services.system_of(self.channel.system)
 
     @property
     def gm_users(self) -> list[str]:
@@ -58,7 +105,12 @@ class Context:
 
     # --- text ------------------------------------------------------------------
     def t(self, key: str, /, **params: Any) -> str:
-        return self.core.catalog.text(self.locale, key, **params)
+        return self.services.catalog.text(self.locale, key, **params)
+
+    def has(self, key: str) -> bool:
+        """Whether the table's language has a text for ``key`` (a system's optional
+        names: a rule's own word when none is translated)."""
+        return self.services.catalog.has(key, self.locale)
 
     # --- outgoing --------------------------------------------------------------
     def reply(self, text: str, data: dict[str, Any] | None = None,
@@ -86,94 +138,3 @@ class Context:
     ) -> list[Outgoing]:
         """One secret private message per GM of the channel (never the channel)."""
         return [self.private(gm, text, data) for gm in self.gm_users if gm != exclude]
-
-    # --- state -----------------------------------------------------------------
-    async def characters(self, owner: str | None = None) -> list[Character]:
-        result = await self.session.scalars(
-            select(Character)
-            .where(Character.channel_id == self.channel.id,
-                   Character.owner == (owner or self.user))
-            .order_by(Character.id)
-        )
-        return list(result)
-
-    async def active_character(self, owner: str | None = None) -> Character | None:
-        owner = owner or self.user
-        cache = self.cache
-        if cache is not None:
-            known, sheet = cache.active(self.channel.id, owner)
-            if known:
-                if sheet is not None:
-                    cache.lend(sheet, "stats")
-                return sheet
-        sheet = await self.session.scalar(
-            select(Character).where(
-                Character.channel_id == self.channel.id,
-                Character.owner == owner,
-                Character.active.is_(True),
-            )
-        )
-        if cache is not None:
-            cache.keep_active(self.channel.id, owner, sheet)
-            if sheet is not None:
-                cache.lend(sheet, "stats")
-        return sheet
-
-    @overload
-    async def document(self, doc: type[Document], character: None = None) -> ChannelState: ...
-
-    @overload
-    async def document(self, doc: type[Document], character: Character) -> CharacterState: ...
-
-    async def document(self, doc: type[Document],
-                       character: Character | None = None) -> ChannelState | CharacterState:
-        """The table's (or ``character``'s) document ``doc``, created empty on first use
-        and upgraded to the schema this code writes.
-
-        Assign a new dict to ``.data`` to change it (JSON columns do not track
-        in-place mutation); the version counter detects concurrent writers. A
-        character is given exactly for a per-character document (``doc.per_character``),
-        which the two overloads' return types rely on.
-        """
-        row: ChannelState | CharacterState | None
-        cache = self.cache
-        if doc.per_character:
-            assert character is not None, doc.key
-            pk = (character.id, doc.key)
-            row = cache.row(CharacterState, pk) if cache is not None else None
-            if row is None:
-                row = await self.session.get(CharacterState, pk)
-                if row is None:
-                    row = CharacterState(character_id=character.id, key=doc.key, data={},
-                                         schema=doc.schema)
-                    self.session.add(row)
-                if cache is not None:
-                    cache.hold(character.channel_id, row)
-        else:
-            pk = (self.channel.id, doc.key)
-            row = cache.row(ChannelState, pk) if cache is not None else None
-            if row is None:
-                row = await self.session.get(ChannelState, pk)
-                if row is None:
-                    row = ChannelState(channel_id=self.channel.id, key=doc.key, data={},
-                                       schema=doc.schema)
-                    self.session.add(row)
-                if cache is not None:
-                    cache.hold(self.channel.id, row)
-        if cache is not None:
-            cache.lend(row, "data")
-        if row.schema != doc.schema:
-            row.data, row.schema = doc.current(dict(row.data or {}), row.schema), doc.schema
-        return row
-
-    async def delete_character(self, character: Character) -> None:
-        """Delete a sheet with its documents (an ace mark…), which reference it: they
-        go first, or the foreign key refuses the sheet's deletion."""
-        for row in await self.session.scalars(select(CharacterState).where(
-                CharacterState.character_id == character.id)):
-            await self.session.delete(row)
-        await self.session.flush()
-        await self.session.delete(character)
-
-    def add_gm(self, user: str, display_name: str = "") -> None:
-        self.channel.gms.append(ChannelGM(user=user, display_name=display_name))

@@ -92,15 +92,13 @@ class Catalog:
     two files define is an error at load, never a silent overwrite.
     """
 
-    def __init__(self, override_file: Path | None = None,
-                 folders: Iterable[Path] | None = None) -> None:
-        """``folders``: the rule systems' catalog folders; None means every system's."""
+    def __init__(self, override_file: Path | None = None, folders: Iterable[Path] = (),
+                 systems: Iterable[Any] = ()) -> None:
+        """``folders``: the rule systems' catalog folders; ``systems``: their plugins
+        (whose English names the catalog knows). ``bot.systems.catalog`` gives every
+        system's."""
         self._messages: dict[str, dict[str, str]] = {}
-        from bot.systems import plugins
-
-        if folders is None:
-            folders = [p.locales for p in plugins().values() if p.locales is not None]
-        self._english = english_names(plugins().values())
+        self._english = english_names(systems)
         # a whole name only: 武器 inside a sheet entry 武器耐久 stays as the player typed it
         self._english_pattern = re.compile(
             r"(?<![\u3400-\u9fff])(?:" + ("|".join(

@@ -28,6 +28,9 @@ class PlatformDie:
     token: str = ""
 
 
+MessageKind = Literal["command", "chatter"]
+
+
 @dataclass(frozen=True, slots=True)
 class Incoming:
     """One chat message as the core sees it, whatever the platform.
@@ -50,6 +53,11 @@ class Incoming:
     """The text as typed when the core removed invisible format characters from it
     (:func:`bot.normalize.shown`), else None. Never echoed: it only tells a command
     typed with invisible arguments (`.nn` + zero-width spaces) from one without."""
+    kind: MessageKind = "command"
+    """``chatter``: a message the adapter knows is no command although its text may
+    look like one (`.r 1d20` posted in a Plurk thread without the bot's mention): the
+    core records it for the game log and never runs it. ``command``: the core decides
+    from the text."""
 
 
 TargetKind = Literal["channel", "private"]

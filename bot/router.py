@@ -17,9 +17,12 @@ bots often share a QQ group, and a reply to every `.` would flood it).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -71,34 +74,81 @@ def _ends_at_a_boundary(name: str, rest: str) -> bool:
     return _DIE_AFTER_NAME.match(rest) is not None
 
 
+@dataclass(frozen=True)
+class Spec:
+    """What ``@command(...)`` declares on a handler; a table is built from the marked
+    handlers of its modules (:meth:`CommandTable.collect`), never by importing them."""
+
+    names: tuple[str, ...]
+    help_key: str | None = None
+    precheck: Precheck | None = None
+    hidden: bool = False
+    rebinds: bool = False
+
+
+SPEC = "__command__"
+"""The attribute ``@command`` sets on a handler."""
+
+
+def command(*names: str, help_key: str | None = None, precheck: Precheck | None = None,
+            hidden: bool = False, rebinds: bool = False) -> Callable[[Handler], Handler]:
+    """Declare the decorated function a command called ``names`` (case-insensitive);
+    its help text is ``<owner>.help.<first name>`` unless ``help_key`` says otherwise.
+    Nothing is registered: the owner's table collects it."""
+
+    def mark(handler: Handler) -> Handler:
+        setattr(handler, SPEC, Spec(tuple(names), help_key, precheck, hidden, rebinds))
+        return handler
+
+    return mark
+
+
 class CommandTable:
     """The commands of one owner (the core, or one rule system), by name."""
 
-    def __init__(self, owner: str) -> None:
+    def __init__(self, owner: str, commands: Iterable[Command] = ()) -> None:
         self.owner = owner
         self._by_name: dict[str, Command] = {}
-        self._lengths: list[int] = []  # of the names, longest first
+        for cmd in commands:
+            self.add(cmd)
+        self._lengths = _lengths(self._by_name)
+
+    @classmethod
+    def collect(cls, owner: str, *modules: ModuleType) -> CommandTable:
+        """The table of ``owner`` holding every handler ``@command`` marked in
+        ``modules`` (a package: its modules too, in name order), in source order."""
+        found: list[Command] = []
+        for module in _walk(modules):
+            for value in vars(module).values():
+                spec = getattr(value, SPEC, None)
+                if isinstance(spec, Spec) and getattr(value, "__module__", None) \
+                        == module.__name__:
+                    found.append(Command(
+                        spec.names, value, spec.help_key or f"{owner}.help.{spec.names[0]}",
+                        spec.precheck, spec.hidden, owner, spec.rebinds))
+        return cls(owner, found)
 
     def command(self, *names: str, help_key: str | None = None,
                 precheck: Precheck | None = None, hidden: bool = False,
-                rebinds: bool = False):
-        """Register the decorated handler under ``names`` (case-insensitive); its help
-        text is ``<owner>.help.<first name>`` unless ``help_key`` says otherwise."""
+                rebinds: bool = False) -> Callable[[Handler], Handler]:
+        """Add the decorated handler to this table directly (a table built in code, as
+        a test's or an operator's own system is)."""
 
-        def register(handler: Handler) -> Handler:
-            cmd = Command(tuple(names), handler,
-                          help_key or f"{self.owner}.help.{names[0]}", precheck, hidden,
-                          self.owner, rebinds)
-            for name in names:
-                key = name.casefold()
-                if key in self._by_name:
-                    raise ValueError(f"command name {name!r} registered twice in {self.owner}")
-                self._by_name[key] = cmd
-            self._lengths[:] = _lengths(self._by_name)
-            _union_changed()
+        def add(handler: Handler) -> Handler:
+            self.add(Command(tuple(names), handler,
+                             help_key or f"{self.owner}.help.{names[0]}", precheck, hidden,
+                             self.owner, rebinds))
             return handler
 
-        return register
+        return add
+
+    def add(self, cmd: Command) -> None:
+        for name in cmd.names:
+            key = name.casefold()
+            if key in self._by_name:
+                raise ValueError(f"command name {name!r} registered twice in {self.owner}")
+            self._by_name[key] = cmd
+        self._lengths = _lengths(self._by_name)
 
     def match(self, body: str) -> tuple[Command, str, int] | None:
         """The command that starts ``body``, its arguments and the length of its name."""
@@ -112,7 +162,7 @@ class CommandTable:
         return None
 
     def commands(self) -> list[Command]:
-        """Every command once, in registration order."""
+        """Every command once, in declaration order."""
         seen: dict[int, Command] = {}
         for cmd in self._by_name.values():
             seen.setdefault(id(cmd), cmd)
@@ -125,127 +175,125 @@ class CommandTable:
         return list(self._by_name)
 
 
-COMMON = CommandTable(CORE)
-command = COMMON.command
-"""Register a common command (every channel has it, whatever its system)."""
-
-_SYSTEMS: dict[str, CommandTable] = {}
-_ALL_NAMES: set[str] = set()
-"""Every table's names: :func:`is_command` asks them all at once."""
-_ALL_LENGTHS: list[int] = []
+def _walk(modules: Iterable[ModuleType]) -> list[ModuleType]:
+    """``modules`` with every module of the packages among them (name order)."""
+    found: list[ModuleType] = []
+    for module in modules:
+        found.append(module)
+        if hasattr(module, "__path__"):
+            for info in sorted(pkgutil.iter_modules(module.__path__), key=lambda m: m.name):
+                found.extend(_walk([importlib.import_module(f"{module.__name__}.{info.name}")]))
+    return found
 
 
 def _lengths(names: Iterable[str]) -> list[int]:
     return sorted({len(name) for name in names}, reverse=True)
 
 
-def system_table(system_id: str) -> CommandTable:
-    """The command table of ``system_id`` (created and routed on first use)."""
-    found = _SYSTEMS.get(system_id)
-    if found is None:
-        found = CommandTable(system_id)
-        add_table(found)
-    return found
+class Router:
+    """The common table and every rule system's: what a message runs where."""
 
+    def __init__(self, common: CommandTable, systems: Iterable[CommandTable] = ()) -> None:
+        self.common = common
+        self._systems: dict[str, CommandTable] = {}
+        self._all_names: set[str] = set()
+        """Every table's names: :meth:`is_command` asks them all at once."""
+        self._all_lengths: list[int] = []
+        for table in systems:
+            self._systems[table.owner] = table
+        self._union_changed()
 
-def add_table(table: CommandTable) -> None:
-    """Route the commands of ``table`` (a system's) from now on."""
-    _SYSTEMS[table.owner] = table
-    _union_changed()
+    def add_table(self, table: CommandTable) -> None:
+        """Route the commands of ``table`` (a system's) from now on."""
+        self._systems[table.owner] = table
+        self._union_changed()
 
+    def remove_table(self, system_id: str) -> None:
+        self._systems.pop(system_id, None)
+        self._union_changed()
 
-def remove_table(system_id: str) -> None:
-    _SYSTEMS.pop(system_id, None)
-    _union_changed()
+    def _union_changed(self) -> None:
+        self._all_names = {name for table in (self.common, *self._systems.values())
+                           for name in table.names()}
+        self._all_lengths = _lengths(self._all_names)
 
+    def is_command(self, body: str) -> bool:
+        """Whether ``body`` starts with a command of any table (decided without I/O)."""
+        folded = body.casefold()
+        return any(folded[:n] in self._all_names
+                   and _ends_at_a_boundary(folded[:n], folded[n:])
+                   for n in self._all_lengths)
 
-def _union_changed() -> None:
-    _ALL_NAMES.clear()
-    _ALL_NAMES.update(name for table in (COMMON, *_SYSTEMS.values()) for name in table.names())
-    _ALL_LENGTHS[:] = _lengths(_ALL_NAMES)
+    def _own(self, system_id: str) -> list[CommandTable]:
+        """The tables of a channel's system: for a layered id (``ap20+v6``) the layers'
+        own (the last first), then the base's."""
+        return [self._systems[part] for part in reversed(system_id.split("+"))
+                if part in self._systems]
 
+    def resolve(self, body: str, system_id: str) -> tuple[Command, str] | None:
+        """The command ``body`` runs in a channel that plays ``system_id``: the system's
+        own table first (a name of the same length wins over the common one), then the
+        common commands."""
+        return self._resolve(body, system_id, self.common.match(body))
 
-def is_command(body: str) -> bool:
-    """Whether ``body`` starts with a command of any table (decided without I/O)."""
-    folded = body.casefold()
-    return any(folded[:n] in _ALL_NAMES and _ends_at_a_boundary(folded[:n], folded[n:])
-               for n in _ALL_LENGTHS)
+    def _resolve(self, body: str, system_id: str, common: tuple[Command, str, int] | None,
+                 ) -> tuple[Command, str] | None:
+        own = None
+        for table in self._own(system_id):
+            found = table.match(body)
+            if found is not None and (own is None or found[2] > own[2]):
+                own = found
+        best = own if own is not None and (common is None or own[2] >= common[2]) else common
+        return None if best is None else (best[0], best[1])
 
+    def unambiguous(self, body: str) -> tuple[Command, str] | None:
+        """The command ``body`` runs whatever the channel's system, if that is one
+        command (so its precheck may run before the channel is even read)."""
+        common = self.common.match(body)  # what a channel of no system runs
+        found = None if common is None else (common[0], common[1])
+        for system in self._systems:
+            each = self._resolve(body, system, common)
+            if each is None or (found is not None and each[0] is not found[0]):
+                return None
+            found = found or each
+        return found
 
-def _own(system_id: str) -> list[CommandTable]:
-    """The tables of a channel's system: for a layered id (``ap20+v6``) the layers' own
-    (the last first), then the base's."""
-    return [_SYSTEMS[part] for part in reversed(system_id.split("+")) if part in _SYSTEMS]
+    def owners_of(self, body: str) -> dict[str, Command]:
+        """The systems whose own table has the command ``body`` starts with, and theirs
+        — by system id, so a refusal names them in the same order whatever loaded
+        first."""
+        found = {system: self._systems[system].match(body) for system in sorted(self._systems)}
+        return {system: match[0] for system, match in found.items() if match is not None}
 
+    def commands(self, system_id: str) -> list[Command]:
+        """The commands of a channel that plays ``system_id``: common ones, then its own."""
+        own = [cmd for table in reversed(self._own(system_id)) for cmd in table.commands()]
+        shadowed = {name for cmd in own for name in (n.casefold() for n in cmd.names)}
+        common = [c for c in self.common.commands()
+                  if not shadowed & {n.casefold() for n in c.names}]
+        return [*common, *own]
 
-def resolve(body: str, system_id: str) -> tuple[Command, str] | None:
-    """The command ``body`` runs in a channel that plays ``system_id``: the system's
-    own table first (a name of the same length wins over the common one), then the
-    common commands."""
-    return _resolve(body, system_id, COMMON.match(body))
+    def find(self, name: str, system_id: str) -> Command | None:
+        """The command called ``name`` in a channel that plays ``system_id``."""
+        own = next((cmd for table in self._own(system_id) if (cmd := table.find(name))),
+                   None)
+        return own or self.common.find(name)
 
-
-def _resolve(body: str, system_id: str, common: tuple[Command, str, int] | None,
-             ) -> tuple[Command, str] | None:
-    own = None
-    for table in _own(system_id):
-        found = table.match(body)
-        if found is not None and (own is None or found[2] > own[2]):
-            own = found
-    best = own if own is not None and (common is None or own[2] >= common[2]) else common
-    return None if best is None else (best[0], best[1])
-
-
-def unambiguous(body: str) -> tuple[Command, str] | None:
-    """The command ``body`` runs whatever the channel's system, if that is one command
-    (so its precheck may run before the channel is even read)."""
-    common = COMMON.match(body)  # what a channel of no system runs
-    found = None if common is None else (common[0], common[1])
-    for system in _SYSTEMS:
-        each = _resolve(body, system, common)
-        if each is None or (found is not None and each[0] is not found[0]):
+    def near_miss(self, body: str) -> str | None:
+        """`.hlep` → ``help``: the one command name a typo'd first word is one edit (or
+        one swap of neighbours) away from. Only Latin words of four letters or more —
+        shorter ones are too often another bot's command (`.ob`, `.rd`) — and only when
+        exactly one name is that close; anything else stays silent."""
+        match = _WORD.match(body.casefold())
+        if match is None:
             return None
-        found = found or each
-    return found
-
-
-def owners_of(body: str) -> dict[str, Command]:
-    """The systems whose own table has the command ``body`` starts with, and theirs —
-    by system id, so a refusal names them in the same order whatever loaded first."""
-    found = {system: _SYSTEMS[system].match(body) for system in sorted(_SYSTEMS)}
-    return {system: match[0] for system, match in found.items() if match is not None}
-
-
-def commands(system_id: str) -> list[Command]:
-    """The commands of a channel that plays ``system_id``: common ones, then its own."""
-    own = [cmd for table in reversed(_own(system_id)) for cmd in table.commands()]
-    shadowed = {name for cmd in own for name in (n.casefold() for n in cmd.names)}
-    common = [c for c in COMMON.commands()
-              if not shadowed & {n.casefold() for n in c.names}]
-    return [*common, *own]
-
-
-def find(name: str, system_id: str) -> Command | None:
-    """The command called ``name`` in a channel that plays ``system_id``."""
-    own = next((cmd for table in _own(system_id) if (cmd := table.find(name))), None)
-    return own or COMMON.find(name)
+        word = match.group()
+        close = {name for name in self._all_names
+                 if name.isascii() and len(name) >= 3 and _one_edit(word, name)}
+        return close.pop() if len(close) == 1 else None
 
 
 _WORD = re.compile(r"[a-z]{4,12}(?=\s|$)")
-
-
-def near_miss(body: str) -> str | None:
-    """`.hlep` → ``help``: the one command name a typo'd first word is one edit (or one
-    swap of neighbours) away from. Only Latin words of four letters or more — shorter
-    ones are too often another bot's command (`.ob`, `.rd`) — and only when exactly
-    one name is that close; anything else stays silent."""
-    match = _WORD.match(body.casefold())
-    if match is None:
-        return None
-    word = match.group()
-    close = {name for name in _ALL_NAMES
-             if name.isascii() and len(name) >= 3 and _one_edit(word, name)}
-    return close.pop() if len(close) == 1 else None
 
 
 def _one_edit(a: str, b: str) -> bool:

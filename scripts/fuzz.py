@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, Phase, given, seed  # noqa: E402
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from bot.config import Settings  # noqa: E402
+from adapters.config import Settings  # noqa: E402
 from bot.core import MAX_REPLY, Core  # noqa: E402
 from bot.messages import Incoming  # noqa: E402
 

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.store import db
 from tests.support import Table

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from adapters.config import Settings
 from adapters.console import serve_console
-from bot.config import Settings
 from bot.core import Core
 from tests.support import strict_dice
 

@@ -6,11 +6,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
-from bot.store.models import OutboxMessage
+from bot.store.models import Channel, ChannelState, OutboxMessage
 from rules.dice.source import ScriptedSource
 
 
@@ -43,8 +43,9 @@ def visible(outs: list[Outgoing]) -> list[tuple[str, str | None, str, bool]]:
 
 
 def engines(core: Core) -> list[Any]:
-    """The core's engines (its own, and the group-commit writer's)."""
-    return [core.engine, *([core.writer.engine] if core.writer is not None else [])]
+    """The core's engines (its own pooled one, and the writer's), as the synchronous
+    engines whose events see every statement."""
+    return [core.engine.sync_engine, core.writer.sync_engine]
 
 
 async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing]:
@@ -68,3 +69,22 @@ def strict_dice(values: Iterable[int] = ()) -> ScriptedSource:
     """The scripted dice ``values`` in order, then a failed test: a test that rolls more
     dice than it scripted is wrong, not lucky (no fallback to real dice)."""
     return ScriptedSource(values, fallback=NoMoreDice())
+
+
+async def store_document(core: Core, key: str, data: dict[str, Any], schema: int = 1,
+                         channel: str = "table") -> None:
+    """Write a document of a console table straight into the database (as an older
+    version of the bot, or a damaged disk, left it)."""
+    async with core.engine.begin() as connection:
+        table = (await connection.execute(select(Channel.id).where(
+            Channel.platform == "console", Channel.channel_key == channel))).scalar_one()
+        await connection.execute(insert(ChannelState).values(
+            channel_id=table, key=key, data=data, schema=schema, version=0))
+
+
+async def stored_document(core: Core, key: str) -> tuple[dict[str, Any], int]:
+    """A stored document's JSON and schema, read straight from the database."""
+    async with core.engine.connect() as connection:
+        row = (await connection.execute(select(ChannelState.data, ChannelState.schema).where(
+            ChannelState.key == key))).one()
+        return dict(row.data), row.schema

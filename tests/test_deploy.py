@@ -30,7 +30,7 @@ from pydantic import BaseModel, SecretStr
 from setuptools import find_packages
 from sqlalchemy.engine import make_url
 
-from bot.config import Settings
+from adapters.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE_FILE = ROOT / "docker-compose.yml"

@@ -28,6 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from adapters.console.settings import ConsoleSettings
+from adapters.plugin import AdapterPlugin
+from bot.config import Settings
 from bot.core import Core
 from bot.messages import Attachment, Incoming, Outgoing
 
@@ -221,3 +224,14 @@ async def serve_console(
         incoming = Incoming(PLATFORM, speaker.channel, speaker.user, text,
                             display_name=speaker.user)
         await write_all(core, await core.handle(incoming), stdout, as_json, encoding)
+
+
+async def serve(core: Core, settings: Settings, stop: asyncio.Event) -> None:
+    """`trpgbot run` with no platform enabled: the console as configured."""
+    section = PLUGIN.of(settings)
+    await serve_console(core, section.user, section.channel, stop=stop)
+
+
+PLUGIN = AdapterPlugin(PLATFORM, "console", ConsoleSettings, serve, fallback=True)
+"""The console: any name is a user id (but an empty one or zeros); started by
+`trpgbot run` when no platform is enabled, and by `trpgbot console`."""

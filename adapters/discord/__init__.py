@@ -11,6 +11,7 @@
   core understands; ``i18n``: their zh-Hant / zh-Hans / en descriptions.
 - ``client``: the ``discord.Client`` with its command tree and message handler.
 - ``server``: ``serve``.
+- ``settings``: its section of the configuration (``TRPGBOT_DISCORD__<FIELD>``).
 
 ``import discord`` inside this package is the discord.py library: absolute
 imports resolve from the repository root, where this package is ``adapters.discord``.
@@ -20,13 +21,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adapters.discord.settings import SECTION, DiscordSettings
+from adapters.plugin import AdapterPlugin
+from bot.platforms import positive_integer_id
+
 if TYPE_CHECKING:
     import asyncio
 
     from adapters.delivery import CoreAPI
     from bot.config import Settings
 
-__all__ = ["serve"]
+__all__ = ["PLUGIN", "serve"]
 
 
 async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
@@ -34,3 +39,7 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     from adapters.discord.server import serve as _serve
 
     await _serve(core, settings, stop)
+
+
+PLUGIN = AdapterPlugin("discord", SECTION, DiscordSettings, serve, positive_integer_id)
+"""Discord: user ids are snowflakes (positive integers)."""

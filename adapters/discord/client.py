@@ -15,7 +15,6 @@ from adapters.delivery import CoreAPI, take_over_forever
 from adapters.discord.commands import build_commands, core_knows
 from adapters.discord.convert import (
     PLATFORM,
-    as_chatter,
     chatter_text,
     command_text,
     escape_markdown,
@@ -23,7 +22,7 @@ from adapters.discord.convert import (
 )
 from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
-from bot.config.discord import DiscordSettings
+from adapters.discord.settings import DiscordSettings
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +123,7 @@ class TrpgDiscordClient(discord.Client):
         text = chatter_text(message)
         if not text:
             return
-        outs = await self.core.handle(incoming_from_message(message, as_chatter(text)))
+        outs = await self.core.handle(incoming_from_message(message, text, "chatter"))
         if outs:
             await DiscordDelivery(self, self.core, None, None).deliver(outs)
 

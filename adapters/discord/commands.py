@@ -26,7 +26,7 @@ from adapters.discord.delivery import DiscordDelivery, InteractionOrigin
 from adapters.discord.i18n import reply, text
 
 if TYPE_CHECKING:
-    from bot.config.discord import DiscordSettings
+    from adapters.discord.settings import DiscordSettings
 
 log = logging.getLogger(__name__)
 
@@ -191,10 +191,9 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
 
 def core_knows(verb: str) -> bool:
     """Whether the core has a text command ``verb`` (its router is loaded with the core)."""
-    import bot.handlers  # noqa: F401  (registers the commands)
-    from bot import router
+    from bot.routes import router
     from bot.systems import plugins
 
     if verb in SYSTEM_VERBS:
         return any(verb in plugin.verbs for plugin in plugins().values())
-    return router.COMMON.find(verb) is not None
+    return router().common.find(verb) is not None

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.messages import Incoming
-from bot.normalize import normalize, strip_prefix
+from adapters.split import split, utf16_length
+from bot.messages import Incoming, MessageKind
 
 PLATFORM = "discord"
 PRIVATE_PREFIX = "dm:"
@@ -49,18 +49,6 @@ def chatter_text(message: discord.Message) -> str:
     return " ".join(f"[{name}]" for name in names if name)
 
 
-#: Put before a chat line that the core would read as a command although the adapter
-#: does not (``/r 1d20`` typed as text: ``/`` is left to slash commands): invisible, and
-#: the core then records the line as chatter and runs nothing.
-NOT_A_COMMAND = "\u200b"
-
-
-def as_chatter(text: str) -> str:
-    """``text`` as it goes to the core for a message that is no command: unchanged,
-    unless the core would take it for one (:data:`NOT_A_COMMAND`)."""
-    return NOT_A_COMMAND + text if strip_prefix(normalize(text)) is not None else text
-
-
 def channel_key(channel: object, user_id: int, guild: object | None) -> str:
     """The core's channel id: the channel (or thread) id in a server, and the
     ``dm:<user>`` pseudo-channel in a direct message, so a user's DM state does not
@@ -74,7 +62,10 @@ def private_channel_user(channel: str) -> str | None:
     return channel[len(PRIVATE_PREFIX):] if channel.startswith(PRIVATE_PREFIX) else None
 
 
-def incoming_from_message(message: discord.Message, text: str) -> Incoming:
+def incoming_from_message(message: discord.Message, text: str,
+                          kind: MessageKind = "command") -> Incoming:
+    """``kind="chatter"``: a message that is no command for the adapter (``/r 1d20``
+    typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing."""
     author = message.author
     return Incoming(
         platform=PLATFORM,
@@ -84,6 +75,7 @@ def incoming_from_message(message: discord.Message, text: str) -> Incoming:
         display_name=author.display_name,
         is_private=message.guild is None,
         message_id=str(message.id),
+        kind=kind,
     )
 
 
@@ -101,11 +93,6 @@ def incoming_from_interaction(interaction: discord.Interaction, text: str) -> In
         is_private=interaction.guild_id is None,
         message_id=f"interaction:{interaction.id}",
     )
-
-
-def utf16_len(text: str) -> int:
-    """Length as Discord counts it (UTF-16 code units, like JavaScript)."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 #: Characters Discord's markdown gives a meaning anywhere in a line: escapes,
@@ -163,45 +150,29 @@ def message_pieces(text: str, block: bool = False) -> list[str]:
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Pieces of at most ``limit`` (UTF-16) characters, cut at line breaks when possible,
-    otherwise at spaces, otherwise anywhere (never inside a surrogate pair, never
-    between a backslash and the character it escapes).
+    """Pieces of at most ``limit`` UTF-16 units (as Discord counts), cut at line breaks
+    when possible, otherwise at spaces, otherwise anywhere (never inside a surrogate
+    pair, never between a backslash and the character it escapes): adapters/split.py
+    with Discord's :func:`discord_cut`.
 
     ``text`` is already escaped (``escape_markdown``): a cut is checked so that it
     cannot unescape anything, and a piece that starts in the middle of a line gets
     its line-start markers escaped too (``… # x`` cut at the space must not become
     a heading).
     """
-    pieces: list[str] = []
-    rest = text
-    while utf16_len(rest) > limit:
-        head = _fit(rest, limit)
-        cut = head.rfind("\n")
-        if cut <= 0:
-            cut = head.rfind(" ")
-        if cut <= 0:
-            head = _whole_escapes(head)
-            pieces.append(head)
-            rest = rest[len(head):]
-        else:
-            pieces.append(rest[:cut])
-            rest = rest[cut + 1:]
-        rest = escape_line_start(rest)
-    pieces.append(rest)
-    return [piece for piece in pieces if piece.strip()]
+    return split(text, limit, length=utf16_length, cut=discord_cut, then=escape_line_start)
 
 
-def _whole_escapes(head: str) -> str:
-    """``head`` without a trailing backslash whose escaped character did not fit."""
+def discord_cut(text: str, window: int) -> tuple[int, int]:
+    """At the last line break in the window, else its last space (either dropped), else
+    at the window's end — one character earlier when that would cut a backslash from
+    the character it escapes."""
+    head = text[:window]
+    cut = head.rfind("\n")
+    if cut <= 0:
+        cut = head.rfind(" ")
+    if cut > 0:
+        return cut, cut + 1
     backslashes = len(head) - len(head.rstrip("\\"))
-    return head[:-1] if backslashes % 2 else head
-
-
-def _fit(text: str, limit: int) -> str:
-    """The longest prefix of ``text`` within ``limit`` UTF-16 units."""
-    units = 0
-    for index, char in enumerate(text):
-        units += 2 if ord(char) > 0xFFFF else 1
-        if units > limit:
-            return text[:index]
-    return text
+    end = window - backslashes % 2
+    return end, end

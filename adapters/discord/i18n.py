@@ -70,9 +70,10 @@ STRINGS: dict[str, dict[str, str]] = {
                    "zh-Hant": "補發未送達的私訊", "zh-Hans": "补发未送达的私信"},
     "init": {"en": "Initiative order and turns",
              "zh-Hant": "先攻順序與回合", "zh-Hans": "先攻顺序与回合"},
-    "init.args": {"en": "Sub-command and arguments, as after .battle (start, join, end …)",
-                  "zh-Hant": "子指令與參數，同 .battle 之後的內容（start、join、end…）",
-                  "zh-Hans": "子指令与参数，同 .battle 之后的内容（start、join、end…）"},
+    "init.args": {"en": "Sub-command and arguments, as after this table's initiative "
+                        "command (start, join, end …)",
+                  "zh-Hant": "子指令與參數，同本桌先攻指令之後的內容（start、join、end…）",
+                  "zh-Hans": "子指令与参数，同本桌先攻指令之后的内容（start、join、end…）"},
     "system": {"en": "Show or set this channel's game system",
                "zh-Hant": "查看或設定本頻道的規則系統",
                "zh-Hans": "查看或设定本频道的规则系统"},

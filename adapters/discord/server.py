@@ -7,6 +7,7 @@ import logging
 
 from adapters.delivery import CoreAPI
 from adapters.discord.client import TrpgDiscordClient
+from adapters.discord.settings import discord_section
 from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings
 
@@ -20,7 +21,7 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     returns or raises for good reasons; ``client.close`` ends it.
     """
     protect_secrets_in_logs()
-    section = settings.discord
+    section = discord_section(settings)
     if section.token is None:
         raise RuntimeError("the Discord adapter is enabled but TRPGBOT_DISCORD__TOKEN is not set")
     async with TrpgDiscordClient(core, section) as client:

@@ -13,11 +13,16 @@ split so that each piece can be tested on its own:
   It is loaded with ``nonebot.load_plugin`` and must not be imported directly
   before that.
 - ``server``: nonebot initialisation and the embedded uvicorn server.
+- ``settings``: its section of the configuration (``TRPGBOT_ONEBOT__<FIELD>``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from adapters.onebot.settings import SECTION, OneBotSettings
+from adapters.plugin import AdapterPlugin
+from bot.platforms import positive_integer_id
 
 if TYPE_CHECKING:
     import asyncio
@@ -25,7 +30,7 @@ if TYPE_CHECKING:
     from adapters.delivery import CoreAPI
     from bot.config import Settings
 
-__all__ = ["serve"]
+__all__ = ["PLUGIN", "serve"]
 
 
 async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
@@ -33,3 +38,8 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     from adapters.onebot.server import serve as _serve
 
     await _serve(core, settings, stop)
+
+
+PLUGIN = AdapterPlugin("qq", SECTION, OneBotSettings, serve, positive_integer_id)
+"""QQ through OneBot: the platform is ``qq`` (what stored channels carry), its settings
+``TRPGBOT_ONEBOT__*``; QQ numbers are positive integers."""

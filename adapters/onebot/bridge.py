@@ -16,14 +16,13 @@ from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
 from adapters.delivery import CoreAPI, take_over_forever
 from adapters.onebot.convert import (
     PLATFORM,
-    as_chatter,
     chatter_text,
     command_text,
     incoming_from_event,
     message_text,
 )
 from adapters.onebot.delivery import SEND_ERRORS, OneBotDelivery
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.messages import Outgoing
 
 log = logging.getLogger(__name__)
@@ -95,7 +94,7 @@ class OneBotBridge:
         text = chatter_text(event.message)
         if not text:
             return
-        outs = await self.core.handle(incoming_from_event(event, as_chatter(text)))
+        outs = await self.core.handle(incoming_from_event(event, text, "chatter"))
         if outs:
             await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
 

@@ -24,8 +24,8 @@ from nonebot.adapters.onebot.v11 import (
     MessageSegment,
 )
 
-from bot.messages import Incoming
-from bot.normalize import normalize, strip_prefix
+from adapters.split import split
+from bot.messages import Incoming, MessageKind
 
 PLATFORM = "qq"
 PRIVATE_PREFIX = "dm:"
@@ -103,18 +103,6 @@ def chatter_text(message: Message) -> str:
     return "".join(parts).strip()
 
 
-#: Put before a chat line that the core would read as a command although the adapter
-#: does not (``／r``: a prefix the operator's list lacks): invisible, and the core then
-#: records the line as chatter and runs nothing.
-NOT_A_COMMAND = "\u200b"
-
-
-def as_chatter(text: str) -> str:
-    """``text`` as it goes to the core for a message that is no command: unchanged,
-    unless the core would take it for one (:data:`NOT_A_COMMAND`)."""
-    return NOT_A_COMMAND + text if strip_prefix(normalize(text)) is not None else text
-
-
 def defuse_links(text: str) -> str:
     """``text`` with every link made unclickable on QQ, nothing visible changed.
 
@@ -150,13 +138,16 @@ def private_channel_user(channel: str) -> str | None:
     return channel[len(PRIVATE_PREFIX) :] if channel.startswith(PRIVATE_PREFIX) else None
 
 
-def incoming_from_event(event: MessageEvent, text: str) -> Incoming:
+def incoming_from_event(event: MessageEvent, text: str,
+                        kind: MessageKind = "command") -> Incoming:
     """Build the core's ``Incoming`` from a group or private message event.
 
     A group message's channel is the group id; a private message (friend or
     temporary session) gets the ``dm:<user>`` pseudo-channel because OneBot v11
     does not say which group a temporary session came from. The message id is
     qualified by the channel: OneBot ids are only unique per implementation.
+    ``kind="chatter"``: a message that is no command for the adapter (``／r``: a prefix
+    the operator's list lacks) — the core logs it and runs nothing.
     """
     user = str(event.user_id)
     if isinstance(event, GroupMessageEvent):
@@ -173,6 +164,7 @@ def incoming_from_event(event: MessageEvent, text: str) -> Incoming:
         display_name=display_name,
         is_private=private,
         message_id=f"{channel}:{event.message_id}",
+        kind=kind,
     )
 
 
@@ -192,23 +184,9 @@ def to_message(text: str, at_user: str | None = None, image: bytes | None = None
 
 
 def split_text(text: str, limit: int) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` characters, at line breaks when possible.
-
-    Empty text gives no piece at all, so nothing blank is ever sent.
-    """
-    pieces: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit + 1)
-        if cut <= 0:
-            pieces.append(rest[:limit])
-            rest = rest[limit:]
-        else:
-            pieces.append(rest[:cut])
-            rest = rest[cut + 1 :]
-    if rest.strip():
-        pieces.append(rest)
-    return [piece for piece in pieces if piece.strip()]
+    """Cut ``text`` into pieces of at most ``limit`` characters (QQ counts characters),
+    at line breaks when possible (adapters/split.py). Nothing blank is ever sent."""
+    return split(text, limit)
 
 
 def as_id(value: str) -> int | None:

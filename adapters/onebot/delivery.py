@@ -35,7 +35,7 @@ from nonebot.adapters.onebot.v11.exception import ActionFailed, ApiNotAvailable,
 
 from adapters.delivery import CoreAPI, Delivery
 from adapters.onebot.convert import PLATFORM, as_id, private_channel_user, split_text, to_message
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.messages import Attachment, Incoming, Outgoing
 
 log = logging.getLogger(__name__)

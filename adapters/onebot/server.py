@@ -31,8 +31,8 @@ from nonebot.drivers import ASGIMixin, Driver, WebSocketClientMixin
 from adapters.delivery import CoreAPI
 from adapters.logs import protect_secrets_in_logs
 from adapters.onebot import bridge
+from adapters.onebot.settings import OneBotSettings, onebot_section
 from bot.config import Settings
-from bot.config.onebot import OneBotSettings
 
 log = logging.getLogger(__name__)
 
@@ -103,13 +103,14 @@ def nonebot_init_kwargs(settings: Settings) -> dict[str, Any]:
     load every ``TRPGBOT_*`` line, tokens included, into its config. The access
     token is not here either (see ``TrpgOneBotAdapter``).
     """
+    section = onebot_section(settings)
     return {
         "_env_file": (os.devnull,),
         "driver": NONEBOT_DRIVER,
-        "host": settings.onebot.host,
-        "port": settings.onebot.port,
+        "host": section.host,
+        "port": section.port,
         "log_level": settings.log_level,
-        "api_timeout": settings.onebot.api_timeout,
+        "api_timeout": section.api_timeout,
         "command_start": {""},
         "fastapi_openapi_url": None,
         "fastapi_docs_url": None,
@@ -145,7 +146,7 @@ def ensure_nonebot(settings: Settings) -> Driver:
         nonebot.init(**nonebot_init_kwargs(settings))
         driver = nonebot.get_driver()
     else:
-        driver.config.api_timeout = settings.onebot.api_timeout
+        driver.config.api_timeout = onebot_section(settings).api_timeout
     if not isinstance(driver, ASGIMixin):
         raise RuntimeError(f"nonebot driver {driver.type!r} cannot serve the reverse WebSocket")
     return driver
@@ -229,16 +230,17 @@ async def _serve_uvicorn(server: uvicorn.Server) -> None:
 async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     """Serve ``/onebot/v11/ws`` (and dial ``ws_urls``) until ``stop`` is set."""
     protect_secrets_in_logs()
-    if settings.onebot.access_token is None and settings.onebot.host not in LOOPBACK:
+    section = onebot_section(settings)
+    if section.access_token is None and section.host not in LOOPBACK:
         log.warning("the OneBot endpoint listens on %s without an access token: anyone who "
-                    "can reach it can speak as any QQ user", settings.onebot.host)
+                    "can reach it can speak as any QQ user", section.host)
     driver = ensure_nonebot(settings)
     assert isinstance(driver, ASGIMixin)  # ensure_nonebot refuses any other driver
-    ensure_adapter(driver, settings.onebot)
+    ensure_adapter(driver, section)
     ensure_plugin()
-    active = bridge.OneBotBridge(core, settings.onebot)
+    active = bridge.OneBotBridge(core, section)
     bridge.install(active)
-    config = uvicorn_config(driver.asgi, settings.onebot)
+    config = uvicorn_config(driver.asgi, section)
     if lifespan_running(driver):
         log.warning("nonebot's lifespan is already running; serving without it "
                     "(forward WebSocket connections will not start)")
@@ -247,7 +249,7 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     server_task = asyncio.create_task(_serve_uvicorn(server), name="onebot-uvicorn")
     stop_task = asyncio.create_task(stop.wait(), name="onebot-stop")
     log.info("OneBot v11 reverse WebSocket on ws://%s:%s/onebot/v11/ws",
-             settings.onebot.host, settings.onebot.port)
+             section.host, section.port)
     try:
         await asyncio.wait({server_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)
     finally:

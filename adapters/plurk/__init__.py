@@ -10,9 +10,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from adapters.plugin import AdapterPlugin
+from adapters.plurk.settings import PlurkSettings
+from bot.platforms import positive_integer_id
+
 if TYPE_CHECKING:
     from bot.config import Settings
-    from bot.config.plurk import PlurkSettings
     from bot.core import Core
 
 
@@ -21,3 +24,8 @@ async def serve(core: Core, settings: Settings | PlurkSettings, stop: asyncio.Ev
     from adapters.plurk.listener import serve as _serve
 
     await _serve(core, settings, stop)
+
+
+PLUGIN = AdapterPlugin("plurk", "plurk", PlurkSettings, serve, positive_integer_id)
+"""Plurk: user ids are positive integers (``0`` in a private plurk's recipient list
+means all the bot's friends)."""

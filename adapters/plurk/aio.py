@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -25,6 +25,15 @@ async def sleep_or_stop(delay: float, stop: asyncio.Event) -> bool:
 
 class Stopped(Exception):
     """The stop event was set while waiting."""
+
+
+def stoppable(stop: asyncio.Event) -> Callable[[float], Awaitable[None]]:
+    """A sleep for the retry policy (adapters/retry.py) that gives way to ``stop``:
+    it raises :class:`Stopped` once ``stop`` is set, ending the retries."""
+    async def sleep(delay: float) -> None:
+        if await sleep_or_stop(delay, stop):
+            raise Stopped
+    return sleep
 
 
 async def until_stopped(awaitable: Awaitable[T], stop: asyncio.Event) -> T:

@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode
 from adapters.plurk.client import DEFAULT_USER_AGENT, PlurkClient
 from adapters.plurk.credentials import PlurkCredentials, load_credentials
 from adapters.plurk.errors import PlurkConfigError, PlurkError
-from bot.config.plurk import PlurkSettings
+from adapters.plurk.settings import PlurkSettings
 
 REQUEST_TOKEN_PATH = "/OAuth/request_token"
 AUTHORIZE_PATH = "/OAuth/authorize"

@@ -30,8 +30,9 @@ from typing import Any, Protocol
 
 from yarl import URL
 
-from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
+from adapters.plurk.aio import Stopped, sleep_or_stop, stoppable, until_stopped
 from adapters.plurk.errors import PlurkError
+from adapters.retry import Backoff, retrying
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +74,6 @@ def offset_in(comet_url: str) -> int:
         return 0
 
 
-def backoff_delay(failures: int, base: float, maximum: float) -> float:
-    """Exponential backoff: base, 2*base, 4*base, ... capped at ``maximum``."""
-    return min(maximum, base * (2 ** max(0, failures - 1)))
-
-
 class CometWatcher:
     """Turns the comet long poll into a stream of :class:`CometBatch`."""
 
@@ -89,42 +85,47 @@ class CometWatcher:
         max_delay: float = 300.0,
     ) -> None:
         self.client = client
-        self.base_delay = base_delay
-        self.max_delay = max_delay
+        self.backoff = Backoff(base_delay, max_delay)
+        """Reconnects and repeated resyncs (adapters/retry.py); never gives up."""
         self.subscriptions = 0  # how many times getUserChannel succeeded (for tests/logs)
 
     async def batches(self, stop: asyncio.Event) -> AsyncIterator[CometBatch]:
         """Yield batches until ``stop`` is set. Never raises for Plurk trouble."""
         url: str | None = None
         offset = 0
-        failures = 0
         resyncs = 0  # -3 answers since the last poll that worked
-        while not stop.is_set():
+
+        async def answer() -> dict[str, Any] | None:
+            """Subscribe (None) when there is no channel, else the next poll's payload;
+            a failure drops the channel, so the retry subscribes again."""
+            nonlocal url, offset
             try:
                 if url is None:
                     channel = await until_stopped(self.client.get_user_channel(), stop)
                     url = str(channel["comet_server"])
                     offset = offset_in(url)
-                    failures = 0
                     self.subscriptions += 1
                     log.info("plurk comet: subscribed (subscription %d)", self.subscriptions)
-                    yield CometBatch([], gap=True)
-                    continue
-                body = await until_stopped(self.client.poll_comet(url, offset), stop)
-                payload = parse_comet_body(body)
+                    return None
+                return parse_comet_body(await until_stopped(
+                    self.client.poll_comet(url, offset), stop))
+            except (PlurkError, ValueError, KeyError, TypeError):
+                url = None
+                raise
+
+        while not stop.is_set():
+            try:
+                # consecutive failures back off; a subscription or a poll that works
+                # ends the call, and so starts the next failure at ``base_delay`` again
+                payload = await retrying(
+                    answer, self._reconnect, sleep=stoppable(stop),
+                    on_wait=lambda exc, _, delay: log.warning(
+                        "plurk comet: %s; reconnecting in %.1fs", _describe(exc), delay))
             except Stopped:
                 return
-            except (PlurkError, ValueError, KeyError, TypeError) as exc:
-                if isinstance(exc, PlurkError) and exc.is_fatal:
-                    raise
-                failures += 1
-                delay = backoff_delay(failures, self.base_delay, self.max_delay)
-                log.warning("plurk comet: %s; reconnecting in %.1fs", _describe(exc), delay)
-                url = None
-                if await sleep_or_stop(delay, stop):
-                    return
+            if payload is None:
+                yield CometBatch([], gap=True)
                 continue
-            failures = 0
             new_offset = payload.get("new_offset", OFFSET_NOTHING_NEW)
             if new_offset == OFFSET_RESYNC:
                 resyncs += 1
@@ -132,7 +133,7 @@ class CometWatcher:
                 if resyncs == 1:
                     log.info("plurk comet: resync requested")
                     continue
-                delay = backoff_delay(resyncs - 1, self.base_delay, self.max_delay)
+                delay = self.backoff.delay(resyncs - 1)
                 log.warning("plurk comet: resync requested again; waiting %.1fs", delay)
                 if await sleep_or_stop(delay, stop):
                     return
@@ -144,6 +145,12 @@ class CometWatcher:
             events = [event for event in payload.get("data") or [] if isinstance(event, dict)]
             if events:
                 yield CometBatch(events)
+
+    def _reconnect(self, exc: BaseException) -> Backoff | None:
+        """A failed subscription or poll is retried, but for a fatal refusal (bad keys)."""
+        if isinstance(exc, PlurkError):
+            return None if exc.is_fatal else self.backoff
+        return self.backoff if isinstance(exc, ValueError | KeyError | TypeError) else None
 
 
 def _describe(exc: BaseException) -> str:

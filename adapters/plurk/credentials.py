@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from adapters.plurk.errors import PlurkConfigError
-from bot.config.plurk import PlurkSettings
+from adapters.plurk.settings import PlurkSettings
 
 #: settings field -> key in the plurk-oauth API.keys file
 KEYS_FILE_FIELDS = {

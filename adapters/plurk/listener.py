@@ -27,33 +27,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from adapters.delivery import TAKE_OVER_EVERY
 from adapters.logs import protect_secrets_in_logs
-from adapters.plurk.aio import Stopped, sleep_or_stop, until_stopped
+from adapters.plurk.aio import Stopped, sleep_or_stop, stoppable, until_stopped
 from adapters.plurk.client import PlurkClient
-from adapters.plurk.comet import CometWatcher, backoff_delay
+from adapters.plurk.comet import CometWatcher
 from adapters.plurk.credentials import load_credentials
 from adapters.plurk.emoticons import EmoticonRolls, die_faces, parse_content, unrolled_tokens
 from adapters.plurk.errors import PlurkError
 from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.outbox import PLATFORM, PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
+from adapters.plurk.settings import PlurkSettings
 from adapters.plurk.text import (
-    as_chatter,
     command_text,
     is_command,
     mentioned_nicks,
     replace_mentions,
     strip_mention,
 )
-from bot.config.plurk import PlurkSettings
+from adapters.retry import Backoff, retrying
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
 
 MAX_RESPONSE_PAGES = 40
+READ_TRIES = 3
+"""Tries of a catch-up read (``Alerts/getHistory``, ``Timeline/getPlurk``, ``Responses/get``)."""
 
 def policy_from(settings: PlurkSettings) -> RetryPolicy:
     return RetryPolicy(
@@ -161,27 +164,24 @@ class PlurkListener:
             await asyncio.gather(*helpers, return_exceptions=True)
             await self.outbox.close(self.settings.shutdown_grace, abort)
 
+    def _reconnect(self, retries: int | None) -> Callable[[BaseException], Backoff | None]:
+        """Plurk unreachable or in trouble: waits doubling from ``reconnect_base_delay``
+        to ``reconnect_max_delay`` (adapters/retry.py); a fatal refusal is never retried."""
+        backoff = Backoff(self.settings.reconnect_base_delay,
+                          self.settings.reconnect_max_delay, retries)
+        return lambda exc: backoff if isinstance(exc, PlurkError) and not exc.is_fatal \
+            else None
+
     async def _identify(self, stop: asyncio.Event) -> None:
         """Learn the bot's id and nick; retry while Plurk is unreachable, fail on bad keys."""
-        failures = 0
-        while True:
-            try:
-                me = await until_stopped(self.client.me(), stop)
-            except PlurkError as exc:
-                if exc.is_fatal:
-                    raise
-                failures += 1
-                delay = backoff_delay(
-                    failures, self.settings.reconnect_base_delay, self.settings.reconnect_max_delay
-                )
-                log.warning("plurk: Users/me failed (%s); retrying in %.1fs", exc, delay)
-                if await sleep_or_stop(delay, stop):
-                    raise Stopped from exc
-                continue
-            self.me_id = int(me["id"])
-            self.nick = str(me.get("nick_name") or "")
-            log.warning("plurk: listening as @%s (id %s)", self.nick, self.me_id)
-            return
+        me = await retrying(
+            lambda: until_stopped(self.client.me(), stop), self._reconnect(None),
+            sleep=stoppable(stop),
+            on_wait=lambda exc, _, delay: log.warning(
+                "plurk: Users/me failed (%s); retrying in %.1fs", exc, delay))
+        self.me_id = int(me["id"])
+        self.nick = str(me.get("nick_name") or "")
+        log.warning("plurk: listening as @%s (id %s)", self.nick, self.me_id)
 
     async def _every(
         self, interval: float, action: Any, stop: asyncio.Event, *, first: bool = True
@@ -319,9 +319,10 @@ class PlurkListener:
             platform=PLATFORM,
             channel=self.channel_for(plurk_id),
             user=user,
-            text=as_chatter(text),
+            text=text,
             display_name=name,
             message_id=message_id,
+            kind="chatter",  # not addressed to the bot, even if it reads `.r 1d20`
         )
         await self._to_core(incoming)
 
@@ -472,25 +473,15 @@ class PlurkListener:
         return found
 
     async def _with_retries(self, what: str, call: Any) -> Any:
-        """A read call retried a few times; None (logged) when Plurk keeps refusing.
-        A fatal refusal (bad keys) is raised: it ends the adapter."""
-        for attempt in range(1, 4):
-            try:
-                return await call()
-            except PlurkError as exc:
-                if exc.is_fatal:
-                    raise
-                if attempt == 3:
-                    log.error("plurk: %s failed during catch-up: %s", what, exc)
-                    return None
-                await asyncio.sleep(
-                    backoff_delay(
-                        attempt,
-                        self.settings.reconnect_base_delay,
-                        self.settings.reconnect_max_delay,
-                    )
-                )
-        return None
+        """A read call tried :data:`READ_TRIES` times; None (logged) when Plurk keeps
+        refusing. A fatal refusal (bad keys) is raised: it ends the adapter."""
+        try:
+            return await retrying(call, self._reconnect(READ_TRIES - 1))
+        except PlurkError as exc:
+            if exc.is_fatal:
+                raise
+            log.error("plurk: %s failed during catch-up: %s", what, exc)
+            return None
 
 
 async def serve(core: Any, settings: Any, stop: asyncio.Event) -> None:

@@ -16,6 +16,9 @@
 - A stop during a wait raises :class:`Interrupted` (the reply stays in the
   core's outbox for the next start).
 
+The waits and the give-ups are the adapters' one retry policy (adapters/retry.py):
+each kind of refusal counts its own tries.
+
 Posts are spaced by ``min_post_interval`` across all threads, but a retry wait
 holds no lock: a thread waiting out flood control delays no other thread (the
 outbox keeps each thread's parts in order). A private plurk is only ever posted
@@ -48,11 +51,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from adapters.plurk.aio import sleep_or_stop
-from adapters.plurk.comet import backoff_delay
+from adapters.plurk.aio import Stopped, sleep_or_stop, stoppable
 from adapters.plurk.errors import ErrorKind, PlurkError
 from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.text import PLURK_LIMIT, neutralise, plurk_length, split_reply
+from adapters.retry import Backoff, Sleep, retrying
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,8 @@ _PICTURE_URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]{1,300}")
 #: appended to a part Plurk refused as ``anti-flood-same-content`` (full-width
 #: parentheses: no emoticon, no markup; the core's normalisation reads them as ``(2)``)
 SAME_CONTENT_MARKER = " （2）"
+#: ``anti-flood-same-content``: posted once more, at once, with the marker
+MARKED_ONCE = Backoff(0, 0, retries=1)
 
 
 class PostingClient(Protocol):
@@ -79,7 +84,7 @@ class PostingClient(Protocol):
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Delays in seconds; see bot/config/plurk.py for the defaults' reasons."""
+    """Delays in seconds; see adapters/plurk/settings.py for the defaults' reasons."""
 
     anti_flood_base_delay: float = 60.0
     anti_flood_max_delay: float = 900.0
@@ -150,6 +155,7 @@ class PlurkSender:
         limit: int = PLURK_LIMIT,
         max_parts: int | None = 12,
         own_id: int | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
         self.client = client
         self.policy = policy or RetryPolicy()
@@ -162,6 +168,17 @@ class PlurkSender:
         self.own_id = own_id  # the bot's user id, once known (never a private recipient)
         self._last_post = float("-inf")
         self._spacing = asyncio.Lock()  # held for one call only, never across a retry wait
+        self._sleep = sleep or stoppable(self.stop)
+        """Waits between tries (:class:`Stopped` once ``stop`` is set)."""
+        self._backoffs = {
+            ErrorKind.FLOOD_WAIT: Backoff(self.policy.anti_flood_base_delay,
+                                          self.policy.anti_flood_max_delay,
+                                          self.policy.anti_flood_max_retries),
+            ErrorKind.TRANSIENT: Backoff(self.policy.retry_base_delay,
+                                         self.policy.retry_max_delay,
+                                         self.policy.max_retries - 1),  # attempts, not waits
+            ErrorKind.SAME_CONTENT: MARKED_ONCE,
+        }
 
     def parts(self, text: str, mention: str | None = None) -> list[str]:
         """What will be posted for ``text``: escaped first, then split to the limit
@@ -277,52 +294,60 @@ class PlurkSender:
     async def _with_retries(
         self, what: str, part: str, post: Callable[[str], Awaitable[T]]
     ) -> T:
-        floods = 0
-        failures = 0
         content = part
-        while True:
+
+        async def attempt() -> T:
+            nonlocal content
             try:
                 return await self._post_once(post, content)
             except PlurkError as exc:
-                kind = exc.kind
-                if kind in (ErrorKind.MUST_BE_FRIENDS, ErrorKind.AUTH):
-                    raise
-                if kind is ErrorKind.TOO_LONG:
-                    raise _TooLong(exc) from exc
-                if kind is ErrorKind.SAME_CONTENT:
-                    if content != part:
-                        log.error("plurk %s: %s even with a marker; dropped", what, exc.error_text)
-                        raise Refused(f"{what}: same content", exc) from exc
-                    log.warning("plurk %s: %s; posting it with a marker", what, exc.error_text)
-                    content = part + SAME_CONTENT_MARKER
-                    continue
-                if kind is ErrorKind.FLOOD_WAIT:
-                    floods += 1
-                    if floods > self.policy.anti_flood_max_retries:
-                        log.error(
-                            "plurk %s: %s after %d waits; dropped",
-                            what, exc.error_text, floods - 1,
-                        )
-                        raise Refused(f"{what}: flood control did not clear", exc) from exc
-                    delay = backoff_delay(
-                        floods, self.policy.anti_flood_base_delay, self.policy.anti_flood_max_delay
-                    )
-                    log.warning(
-                        "plurk %s: %s (flood control); retry %d in %.0fs",
-                        what, exc.error_text, floods, delay,
-                    )
-                elif kind is ErrorKind.TRANSIENT:
-                    failures += 1
-                    if failures >= self.policy.max_retries:
-                        log.error("plurk %s failed %d times, giving up: %s", what, failures, exc)
-                        raise Refused(f"{what} failed {failures} times", exc) from exc
-                    delay = backoff_delay(
-                        failures, self.policy.retry_base_delay, self.policy.retry_max_delay
-                    )
-                    log.warning("plurk %s: %s; retry %d in %.1fs", what, exc, failures, delay)
-                else:  # spam domain, or any other refusal: resending cannot help
-                    log.error("plurk %s refused for good: %s", what, exc)
-                    raise Refused(f"{what} refused: {exc.error_text}", exc) from exc
-                if await sleep_or_stop(delay, self.stop):
-                    log.warning("plurk %s not sent: shutting down during a retry wait", what)
-                    raise Interrupted("shutdown during retry wait", exc) from exc
+                if exc.kind is ErrorKind.SAME_CONTENT:
+                    content = part + SAME_CONTENT_MARKER  # never resent unchanged
+                raise
+
+        try:
+            return await retrying(attempt, self._backoff_for, sleep=self._sleep,
+                                  on_wait=lambda exc, tries, delay: _log_wait(
+                                      what, exc, tries, delay))
+        except Stopped as exc:
+            log.warning("plurk %s not sent: shutting down during a retry wait", what)
+            raise Interrupted("shutdown during retry wait") from exc
+        except PlurkError as exc:
+            raise self._given_up(what, exc) from exc
+
+    def _backoff_for(self, exc: BaseException) -> Backoff | None:
+        """How a refusal is retried; None: it is final (or the caller's to act on)."""
+        return self._backoffs.get(exc.kind) if isinstance(exc, PlurkError) else None
+
+    def _given_up(self, what: str, exc: PlurkError) -> Exception:
+        """What a refusal that was not (or no longer) retried becomes."""
+        kind = exc.kind
+        if kind in (ErrorKind.MUST_BE_FRIENDS, ErrorKind.AUTH):
+            return exc  # the outbox acts on these
+        if kind is ErrorKind.TOO_LONG:
+            return _TooLong(exc)
+        if kind is ErrorKind.SAME_CONTENT:
+            log.error("plurk %s: %s even with a marker; dropped", what, exc.error_text)
+            return Refused(f"{what}: same content", exc)
+        if kind is ErrorKind.FLOOD_WAIT:
+            log.error("plurk %s: %s after %d waits; dropped", what, exc.error_text,
+                      self.policy.anti_flood_max_retries)
+            return Refused(f"{what}: flood control did not clear", exc)
+        if kind is ErrorKind.TRANSIENT:
+            tries = max(1, self.policy.max_retries)
+            log.error("plurk %s failed %d times, giving up: %s", what, tries, exc)
+            return Refused(f"{what} failed {tries} times", exc)
+        # spam domain, or any other refusal: resending cannot help
+        log.error("plurk %s refused for good: %s", what, exc)
+        return Refused(f"{what} refused: {exc.error_text}", exc)
+
+
+def _log_wait(what: str, exc: BaseException, tries: int, delay: float) -> None:
+    assert isinstance(exc, PlurkError)
+    if exc.kind is ErrorKind.SAME_CONTENT:
+        log.warning("plurk %s: %s; posting it with a marker", what, exc.error_text)
+    elif exc.kind is ErrorKind.FLOOD_WAIT:
+        log.warning("plurk %s: %s (flood control); retry %d in %.0fs",
+                    what, exc.error_text, tries, delay)
+    else:
+        log.warning("plurk %s: %s; retry %d in %.1fs", what, exc, tries, delay)

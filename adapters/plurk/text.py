@@ -3,7 +3,7 @@
 In: a command is a plurk or response whose text *starts* with ``@<bot nick>``
 followed by a command; a mention later in a sentence is conversation, not a
 command. Conversation in a thread still reaches the core, for the game log
-(:func:`as_chatter`).
+(``Incoming.kind == "chatter"``).
 
 Out: Plurk shows at most 360 characters per post, so replies are split into
 several responses, preferring line breaks, then sentence ends, then spaces.
@@ -26,6 +26,7 @@ import re
 import unicodedata
 
 from adapters.plurk.emoticons import RANDOM_TOKEN_PATTERN, parse_content
+from adapters.split import fit, split, utf16_length
 from bot.normalize import normalize, strip_prefix
 
 PLURK_LIMIT = 360
@@ -71,22 +72,10 @@ def strip_mention(text: str, nick: str) -> str | None:
     return text[match.end() :].strip()
 
 
-#: Put before a chat line that the core would read as a command although it is not
-#: addressed to the bot (``.r 1d20`` without ``@<bot nick>``): invisible, and the core
-#: then records the line as chatter and runs nothing.
-NOT_A_COMMAND = "\u200b"
-
-
 def is_command(text: str) -> bool:
     """Whether the core takes ``text`` for a command (it starts with ``.`` / ``/`` or a
     full-width twin, :func:`bot.normalize.strip_prefix`)."""
     return strip_prefix(normalize(text)) is not None
-
-
-def as_chatter(text: str) -> str:
-    """``text`` as it goes to the core for a post that is no command: unchanged, unless
-    the core would take it for one (:data:`NOT_A_COMMAND`)."""
-    return NOT_A_COMMAND + text if is_command(text) else text
 
 
 _MENTION_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_@＠])@([A-Za-z0-9_]{1,60})")
@@ -149,10 +138,8 @@ def neutralise(text: str, *, allow_emoticon_dice: bool = False) -> str:
     return text
 
 
-def plurk_length(text: str) -> int:
-    """Length as Plurk may count it: UTF-16 code units (>= code points, so safe)."""
-    return len(text.encode("utf-16-le")) // 2
-
+plurk_length = utf16_length
+"""Length as Plurk may count it: UTF-16 code units (>= code points, so safe)."""
 
 _SENTENCE_END = "。！？!?；;…"
 _JOINERS = {"\u200d"}
@@ -170,19 +157,10 @@ def _is_glued(ch: str) -> bool:
     )
 
 
-def _window(text: str, limit: int) -> int:
-    """Largest prefix length (code points) that fits ``limit`` UTF-16 units."""
-    units = 0
-    for index, ch in enumerate(text):
-        units += 2 if ord(ch) > 0xFFFF else 1
-        if units > limit:
-            return index
-    return len(text)
-
-
-def _cut_point(text: str, limit: int) -> int:
-    """Where to cut ``text`` (longer than ``limit``) so the head fits."""
-    window = _window(text, limit)
+def _cut_point(text: str, window: int) -> int:
+    """Where to cut ``text`` (longer than its first ``window`` characters) so the head
+    fits: after a line break, else a sentence end, else a space, in the window's second
+    half; else at the window's end, moved back before a combining mark or a joiner."""
     head = text[:window]
     floor = max(1, window // 2)
     newline = head.rfind("\n")
@@ -202,29 +180,29 @@ def _cut_point(text: str, limit: int) -> int:
     return cut if cut > 1 else window
 
 
+def plurk_cut(text: str, window: int) -> tuple[int, int]:
+    """At :func:`_cut_point`, the whitespace around the cut dropped."""
+    cut = _cut_point(text, window)
+    rest = text[cut:]
+    return len(text[:cut].rstrip()), cut + len(rest) - len(rest.lstrip())
+
+
 def split_reply(text: str, limit: int = PLURK_LIMIT, max_parts: int | None = None) -> list[str]:
-    """Split ``text`` into non-empty parts of at most ``limit`` characters, in order.
+    """Split ``text`` into non-empty parts of at most ``limit`` characters, in order
+    (adapters/split.py with Plurk's :func:`plurk_cut`).
 
     With ``max_parts``, a reply that would need more parts is trimmed with a
     visible ``…`` at the end of the last part rather than flooding the thread.
     """
     if limit < 2:
         raise ValueError("limit must be at least 2")
-    rest = text.replace("\r\n", "\n").strip()
-    parts: list[str] = []
-    while rest:
-        if plurk_length(rest) <= limit:
-            parts.append(rest)
-            break
-        cut = _cut_point(rest, limit)
-        head = rest[:cut].rstrip()
-        if head:
-            parts.append(head)
-        rest = rest[cut:].lstrip()
+    parts = split(text.replace("\r\n", "\n").strip(), limit, length=plurk_length,
+                  cut=plurk_cut)
     if max_parts is not None and len(parts) > max_parts:
         parts = parts[:max_parts]
         last = parts[-1]
         if plurk_length(last) + len(ELLIPSIS) > limit:
-            last = last[: _cut_point(last, limit - len(ELLIPSIS))].rstrip()
+            room = limit - len(ELLIPSIS)
+            last = last[: _cut_point(last, fit(last, room, plurk_length))].rstrip()
         parts[-1] = last + ELLIPSIS
     return parts

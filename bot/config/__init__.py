@@ -2,29 +2,22 @@
 and a ``.env`` file, read by pydantic-settings. Every setting is documented in
 docs/configuration.md.
 
-Each adapter's section lives in its own module so that adapters can grow their
-settings without touching the others. Tokens are ``SecretStr`` so they never
-print in logs or reprs.
+This is the core's part. Each platform's section (``TRPGBOT_<SECTION>__<FIELD>``)
+lives in its adapter's package, and the whole configuration — this class with a
+field per section — is composed where the adapters are known
+(``adapters.config.Settings``, adapters/plugin.py); it also tells the core what it
+must know of each platform (:meth:`Settings.platforms`). Tokens are ``SecretStr`` so
+they never print in logs or reprs.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.config.discord import DiscordSettings
-from bot.config.onebot import OneBotSettings
-from bot.config.plurk import PlurkSettings
-
-
-class ConsoleSettings(BaseModel):
-    """The embedded terminal chat (the default when nothing else is enabled)."""
-
-    user: str = "player"
-    channel: str = "console"
-    locale: str = "zh-Hant"
+from bot.platforms import Platforms
 
 
 class Settings(BaseSettings):
@@ -51,10 +44,10 @@ class Settings(BaseSettings):
         "set in memory (docs/architecture.md); false: one transaction per command",
     )
 
-    console: ConsoleSettings = ConsoleSettings()
-    onebot: OneBotSettings = OneBotSettings()
-    discord: DiscordSettings = DiscordSettings()
-    plurk: PlurkSettings = PlurkSettings()
+    def platforms(self) -> Platforms:
+        """The locale and user-id rule of each platform these settings configure (none
+        here: the composed settings add every adapter's)."""
+        return Platforms()
 
     def resolved_database_url(self) -> str:
         if self.database_url:

@@ -14,11 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from bot.messages import Outgoing
-from bot.store.models import GameLog, GameLogLine, utc_now
+from bot.store.models import utc_now
 
 MAX_LINES = 20_000
 """Lines of one log; the log stops (and says so) when the next line would pass it."""
@@ -77,32 +74,3 @@ class LogBook:
     def forget(self, platform: str, table: str) -> None:
         """After `.log on/off`: the next message reads the table's state again."""
         self._known.pop((platform, table), None)
-
-    async def active(self, session: AsyncSession, platform: str, table: str,
-                     channel_id: int) -> GameLog | None:
-        """The table's running log, read in ``session`` unless known to be none."""
-        known = self._known.get((platform, table))
-        row: GameLog | None = None
-        if known is not None and time.monotonic() - known[1] < FRESH:
-            if known[0] is None:
-                return None
-            row = await session.get(GameLog, known[0])
-            if row is not None and row.active:
-                return row
-        row = await session.scalar(select(GameLog).where(
-            GameLog.channel_id == channel_id, GameLog.active.is_(True)))
-        self.remember(platform, table, row.id if row is not None else None)
-        return row
-
-    def record(self, session: AsyncSession, log: GameLog, lines: list[Line]) -> bool:
-        """Add ``lines`` to ``log``; False (nothing added, the log stopped and marked
-        full) when they would pass :data:`MAX_LINES` or :data:`MAX_CHARS`."""
-        chars = sum(len(line.text) for line in lines)
-        if log.lines + len(lines) > MAX_LINES or log.chars + chars > MAX_CHARS:
-            log.active, log.full = False, True
-            return False
-        session.add_all(GameLogLine(log_id=log.id, kind=line.kind, user=line.user,
-                                    name=line.name, text=line.text) for line in lines)
-        log.lines += len(lines)
-        log.chars += chars
-        return True

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from bot.store.models import GameLogLine
+from bot.records import LogLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ def _md_body(text: str) -> str:
     return "\n".join(lines).rstrip(" ")
 
 
-def _who(line: GameLogLine, labels: Labels) -> str:
+def _who(line: LogLine, labels: Labels) -> str:
     if line.kind == "reply":
         return labels.bot
     if line.kind in ("private", "sealed"):
@@ -74,7 +74,7 @@ def _time(at: datetime) -> str:
     return at.strftime("%H:%M:%S")
 
 
-def visible(lines: Iterable[GameLogLine], viewer: str | None) -> list[GameLogLine]:
+def visible(lines: Iterable[LogLine], viewer: str | None) -> list[LogLine]:
     """The lines of ``viewer``'s copy (None: the players' copy): a private line only in
     the copy of the one it was sent to — so a GM seated after a hidden roll does not
     get it, and a GM gets their own copies of secrets, nobody else's private messages.
@@ -83,11 +83,11 @@ def visible(lines: Iterable[GameLogLine], viewer: str | None) -> list[GameLogLin
             if line.kind != "private" or (viewer is not None and line.user == viewer)]
 
 
-def _md_entry(line: GameLogLine, labels: Labels) -> str:
+def _md_entry(line: LogLine, labels: Labels) -> str:
     return f"**{_md(_who(line, labels))}** {_time(line.at)}  \n{_md_body(line.text)}\n\n"
 
 
-def markdown(lines: list[GameLogLine], labels: Labels, tail: str = "") -> str:
+def markdown(lines: list[LogLine], labels: Labels, tail: str = "") -> str:
     return render(lines, labels, "md", tail)
 
 
@@ -124,7 +124,7 @@ h1{font-size:1.4rem;margin-bottom:.2rem}.summary{color:#777;margin-top:0}
 """.strip()
 
 
-def _html_entry(line: GameLogLine, labels: Labels) -> str:
+def _html_entry(line: LogLine, labels: Labels) -> str:
     e = html.escape
     return (f'<div class="line {e(line.kind)}"><span class="who">{e(_who(line, labels))}'
             f"</span><time>{_time(line.at)}</time><p>{e(line.text)}</p></div>\n")
@@ -144,7 +144,7 @@ def _html_tail(tail: str) -> str:
     return (f'<p class="tail">{html.escape(tail)}</p>\n' if tail else "") + "</body></html>\n"
 
 
-def page(lines: list[GameLogLine], labels: Labels, tail: str = "") -> str:
+def page(lines: list[LogLine], labels: Labels, tail: str = "") -> str:
     return render(lines, labels, "html", tail)
 
 
@@ -152,13 +152,13 @@ _FORMATS = {"html": (_html_head, _html_entry, _html_tail),
             "md": (_md_head, _md_entry, _md_tail)}
 
 
-def render(lines: list[GameLogLine], labels: Labels, fmt: str, tail: str = "") -> str:
+def render(lines: list[LogLine], labels: Labels, fmt: str, tail: str = "") -> str:
     """The file of ``lines`` as ``html`` or ``md``, ``tail`` (a note) at its end."""
     head, entry, end = _FORMATS[fmt]
     return head(labels) + "".join(entry(line, labels) for line in lines) + end(tail)
 
 
-def fits(lines: list[GameLogLine], labels: Labels, fmt: str, size: Callable[[str], int],
+def fits(lines: list[LogLine], labels: Labels, fmt: str, size: Callable[[str], int],
          limit: int, tail: str = "") -> int:
     """How many of the first ``lines`` make a file of at most ``limit`` (measured by
     ``size``, after escaping — an HTML entity counts all its bytes); at least one."""
@@ -171,8 +171,8 @@ def fits(lines: list[GameLogLine], labels: Labels, fmt: str, size: Callable[[str
     return len(lines)
 
 
-def parts(lines: list[GameLogLine], labels: Labels, fmt: str,
-          cap: int) -> list[tuple[Labels, list[GameLogLine]]]:
+def parts(lines: list[LogLine], labels: Labels, fmt: str,
+          cap: int) -> list[tuple[Labels, list[LogLine]]]:
     """``lines`` cut into files of at most ``cap`` bytes (UTF-8) each, in order: one
     when it fits, else numbered parts whose titles end in ``(1/3)``, ``(2/3)``, … A log
     at its cap (1,000,000 characters, HTML-escaped to six bytes each at worst) is
@@ -184,7 +184,7 @@ def parts(lines: list[GameLogLine], labels: Labels, fmt: str,
         return [(labels, lines)]
     # room for the longest part mark (twice in an HTML page: <title> and <h1>)
     room = 2 * len(f" ({len(lines)}/{len(lines)})")
-    chunks: list[list[GameLogLine]] = []
+    chunks: list[list[LogLine]] = []
     rest = lines
     while rest:
         count = fits(rest, labels, fmt, size, cap - room)

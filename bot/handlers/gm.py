@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import delete, select
-
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.permissions import require_gm
 from bot.router import command
-from bot.store.models import PendingPrivate
 
 _MENTION = re.compile(r"^(?:<@!?(\d+)>|\[CQ:at,qq=(\d+)\]|@?(\S+))$")
 
@@ -36,7 +33,7 @@ async def gm(ctx: Context) -> list[Outgoing]:
     verb = verb.casefold()
     if verb in ("", "claim"):
         if not ctx.channel.gms:
-            ctx.add_gm(ctx.user, ctx.name)
+            ctx.uow.add_gm(ctx.user, ctx.name)
             return [ctx.reply(ctx.t("core.gm.claimed", name=ctx.name))]
         if verb == "claim" and not ctx.is_gm:
             raise CommandError("core.error.gm_taken")
@@ -46,21 +43,20 @@ async def gm(ctx: Context) -> list[Outgoing]:
     if verb == "add":
         require_gm(ctx)
         user = user_ref(rest)
-        if not ctx.core.is_user_id(ctx.incoming.platform, user):
+        if not ctx.services.is_user_id(ctx.incoming.platform, user):
             # a GM receives every secret: `0` would make Plurk post them to all of the
             # bot's friends, and the bot itself or a typo reaches nobody who should read
             raise CommandError("core.error.gm_bad_user", user=user)
         if user in ctx.gm_users:
             raise CommandError("core.error.gm_already", user=user)
-        ctx.add_gm(user)
+        ctx.uow.add_gm(user)
         return [ctx.reply(ctx.t("core.gm.added", user=user))]
     if verb in ("del", "rm", "remove"):
         require_gm(ctx)
         user = user_ref(rest) if rest.strip() else ctx.user
-        for row in ctx.channel.gms:
-            if row.user == user:
-                ctx.channel.gms.remove(row)
-                return [ctx.reply(ctx.t("core.gm.removed", user=row.display_name or user))]
+        removed = ctx.uow.remove_gm(user)
+        if removed is not None:
+            return [ctx.reply(ctx.t("core.gm.removed", user=removed or user))]
         raise CommandError("core.error.gm_not_gm", user=user)
     if verb == "pending":
         return await resend_pending(ctx)
@@ -69,15 +65,10 @@ async def gm(ctx: Context) -> list[Outgoing]:
 
 async def resend_pending(ctx: Context) -> list[Outgoing]:
     """Private messages the platform refused earlier, sent again to their recipient."""
-    rows = list(await ctx.session.scalars(
-        select(PendingPrivate)
-        .where(PendingPrivate.channel_id == ctx.channel.id, PendingPrivate.user == ctx.user)
-        .order_by(PendingPrivate.id)))
-    if not rows:
+    texts = await ctx.uow.take_pending(ctx.user)
+    if not texts:
         return [ctx.private(ctx.user, ctx.t("core.gm.pending_none"), secret=False)]
-    await ctx.session.execute(delete(PendingPrivate).where(
-        PendingPrivate.id.in_([row.id for row in rows])))
-    notice = ctx.reply(ctx.t("core.gm.pending_sent", count=len(rows)))
+    notice = ctx.reply(ctx.t("core.gm.pending_sent", count=len(texts)))
     # out of every game log: a secret was recorded when it was first sent, and a
     # player-private one (a hand) never is — its text is all a pending row keeps
-    return [notice, *(ctx.player_private(ctx.user, row.text, "") for row in rows)]
+    return [notice, *(ctx.player_private(ctx.user, text, "") for text in texts)]

@@ -8,8 +8,8 @@ should not cost the thread ten posts.
 
 from __future__ import annotations
 
-from bot import router, systems
-from bot.context import Context
+from bot import systems
+from bot.context import CommandInfo, Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.router import command
@@ -18,7 +18,7 @@ from bot.router import command
 @command("help", "幫助", "帮助", "說明", "说明")
 async def help_(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
-    ordered = ordered_commands(ctx.channel.system)
+    ordered = ordered_commands(ctx, ctx.channel.system)
     if not wanted:
         names = " ".join(f".{cmd.names[0]}" for cmd in ordered)
         return [ctx.reply(ctx.t("core.help.short", names=names))]
@@ -29,7 +29,7 @@ async def help_(ctx: Context) -> list[Outgoing]:
             lines.append(f".{cmd.names[0]} — {summary}")
         lines.append(ctx.t("core.help.footer"))
         return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
-    found = router.find(wanted, ctx.channel.system)
+    found = ctx.services.command(wanted, ctx.channel.system)
     if found is None:
         raise CommandError("core.error.help_unknown", command=wanted)
     names = " / ".join("." + n for n in found.names)
@@ -46,14 +46,14 @@ LAST = ("campaign", "system", "lang", "help")
 """… and the channel settings last."""
 
 
-def ordered_commands(system_id: str) -> list[router.Command]:
+def ordered_commands(ctx: Context, system_id: str) -> list[CommandInfo]:
     """The channel's commands in the order `.help` lists them; a system's commands
     other than its ``help_first`` ones in the order the system registered them."""
     plugin = systems.get(system_id)
     first = plugin.help_first if plugin is not None else ()
     order = (*DICE, *first, *SHEETS)
 
-    def rank(cmd: router.Command) -> int:
+    def rank(cmd: CommandInfo) -> int:
         name = cmd.names[0]
         if name in order:
             return order.index(name) - len(order)
@@ -61,7 +61,7 @@ def ordered_commands(system_id: str) -> list[router.Command]:
             return 1000 + LAST.index(name)
         return 0
 
-    return sorted(router.commands(system_id), key=rank)
+    return sorted(ctx.services.commands(system_id), key=rank)
 
 
 HELP_MESSAGE_LIMIT = 1500

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
-
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Protocol, TypeVar
 
 from bot import messages
 from bot.context import Context
@@ -27,10 +24,21 @@ from bot.i18n import Catalog
 from bot.messages import Attachment, Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
-from bot.store.models import Channel, GameLog, GameLogLine
+from bot.unit_of_work import Log, LogLine, UnitOfWork
 
-if TYPE_CHECKING:
-    from bot.core import Core
+T = TypeVar("T")
+
+
+class TableReader(Protocol):
+    """What `trpgbot log export` reads through (the core): a table's unit of work
+    outside any command, its texts and its platforms' languages."""
+
+    catalog: Catalog
+
+    def platform_locale(self, platform: str) -> str: ...
+
+    async def read_table(self, platform: str, channel: str,
+                         work: Callable[[UnitOfWork], Awaitable[T]]) -> T | None: ...
 
 ON = ("on", "new", "開", "开", "開始", "开始")
 OFF = ("off", "stop", "關", "关", "停")
@@ -52,28 +60,20 @@ so a response holds less than its 360; the adapter's own cap, 40, stays the hard
 limit); the rest is on the server (`trpgbot log export`)."""
 
 
-async def _logs(ctx: Context) -> list[GameLog]:
-    rows = await ctx.session.scalars(select(GameLog).where(
-        GameLog.channel_id == ctx.channel.id).order_by(GameLog.id))
-    return list(rows)
+async def _logs(ctx: Context) -> list[Log]:
+    return await ctx.uow.logs()
 
 
-async def public_lines(ctx: Context, logs: list[GameLog]) -> dict[int, int]:
+async def public_lines(ctx: Context, logs: list[Log]) -> dict[int, int]:
     """Lines of each log's players' copy, by log id: what the channel may be told.
-    ``GameLog.lines`` counts the private lines too (the size cap is on everything
+    ``Log.lines`` counts the private lines too (the size cap is on everything
     stored), and a count that grows by one more after a hidden roll than after a
     public one tells the players how many secrets there are (issue 22)."""
-    if not logs:
-        return {}
-    counted = await ctx.session.execute(
-        select(GameLogLine.log_id, func.count()).where(
-            GameLogLine.log_id.in_([row.id for row in logs]),
-            GameLogLine.kind != "private").group_by(GameLogLine.log_id))
-    return {row.id: 0 for row in logs} | {log_id: n for log_id, n in counted.all()}
+    return await ctx.uow.public_line_counts(logs)
 
 
 def _forget(ctx: Context) -> None:
-    ctx.core.logbook.forget(ctx.channel.platform, ctx.channel.channel_key)
+    ctx.services.logbook.forget(ctx.channel.platform, ctx.channel.channel_key)
 
 
 @command("log", "日誌", "日志")
@@ -93,7 +93,7 @@ async def log(ctx: Context) -> list[Outgoing]:
     raise CommandError("core.error.log_usage")
 
 
-async def _list(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
+async def _list(ctx: Context, logs: list[Log]) -> list[Outgoing]:
     if not logs:
         return [ctx.reply(ctx.t("core.log.list_empty"))]
     counts = await public_lines(ctx, logs)
@@ -121,19 +121,16 @@ async def _on(ctx: Context, name: str) -> list[Outgoing]:
     if row is None:
         if len(logs) >= MAX_LOGS:
             raise CommandError("core.error.log_too_many", limit=MAX_LOGS)
-        row = GameLog(channel_id=ctx.channel.id, name=name, active=False, lines=0,
-                      chars=0, full=False, started_by=ctx.user)
-        ctx.session.add(row)
+        row = await ctx.uow.new_log(name, ctx.user)
     for other in logs:
         other.active = False
     row.active = True
-    await ctx.session.flush()
     _forget(ctx)
     lines = (await public_lines(ctx, [row]))[row.id]
     return [ctx.reply(ctx.t("core.log.on", name=row.name, lines=lines))]
 
 
-async def _off(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
+async def _off(ctx: Context, logs: list[Log]) -> list[Outgoing]:
     row = next((r for r in logs if r.active), None)
     if row is None:
         raise CommandError("core.error.log_not_on")
@@ -143,7 +140,7 @@ async def _off(ctx: Context, logs: list[GameLog]) -> list[Outgoing]:
     return [ctx.reply(ctx.t("core.log.off", name=row.name, lines=lines))]
 
 
-def may_export(ctx: Context, row: GameLog) -> None:
+def may_export(ctx: Context, row: Log) -> None:
     """`.log export` is a GM's, or — at a table without a GM — its starter's: each
     export posts a file (on Plurk, a private plurk of many responses)."""
     if ctx.gm_users:
@@ -152,9 +149,9 @@ def may_export(ctx: Context, row: GameLog) -> None:
         raise CommandError("core.error.log_export_who")
 
 
-def _not_too_often(ctx: Context, logs: list[GameLog]) -> datetime:
+def _not_too_often(ctx: Context, logs: list[Log]) -> datetime:
     """Now, unless the table exported a log less than :data:`EXPORT_EVERY` ago."""
-    now = ctx.core.logbook.clock()
+    now = ctx.services.logbook.clock()
     last = max((r.exported_at for r in logs if r.exported_at is not None), default=None)
     if last is not None and now < last + EXPORT_EVERY:
         wait = math.ceil((last + EXPORT_EVERY - now).total_seconds())
@@ -179,9 +176,9 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
         if row is None:
             raise CommandError("core.error.log_none")
     may_export(ctx, row)
-    now = ctx.core.logbook.clock() if ctx.incoming.platform == "console" \
+    now = ctx.services.logbook.clock() if ctx.incoming.platform == "console" \
         else _not_too_often(ctx, logs)
-    lines = await log_lines(ctx.session, row)
+    lines = await ctx.uow.log_lines(row)
     if not lines:
         raise CommandError("core.error.log_empty", name=row.name)
     row.exported_at = now
@@ -195,7 +192,7 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
     data = {"kind": "log_export", "name": row.name, "lines": len(public),
             "gm_copies": len(ctx.gm_users)}
     outs = _copies(ctx, lambda t, attachment: ctx.reply(t, data, attachment=attachment),
-                   text, files(ctx.core.catalog, ctx.locale, row, public, fmt))
+                   text, files(ctx.catalog, ctx.locale, row, public, fmt))
     for gm in ctx.gm_users:
         text = ctx.t("core.log.gm_copy", name=row.name)
         mine = export.visible(lines, gm)
@@ -203,7 +200,7 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
             made, tail = _plurk_head(ctx, row, mine, fmt)
             text = f"{text}\n{tail}" if tail else text
         else:
-            made = files(ctx.core.catalog, ctx.locale, row, mine, fmt, gm=True)
+            made = files(ctx.catalog, ctx.locale, row, mine, fmt, gm=True)
         outs += _copies(ctx, lambda t, attachment, gm=gm: ctx.private(
             gm, t, attachment=attachment), text, made)
     return outs
@@ -216,13 +213,13 @@ def _copies(ctx: Context, send: Callable[..., Outgoing], text: str,
                  attachment=attachment) for n, attachment in enumerate(made, start=1)]
 
 
-def _plurk_head(ctx: Context, row: GameLog, lines: list[GameLogLine],
+def _plurk_head(ctx: Context, row: Log, lines: list[LogLine],
                 fmt: str) -> tuple[list[Attachment], str]:
     """A GM's copy on Plurk, whose adapter posts a file as the responses of a private
     plurk (anti-flood spaced: one table's long log would hold up every table): the
     lines that fit in :data:`PLURK_EXPORT_CHARS` characters (about 10 responses), and a
     note naming the server command that writes the whole file (``trpgbot log export``)."""
-    labels = _labels(ctx.core.catalog, ctx.locale, row, lines, gm=True)
+    labels = _labels(ctx.catalog, ctx.locale, row, lines, gm=True)
     if len(export.render(lines, labels, fmt)) <= PLURK_EXPORT_CHARS:
         return [_attachment(row, lines, labels, fmt, gm=True)], ""
     def note(shown: int) -> str:
@@ -232,28 +229,28 @@ def _plurk_head(ctx: Context, row: GameLog, lines: list[GameLogLine],
     # measured with the longest count the note may show
     shown = export.fits(lines, labels, fmt, len, PLURK_EXPORT_CHARS, note(len(lines)))
     tail = note(shown)
-    labels = _labels(ctx.core.catalog, ctx.locale, row, lines[:shown], gm=True)
+    labels = _labels(ctx.catalog, ctx.locale, row, lines[:shown], gm=True)
     return [_attachment(row, lines[:shown], labels, fmt, gm=True, tail=tail)], tail
 
 
-async def server_export(core: Core, platform: str, channel: str, name: str, fmt: str,
-                        viewer: str | None = None) -> tuple[str, str] | None:
+async def server_export(core: TableReader, platform: str, channel: str, name: str,
+                        fmt: str, viewer: str | None = None) -> tuple[str, str] | None:
     """`trpgbot log export`: the whole file of the log ``name`` of the table that
     ``channel`` plays at — (file name, text), no size cap and no rate limit (it stays
     on the server) — or None when there is no such log. ``viewer``: that user's copy
     (their private lines too), else the players' copy."""
-    table = await core.table_key(platform, channel)
-    async with core.sessions() as session:
-        found = (await session.execute(select(GameLog, Channel.locale).join(
-            Channel, Channel.id == GameLog.channel_id).where(
-            Channel.platform == platform, Channel.channel_key == table,
-            GameLog.name == name))).first()
-        if found is None:
+
+    async def read(uow: UnitOfWork) -> tuple[Log, str | None, list[LogLine]] | None:
+        row = next((r for r in await uow.logs() if r.name == name), None)
+        if row is None:
             return None
-        row, locale = found
-        locale = locale or core.platform_locale(platform)
-        lines = export.visible(await log_lines(session, row), viewer)
-    labels = _labels(core.catalog, locale, row, lines, gm=viewer is not None)
+        return row, uow.channel.locale, export.visible(await uow.log_lines(row), viewer)
+    found = await core.read_table(platform, channel, read)
+    if found is None:
+        return None
+    row, locale, lines = found
+    labels = _labels(core.catalog, locale or core.platform_locale(platform), row, lines,
+                     gm=viewer is not None)
     suffix = "-gm" if viewer is not None else ""
     return f"{filename(row.name)}{suffix}.{fmt}", export.render(lines, labels, fmt)
 
@@ -264,12 +261,7 @@ def server_command(platform: str, channel: str, name: str) -> str:
                        "--channel", channel, name])
 
 
-async def log_lines(session: AsyncSession, row: GameLog) -> list[GameLogLine]:
-    return list(await session.scalars(select(GameLogLine).where(
-        GameLogLine.log_id == row.id).order_by(GameLogLine.id)))
-
-
-def _labels(catalog: Catalog, locale: str, row: GameLog, lines: list[GameLogLine],
+def _labels(catalog: Catalog, locale: str, row: Log, lines: list[LogLine],
             gm: bool) -> export.Labels:
     def t(key: str, **params: object) -> str:
         return catalog.text(locale, key, **params)
@@ -277,13 +269,13 @@ def _labels(catalog: Catalog, locale: str, row: GameLog, lines: list[GameLogLine
     return export.Labels(
         title=t("core.log.title_gm" if gm else "core.log.title", name=row.name),
         summary=t("core.log.summary", lines=len(lines),
-                  day=row.created_at.strftime("%Y-%m-%d")),
+                  day=row.created_at.strftime("%Y-%m-%d") if row.created_at else ""),
         bot=t("core.log.bot"),
         private=t("core.log.private"),
     )
 
 
-def files(catalog: Catalog, locale: str, row: GameLog, lines: list[GameLogLine], fmt: str,
+def files(catalog: Catalog, locale: str, row: Log, lines: list[LogLine], fmt: str,
           gm: bool = False, cap: int | None = None) -> list[Attachment]:
     """The copy of ``lines`` as attachments: one file, or numbered parts
     (``<name>-2.html``…) when one would pass the attachment cap (escaping counted)."""
@@ -295,7 +287,7 @@ def files(catalog: Catalog, locale: str, row: GameLog, lines: list[GameLogLine],
             for n, (part_labels, chunk) in enumerate(cut, start=1)]
 
 
-def _attachment(row: GameLog, lines: list[GameLogLine], labels: export.Labels, fmt: str,
+def _attachment(row: Log, lines: list[LogLine], labels: export.Labels, fmt: str,
                 gm: bool, tail: str = "", number: int = 0) -> Attachment:
     text = export.render(lines, labels, fmt, tail)
     suffix = ("-gm" if gm else "") + (f"-{number}" if number else "")

@@ -7,8 +7,10 @@ without a sheet — the GM, a guest rolling a die — is named by their nickname
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from bot.context import Context
-from bot.documents import Document
+from bot.documents import Doc
 from bot.errors import CommandError
 from bot.handlers.pc import check_name
 from bot.messages import Outgoing
@@ -18,21 +20,25 @@ from bot.router import command
 CLEAR = ("del", "clear", "rm", "刪除", "删除")
 
 
-class Nicknames(Document):
-    """``{"names": {user: nickname}}`` of one table."""
+@dataclass
+class Nicknames:
+    """The nicknames of one table's players."""
 
-    key = "core.nicknames"
+    names: dict[str, str] = field(default_factory=dict)
+    """user → nickname"""
+
+
+NICKNAMES = Doc("core.nicknames", Nicknames, Nicknames)
 
 
 async def nickname(ctx: Context, user: str | None = None) -> str | None:
-    row = await ctx.document(Nicknames)
-    return (row.data or {}).get("names", {}).get(user or ctx.user)
+    return (await ctx.uow.load(NICKNAMES)).names.get(user or ctx.user)
 
 
 async def acting_name(ctx: Context) -> str:
     """Who acts in a reply: the speaker's active character, else their nickname, else
     their display name."""
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     if character is not None:
         return character.name
     return await nickname(ctx) or ctx.name
@@ -53,8 +59,8 @@ def typed_with_arguments(ctx: Context) -> bool:
 @command("nn", "暱稱", "昵称")
 async def nn(ctx: Context) -> list[Outgoing]:
     wanted = ctx.args.strip()
-    row = await ctx.document(Nicknames)
-    names = dict((row.data or {}).get("names", {}))
+    stored = await ctx.uow.load(NICKNAMES)
+    names = stored.names
     if not wanted and typed_with_arguments(ctx):
         raise CommandError("core.error.blank_name")  # `.nn ​​​`: a blank name, not `.nn`
     if not wanted:
@@ -65,8 +71,8 @@ async def nn(ctx: Context) -> list[Outgoing]:
     if wanted.casefold() in CLEAR:
         if names.pop(ctx.user, None) is None:
             raise CommandError("core.error.nn_none")
-        row.data = {**(row.data or {}), "names": names}
+        ctx.uow.save(NICKNAMES, stored)
         return [ctx.reply(ctx.t("core.nn.cleared", name=ctx.name))]
     names[ctx.user] = check_name(wanted)
-    row.data = {**(row.data or {}), "names": names}
+    ctx.uow.save(NICKNAMES, stored)
     return [ctx.reply(ctx.t("core.nn.set", name=names[ctx.user]))]

@@ -7,7 +7,7 @@ from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.names import visible_name
 from bot.router import command
-from bot.store.models import Character
+from bot.unit_of_work import Sheet
 
 MAX_NAME = 50
 MAX_CHARACTERS = 20
@@ -22,22 +22,19 @@ def check_name(name: str) -> str:
     return visible_name(name)
 
 
-async def create_character(ctx: Context, name: str) -> Character:
+async def create_character(ctx: Context, name: str) -> Sheet:
     """A new active character (the previous active one is kept, inactive)."""
-    owned = await ctx.characters()
+    owned = await ctx.uow.sheets(ctx.user)
     if any(c.name == name for c in owned):
         raise CommandError("core.error.pc_exists", name=name)
     if len(owned) >= MAX_CHARACTERS:
         raise CommandError("core.error.pc_too_many", limit=MAX_CHARACTERS)
     for other in owned:
         other.active = False
-    character = Character(channel_id=ctx.channel.id, owner=ctx.user, name=name, active=True,
-                          stats={})
-    ctx.session.add(character)
-    return character
+    return await ctx.uow.add_sheet(ctx.user, name, active=True)
 
 
-def find(owned: list[Character], name: str) -> Character:
+def find(owned: list[Sheet], name: str) -> Sheet:
     for character in owned:
         if character.name == name.strip():
             return character
@@ -48,7 +45,7 @@ def find(owned: list[Character], name: str) -> Character:
 async def pc(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.partition(" ")
     verb = verb.casefold()
-    owned = await ctx.characters()
+    owned = await ctx.uow.sheets(ctx.user)
     if verb in ("", "show"):
         active = next((c for c in owned if c.active), None)
         if active is None:
@@ -86,6 +83,6 @@ async def pc(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(ctx.t("core.pc.renamed", old=old, new=new))]
     if verb in ("del", "rm", "delete"):
         target = find(owned, rest)
-        await ctx.delete_character(target)
+        await ctx.uow.delete_sheet(target)
         return [ctx.reply(ctx.t("core.pc.deleted", name=target.name))]
     raise CommandError("core.error.pc_usage")

@@ -18,8 +18,8 @@ from bot.kits.references import mention, require_may_read
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.router import command
-from bot.store.models import Character
 from bot.systems import guarded
+from bot.unit_of_work import Sheet
 
 MAX_STATS = 200
 MAX_STAT_NAME = 20
@@ -66,19 +66,19 @@ def parse_pairs(text: str) -> list[tuple[str, str, int]]:
 
 
 @overload
-async def sheet(ctx: Context, create: Literal[True]) -> Character: ...
+async def sheet(ctx: Context, create: Literal[True]) -> Sheet: ...
 
 
 @overload
-async def sheet(ctx: Context, create: Literal[False]) -> Character | None: ...
+async def sheet(ctx: Context, create: Literal[False]) -> Sheet | None: ...
 
 
-async def sheet(ctx: Context, create: bool) -> Character | None:
+async def sheet(ctx: Context, create: bool) -> Sheet | None:
     """The active character; a player with no character at all gets one named after
     them, but one whose characters are all inactive is asked to pick (`.pc switch`)."""
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     if character is None and create:
-        if await ctx.characters():
+        if await ctx.uow.sheets(ctx.user):
             raise CommandError("core.error.pc_none_active")
         character = await create_character(ctx, ctx.name[:50])
     return character
@@ -104,7 +104,7 @@ def grouped(ctx: Context, stats: dict[str, int]) -> str:
         for kind in GROUPS if kind in groups)
 
 
-def show(ctx: Context, character: Character, only: str | None = None) -> Outgoing:
+def show(ctx: Context, character: Sheet, only: str | None = None) -> Outgoing:
     stats = dict(character.stats)
     if only is not None:
         name = canonical(only, ctx.system, stats)
@@ -115,7 +115,7 @@ def show(ctx: Context, character: Character, only: str | None = None) -> Outgoin
                      {"kind": "sheet", "character": character.name, "stats": stats})
 
 
-async def whose(ctx: Context, rest: str) -> tuple[Character | None, str]:
+async def whose(ctx: Context, rest: str) -> tuple[Sheet | None, str]:
     """`.st show @bob [觀察]`: bob's active sheet (for the GM or bob; in a channel without
     GMs, for anyone) and what is left; otherwise the speaker's."""
     first, _, more = rest.strip().partition(" ")
@@ -123,7 +123,7 @@ async def whose(ctx: Context, rest: str) -> tuple[Character | None, str]:
     if owner is None:
         return await sheet(ctx, create=False), rest.strip()
     require_may_read(ctx, owner)
-    character = await ctx.active_character(owner)
+    character = await ctx.uow.active_sheet(owner)
     if character is None:
         raise CommandError("core.error.no_character", who=first)
     return character, more.strip()

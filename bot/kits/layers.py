@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot import systems
 from bot.names import fold
 from rules.kits.advantage import AttackKind, AttackTactics, merge
 
@@ -93,14 +92,14 @@ class Charge:
 
 def is_on(ctx: Context, layer: str) -> bool:
     """Whether the channel plays ``layer`` on its base."""
-    return any(p.id == layer for p in systems.layers(ctx.channel.system))
+    return any(p.id == layer for p in ctx.services.layers_of(ctx.channel.system))
 
 
 async def attack_tactics(ctx: Context, query: AttackQuery) -> tuple[AttackTactics, list[str]]:
     """Every layer's verdict on one attack, merged, and the layers' notes (no layer:
     nothing changes)."""
     verdicts, notes = [], []
-    for plugin in systems.layers(ctx.channel.system):
+    for plugin in ctx.services.layers_of(ctx.channel.system):
         hook = plugin.hooks.get(ATTACK)
         if hook is not None:
             verdict, note = await hook(ctx, query)
@@ -112,13 +111,13 @@ async def attack_tactics(ctx: Context, query: AttackQuery) -> tuple[AttackTactic
 
 async def roster(ctx: Context) -> Roster | None:
     """The base's fight as a roster (None: no fight, or a base without one)."""
-    base = systems.get(ctx.channel.system)
+    base = ctx.services.base_of(ctx.channel.system)
     hook = base.hooks.get(ROSTER) if base is not None else None
     return None if hook is None else await hook(ctx)
 
 
 async def charge(ctx: Context, name: str, kind: str, count: int) -> Charge | None:
     """Pay for a layer's action from the base's economy (None: the base has none)."""
-    base = systems.get(ctx.channel.system)
+    base = ctx.services.base_of(ctx.channel.system)
     hook = base.hooks.get(CHARGE) if base is not None else None
     return None if hook is None else await hook(ctx, name, kind, count)

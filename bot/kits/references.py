@@ -12,12 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import select
-
 from bot.context import Context
 from bot.errors import CommandError
 from bot.names import fold
-from bot.store.models import Character
+from bot.unit_of_work import Sheet
 
 # --------------------------------------------------------------------------- who
 
@@ -32,9 +30,9 @@ def mention(token: str) -> str | None:
     return next(group for group in match.groups() if group)
 
 
-async def active_sheet(ctx: Context, owner: str | None = None) -> Character:
+async def active_sheet(ctx: Context, owner: str | None = None) -> Sheet:
     """The active character of ``owner`` (default: the speaker); refuses without one."""
-    character = await ctx.active_character(owner)
+    character = await ctx.uow.active_sheet(owner or ctx.user)
     if character is None:
         if owner is None or owner == ctx.user:
             raise CommandError("core.error.pc_no_active")
@@ -42,7 +40,7 @@ async def active_sheet(ctx: Context, owner: str | None = None) -> Character:
     return character
 
 
-async def find_character(ctx: Context, ref: str) -> Character | None:
+async def find_character(ctx: Context, ref: str) -> Sheet | None:
     """The character ``ref`` names, or None: ``@user`` (their active character) or a
     character name of any owner.
 
@@ -52,10 +50,9 @@ async def find_character(ctx: Context, ref: str) -> Character | None:
     candidates rather than guessed."""
     user = mention(ref)
     if user is not None:
-        return await ctx.active_character(user)
+        return await ctx.uow.active_sheet(user)
     name = ref.strip()
-    everyone = list(await ctx.session.scalars(
-        select(Character).where(Character.channel_id == ctx.channel.id).order_by(Character.id)))
+    everyone = await ctx.uow.sheets()
     for matcher in (lambda c: c.name == name, lambda c: fold(c.name) == fold(name)):
         found = [c for c in everyone if matcher(c)]
         if len(found) > 1:
@@ -72,7 +69,7 @@ async def find_character(ctx: Context, ref: str) -> Character | None:
     return None
 
 
-async def investigator(ctx: Context, ref: str) -> Character:
+async def investigator(ctx: Context, ref: str) -> Sheet:
     """Like :func:`find_character` but refuses an unknown reference."""
     found = await find_character(ctx, ref)
     if found is None:
@@ -80,7 +77,7 @@ async def investigator(ctx: Context, ref: str) -> Character:
     return found
 
 
-async def target_or_self(ctx: Context, ref: str | None) -> Character:
+async def target_or_self(ctx: Context, ref: str | None) -> Sheet:
     """The named investigator (GM, or the owner naming their own), else the speaker's.
 
     A player may name only their own characters; the GM anyone's — in a channel
@@ -131,7 +128,7 @@ def require_may_read(ctx: Context, owner: str | None) -> None:
 # --------------------------------------------------------------------------- stored references
 
 
-def same_character(record: Mapping[str, Any], character: Character) -> bool:
+def same_character(record: Mapping[str, Any], character: Sheet) -> bool:
     """Whether a stored record (last check, fatal event) is about ``character``:
     by its id when the record has one (a renamed sheet stays the same character),
     else — records written before ids were kept — by owner and name."""
@@ -141,18 +138,15 @@ def same_character(record: Mapping[str, Any], character: Character) -> bool:
                 and record.get("character") == character.name)
 
 
-async def sheet_by_id(ctx: Context, character_id: int, owner: str) -> Character | None:
+async def sheet_by_id(ctx: Context, character_id: int, owner: str) -> Sheet | None:
     """The sheet a record linked by id, if it still is ``owner``'s in this channel."""
-    character = await ctx.session.get(Character, character_id)
-    if character is None or character.channel_id != ctx.channel.id \
-            or character.owner != owner:
+    character = await ctx.uow.sheet(character_id)
+    if character is None or character.owner != owner:
         return None
     return character
 
 
-async def sheet_by_name(ctx: Context, owner: str, name: str) -> Character | None:
+async def sheet_by_name(ctx: Context, owner: str, name: str) -> Sheet | None:
     """``owner``'s character called ``name`` in this channel (active or not): how
     records written before ids were kept find their sheet."""
-    return await ctx.session.scalar(select(Character).where(
-        Character.channel_id == ctx.channel.id, Character.owner == owner,
-        Character.name == name))
+    return next((s for s in await ctx.uow.sheets(owner) if s.name == name), None)

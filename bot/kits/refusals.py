@@ -14,7 +14,7 @@ def refusal_text(ctx: Context, exc: CommandError | RuleError) -> str:
     answer it somewhere else than the channel (a hidden check's refusal, PL-7)."""
     if isinstance(exc, RuleError):
         key, params = rule_key(exc.code), dict(exc.params)
-        if not ctx.core.catalog.has(key, ctx.locale):
+        if not ctx.has(key):
             key, params = "core.error.rule", {"code": exc.code}
     else:
         key, params = exc.key, dict(exc.params)

@@ -24,11 +24,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, inspect, text
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
-    AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
@@ -68,83 +67,66 @@ def quiet_sql_loggers() -> None:
             logger.setLevel(logging.INFO)
 
 
-def _savepoints_to_the_driver(engine: AsyncEngine) -> None:
-    """SAVEPOINT, ROLLBACK TO and RELEASE on the writer's inline connection go straight
-    to ``sqlite3`` (SQLAlchemy compiles each anew — the names change — at ~0.1 ms a
-    statement: most of what a command's savepoint cost)."""
-    dialect = engine.sync_engine.dialect
-
-    def run(connection: Connection, sql: str) -> None:
-        # typed optional; the writer's pool always holds an InlineConnection here
-        connection.connection.driver_connection.run(sql)  # type: ignore[union-attr]
-
-    # method-assign: this one engine's dialect instance is patched on purpose (above)
-    dialect.do_savepoint = (  # type: ignore[method-assign]
-        lambda connection, name: run(connection, f'SAVEPOINT "{name}"'))
-    dialect.do_rollback_to_savepoint = (  # type: ignore[method-assign]
-        lambda connection, name: run(connection, f'ROLLBACK TO SAVEPOINT "{name}"'))
-    dialect.do_release_savepoint = (  # type: ignore[method-assign]
-        lambda connection, name: run(connection, f'RELEASE SAVEPOINT "{name}"'))
-
-
 PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON")
 """Run on every SQLite connection as it opens."""
 
 
-def make_engine(url: str, writer: bool = False) -> AsyncEngine:
-    """The engine of ``url``; ``writer`` makes the group-commit writer's own engine
-    (:mod:`bot.store.group`): one connection, and on SQLite every transaction opened
-    with ``BEGIN IMMEDIATE`` by SQLAlchemy instead of the driver's implicit BEGIN
-    before the first write (which breaks SAVEPOINTs and would let a batch that read
-    first fail to take the write lock later)."""
+def make_engine(url: str) -> AsyncEngine:
+    """The pooled engine of ``url``: reads outside the writer, the schema upgrade, the
+    command line and tests."""
     quiet_sql_loggers()
-    pool = {"pool_size": 1, "max_overflow": 0} if writer else {}
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        memory = not path or path == ":memory:"
-        if writer and not memory:
-            # statements in the event loop's thread, BEGIN and COMMIT in a worker
-            # thread (bot.store.inline); autocommit mode: every BEGIN is ours below
-            from bot.store.inline import InlineConnection
-
-            async def connect() -> InlineConnection:
-                return await InlineConnection.connect(path, PRAGMAS, timeout=30)
-            engine = create_async_engine(url, async_creator=connect, hide_parameters=True,
-                                         **pool)
-            _savepoints_to_the_driver(engine)
-        else:
-            engine = create_async_engine(url, connect_args={"timeout": 30},
-                                         hide_parameters=True, **({} if memory else pool))
-
-            @event.listens_for(engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: object) -> None:
-                cursor = dbapi_conn.cursor()
-                for pragma in PRAGMAS:
-                    cursor.execute(pragma)
-                cursor.close()
-                if writer:
-                    dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
-
-        if writer:
-            @event.listens_for(engine.sync_engine, "begin")
-            def _begin(conn: Connection) -> None:
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
-
+        _sqlite_path(url)  # its folder made
+        engine = create_async_engine(url, connect_args={"timeout": 30},
+                                     hide_parameters=True)
+        _sqlite_events(engine.sync_engine, writer=False)
         return engine
-    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True, **pool)
+    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
-async def claim_epoch(session: AsyncSession) -> None:
-    """In a transaction outside the group-commit writer that may change a cached
-    table: on PostgreSQL, bump ``store_epoch`` first (its row lock taken before any
-    other, as the writers' batches do), so that every process's working set is
-    dropped before its next batch (bot/store/group.py). SQLite needs nothing: its
-    ``PRAGMA data_version`` sees every other connection's commit."""
-    bind = session.bind
-    if bind is not None and bind.dialect.name == "postgresql":
-        await session.execute(text("UPDATE store_epoch SET n = n + 1 WHERE id = 1"))
+def make_writer_engine(url: str) -> Engine | AsyncEngine:
+    """The writer's own engine (:mod:`bot.store.writer`), one connection. On SQLite a
+    synchronous engine (the stdlib driver), which the writer uses from one thread of its
+    own (:mod:`bot.store.connection`), every transaction opened with ``BEGIN
+    IMMEDIATE`` by SQLAlchemy instead of the driver's implicit BEGIN before the first
+    write (which breaks SAVEPOINTs and would let a batch that read first fail to take
+    the write lock later) — the recipe SQLAlchemy documents for the sqlite3 driver."""
+    quiet_sql_loggers()
+    if url.startswith("sqlite"):
+        sync_url = make_url(url).set(drivername="sqlite+pysqlite")
+        memory = _sqlite_path(url) is None
+        engine = create_engine(sync_url, connect_args={"timeout": 30},
+                               hide_parameters=True,
+                               **({} if memory else {"pool_size": 1, "max_overflow": 0}))
+        _sqlite_events(engine, writer=True)
+        return engine
+    return create_async_engine(url, pool_pre_ping=True, hide_parameters=True,
+                               pool_size=1, max_overflow=0)
+
+
+def _sqlite_path(url: str) -> Path | None:
+    """The database file of a SQLite URL (its folder made), None in memory."""
+    path = url.split("///", 1)[-1]
+    if not path or path == ":memory:":
+        return None
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return Path(path)
+
+
+def _sqlite_events(engine: Engine, writer: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: object) -> None:
+        cursor = dbapi_conn.cursor()
+        for pragma in PRAGMAS:
+            cursor.execute(pragma)
+        cursor.close()
+        if writer:
+            dbapi_conn.isolation_level = None  # no implicit BEGIN: ours below
+
+    if writer:
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

@@ -45,9 +45,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import CursorResult, Result, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, CursorResult, Result, or_, select, update
 
 from bot.store.models import OutboxMessage, table_of, utc_now
 
@@ -120,7 +118,7 @@ def _free(now: Any) -> Any:
     return or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < now)
 
 
-def take(session: Session, platform: str, claimant: str) -> list[tuple[int, dict[str, Any]]]:
+def take(session: Connection, platform: str, claimant: str) -> list[tuple[int, dict[str, Any]]]:
     """Claim every free row of ``platform`` (see the module): (id, message), oldest
     first."""
     now = utc_now()
@@ -136,19 +134,19 @@ def take(session: Session, platform: str, claimant: str) -> list[tuple[int, dict
 
 
 def _matched(result: Result[Any]) -> int:
-    """How many rows an UPDATE matched (``Session.execute`` types its result as a plain
+    """How many rows an UPDATE matched (``Connection.execute`` types its result as a plain
     Result; an UPDATE's is a CursorResult)."""
     assert isinstance(result, CursorResult)
     return result.rowcount
 
 
-def renew(session: Session, claimant: str) -> int:
+def renew(session: Connection, claimant: str) -> int:
     """Extend every claim of ``claimant``: how many rows it holds."""
     return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
                                     .values(new_claim(claimant))))
 
 
-def confirm(session: Session, claimant: str, row_id: int) -> bool:
+def confirm(session: Connection, claimant: str, row_id: int) -> bool:
     """Claim row ``row_id`` again if it is still ``claimant``'s or free; False when it
     is gone (delivered) or another process's."""
     return _matched(session.execute(update(_OUTBOX).where(
@@ -157,22 +155,22 @@ def confirm(session: Session, claimant: str, row_id: int) -> bool:
         new_claim(claimant)))) == 1
 
 
-def release(session: Session, claimant: str) -> int:
+def release(session: Connection, claimant: str) -> int:
     """Free every claim of ``claimant`` (it stops): the next start sends those rows."""
     return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
                                     .values(claimed_by=None, lease_until=None)))
 
 
 # --- one process's claims ------------------------------------------------------------
-Transaction = Callable[[Callable[[AsyncSession], Awaitable[Any]]], Awaitable[Any]]
+Transaction = Callable[[Callable[[Connection], Any]], Awaitable[Any]]
+"""Runs statements of the store in a committed transaction and returns their result."""
 
 
 class Claims:
     """The claims of one core: renewed while it holds a row, released at its close.
 
-    ``transaction`` runs its work in a committed transaction (``Core._transaction``:
-    on the group-commit writer, so that no other connection's commit drops the working
-    set)."""
+    ``transaction`` runs its statements in a committed transaction (on the writer, in
+    its next batch: :meth:`bot.core.Core.store_sync`)."""
 
     def __init__(self, claimant: str, transaction: Transaction) -> None:
         self.claimant = claimant
@@ -200,8 +198,8 @@ class Claims:
         transaction."""
         started = time.monotonic()
 
-        async def work(session: AsyncSession) -> list[tuple[int, dict[str, Any]]]:
-            return await session.run_sync(take, platform, self.claimant)
+        def work(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
+            return take(connection, platform, self.claimant)
         rows: list[tuple[int, dict[str, Any]]] = await self._transaction(work)
         if rows:
             self.claimed(started)
@@ -212,8 +210,8 @@ class Claims:
         if time.monotonic() < self.valid_until:
             return True
 
-        async def work(session: AsyncSession) -> bool:
-            return await session.run_sync(confirm, self.claimant, row_id)
+        def work(connection: Connection) -> bool:
+            return confirm(connection, self.claimant, row_id)
         try:
             mine: bool = await self._transaction(work)
         except Exception:
@@ -233,8 +231,8 @@ class Claims:
                 pass
             claimed, started = self._claimed, time.monotonic()
 
-            async def work(session: AsyncSession) -> int:
-                return await session.run_sync(renew, self.claimant)
+            def work(connection: Connection) -> int:
+                return renew(connection, self.claimant)
             try:
                 held: int = await self._transaction(work)
             except Exception:
@@ -252,8 +250,8 @@ class Claims:
             await self._task  # never cancelled: it may be inside its transaction
         self.valid_until = 0.0
 
-        async def work(session: AsyncSession) -> int:
-            return await session.run_sync(release, self.claimant)
+        def work(connection: Connection) -> int:
+            return release(connection, self.claimant)
         try:
             await self._transaction(work)
         except Exception:

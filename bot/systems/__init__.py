@@ -20,15 +20,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.router import CommandTable, add_table, remove_table
+from bot.i18n import Catalog
+from bot.router import CommandTable
 from rules.kits.game_system import GameSystem
 
 if TYPE_CHECKING:
     from bot.context import Context
-    from bot.documents import Document
-    from bot.store.models import Character
+    from bot.documents import Doc
+    from bot.unit_of_work import Sheet
 
-SheetGuard = Callable[["Context", "Character", str, "int | None", int],
+SheetGuard = Callable[["Context", "Sheet", str, "int | None", int],
                       Awaitable["list[str] | None"]]
 """Called by `.st` before it writes a value: None lets the write happen; a list of
 reply lines means the system took the change over (a loss that the system's
@@ -44,7 +45,7 @@ class SystemPlugin:
     help_first: tuple[str, ...] = ()
     """Commands `.help` lists right after the dice rolls (a new player's first needs)."""
     sheet_guard: SheetGuard | None = None
-    documents: tuple[type[Document], ...] = ()
+    documents: tuple[Doc[Any], ...] = ()
     """Typed state documents (channel and character) the system stores."""
     locales: Path | None = None
     """Folder of ``<locale>/*.toml`` catalogs holding this system's ``<id>.*`` keys."""
@@ -79,6 +80,12 @@ def plugins() -> dict[str, SystemPlugin]:
     return found
 
 
+def catalog(override_file: Path | None = None) -> Catalog:
+    """The catalog of the common texts and every system's."""
+    found = plugins().values()
+    return Catalog(override_file, [p.locales for p in found if p.locales is not None], found)
+
+
 def get(system_id: str) -> SystemPlugin | None:
     """The plugin of ``system_id``; for a layered id (``ap20+v6``) its base's, when every
     layer may be played on that base."""
@@ -105,23 +112,22 @@ def check(plugin: SystemPlugin) -> SystemPlugin:
     if plugin.commands.owner != plugin.id:
         raise ValueError(f"{plugin.id}: its command table belongs to {plugin.commands.owner}")
     for doc in plugin.documents:
-        if doc.owner() != plugin.id:
+        if doc.owner != plugin.id:
             raise ValueError(f"{plugin.id}: document key {doc.key!r} is not {plugin.id}.*")
     return plugin
 
 
 def register(plugin: SystemPlugin) -> None:
-    """Add a system that lives outside this package (a test's, an operator's own)."""
+    """Add a system that lives outside this package (a test's, an operator's own);
+    :func:`bot.routes.register` routes its commands too."""
     plugins()[check(plugin).id] = plugin
-    add_table(plugin.commands)
 
 
 def unregister(system_id: str) -> None:
     plugins().pop(system_id, None)
-    remove_table(system_id)
 
 
-async def guarded(ctx: Context, character: Character, name: str, old: int | None,
+async def guarded(ctx: Context, character: Sheet, name: str, old: int | None,
                   new: int) -> list[str] | None:
     """Ask the channel's system about a sheet change (see :data:`SheetGuard`)."""
     plugin = get(ctx.channel.system)

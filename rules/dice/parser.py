@@ -27,7 +27,8 @@ from functools import lru_cache
 from typing import Literal, overload
 
 from rules.dice.limits import Limits, check_length
-from rules.dice.nodes import Cond, DiceTerm, Group, Neg, Node, Num, Product, Sum, covers
+from rules.dice.nodes import DiceTerm, Group, Neg, Node, Num, Product, Sum
+from rules.dice.spec import Cond, covers
 from rules.dice.tokenizer import Token, dice_parts, tokenize
 from rules.errors import RuleError
 

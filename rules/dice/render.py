@@ -23,10 +23,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rules.dice import nodes
+from rules.dice.nodes import DiceTerm, Group, Neg, Node, Num, Product, Sum
 
 if TYPE_CHECKING:
-    from rules.dice.results import RollResult
     from rules.dice.terms import Die, TermResult
 
 DEFAULT_MAX_LENGTH = 1000
@@ -39,39 +38,8 @@ def _fudge(value: int) -> str:
     return _FUDGE.get(value) or str(value)
 
 
-def render_result(result: RollResult, max_length: int = DEFAULT_MAX_LENGTH) -> str:
-    """The whole line for a result, at most ``max_length`` characters."""
-    text = _line(result, compact=False)
-    if len(text) > max_length:
-        text = _line(result, compact=True)
-        if len(text) > max_length:
-            text = text[: max(max_length - 1, 0)] + "…"
-    return text
-
-
-def _line(result: RollResult, compact: bool) -> str:
-    if result.repeat is not None:
-        return f"{result.expression}: " + "; ".join(_body(child, compact) for child in result.rolls)
-    return f"{result.expression} = {_body(result, compact)}"
-
-
-def _body(result: RollResult, compact: bool) -> str:
-    """``[4, 5]+3 = 12`` — or just ``12`` when the middle would say the same."""
-    total = str(result.total)
-    if not result.terms or result.root is None:
-        return total
-    terms = iter(result.terms)
-    if compact:
-        middle = "".join(str(next(terms).value) if p is None else p for p in _template(result.root))
-    else:
-        middle = "".join(
-            render_dice(next(terms)) if p is None else p for p in _template(result.root)
-        )
-    return total if middle == total else f"{middle} = {total}"
-
-
 @lru_cache(maxsize=2048)
-def _template(root: nodes.Node) -> tuple[str | None, ...]:
+def template(root: Node) -> tuple[str | None, ...]:
     """The line's middle for an expression: fixed text, with None where a dice term goes.
 
     Built once per parsed expression (nodes hash by identity and are shared
@@ -89,20 +57,20 @@ def _template(root: nodes.Node) -> tuple[str | None, ...]:
     return tuple(merged)
 
 
-def _walk(node: nodes.Node, out: list[str | None]) -> None:
+def _walk(node: Node, out: list[str | None]) -> None:
     """Append ``node``'s text, None for each dice term (same order as evaluation)."""
-    if isinstance(node, nodes.DiceTerm):
+    if isinstance(node, DiceTerm):
         out.append(None)
-    elif isinstance(node, nodes.Num):
+    elif isinstance(node, Num):
         out.append(str(node.value))
-    elif isinstance(node, nodes.Neg):
+    elif isinstance(node, Neg):
         out.append("-")
         _walk(node.operand, out)
-    elif isinstance(node, nodes.Group):
+    elif isinstance(node, Group):
         out.append("(")
         _walk(node.inner, out)
         out.append(")")
-    elif isinstance(node, nodes.Sum | nodes.Product):
+    elif isinstance(node, Sum | Product):
         _walk(node.first, out)
         for op, child in node.rest:
             out.append(op)

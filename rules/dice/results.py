@@ -6,8 +6,9 @@ that a scripted test can compare it with the script it fed in. Per-die detail
 (kept/dropped, exploded, rerolled, success) lives in ``terms[i].dice``
 (``rules.dice.terms``).
 
-Imports point one way — results → render → nodes → rolling → terms — so no
-module of the engine needs another half-loaded.
+Imports point one way — results → render → nodes → rolling → terms → spec — so
+no module of the engine needs another half-loaded. ``render`` draws the dice and
+the expression's skeleton; ``RollResult.render`` puts the whole line together.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rules.dice.render import DEFAULT_MAX_LENGTH, render_result
+from rules.dice.render import DEFAULT_MAX_LENGTH, render_dice, template
 from rules.dice.terms import Die, TermResult
 
 if TYPE_CHECKING:
@@ -61,8 +62,32 @@ class RollResult:
         return [self.total]  # type: ignore[list-item]
 
     def render(self, max_length: int = DEFAULT_MAX_LENGTH) -> str:
-        """Plain one-line text such as ``2d6+3 = [4, 5]+3 = 12`` (see docs/dice.md)."""
-        return render_result(self, max_length)
+        """Plain one-line text such as ``2d6+3 = [4, 5]+3 = 12`` (see docs/dice.md),
+        at most ``max_length`` characters (``rules.dice.render`` says how)."""
+        text = self._line(compact=False)
+        if len(text) > max_length:
+            text = self._line(compact=True)
+            if len(text) > max_length:
+                text = text[: max(max_length - 1, 0)] + "…"
+        return text
+
+    def _line(self, compact: bool) -> str:
+        if self.repeat is not None:
+            return f"{self.expression}: " + "; ".join(child._body(compact) for child in self.rolls)
+        return f"{self.expression} = {self._body(compact)}"
+
+    def _body(self, compact: bool) -> str:
+        """``[4, 5]+3 = 12`` — or just ``12`` when the middle would say the same."""
+        total = str(self.total)
+        if not self.terms or self.root is None:
+            return total
+        terms = iter(self.terms)
+        parts = template(self.root)
+        if compact:
+            middle = "".join(str(next(terms).value) if p is None else p for p in parts)
+        else:
+            middle = "".join(render_dice(next(terms)) if p is None else p for p in parts)
+        return total if middle == total else f"{middle} = {total}"
 
     def to_data(self) -> dict[str, Any]:
         """JSON-serialisable detail of the roll (console JSON mode, logs, tests)."""

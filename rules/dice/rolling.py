@@ -16,7 +16,7 @@ from rules.errors import RuleError
 
 if TYPE_CHECKING:
     from rules.dice.limits import Limits
-    from rules.dice.nodes import DiceTerm
+    from rules.dice.spec import DiceSpec
 
 
 class Context:
@@ -36,7 +36,7 @@ def _over_budget(ctx: Context, wanted: int) -> RuleError:
     return RuleError("dice.too_many_rolls", rolls=ctx.rolls + wanted, max=ctx.max_rolls)
 
 
-def roll_term(term: DiceTerm, ctx: Context) -> int:
+def roll_term(term: DiceSpec, ctx: Context) -> int:
     """Roll ``term``, record its ``TermResult`` in ``ctx.terms``, return its value."""
     if not term.simple:
         return _roll_complex(term, ctx)
@@ -91,7 +91,7 @@ def _dropped(values: list[int], keep: tuple[str, int]) -> tuple[int, ...]:
     return tuple(sorted(order[:n]))
 
 
-def _draw(term: DiceTerm, ctx: Context, rolled: list[int]) -> tuple[int, tuple[int, ...]]:
+def _draw(term: DiceSpec, ctx: Context, rolled: list[int]) -> tuple[int, tuple[int, ...]]:
     """One face after rerolls: (face, faces it replaced). Every draw is budgeted."""
     if ctx.rolls >= ctx.max_rolls:
         raise _over_budget(ctx, 1)
@@ -118,7 +118,7 @@ def _draw(term: DiceTerm, ctx: Context, rolled: list[int]) -> tuple[int, tuple[i
     return value, tuple(replaced)
 
 
-def _roll_complex(term: DiceTerm, ctx: Context) -> int:
+def _roll_complex(term: DiceSpec, ctx: Context) -> int:
     """Dice with rerolls and/or explosions: one draw at a time."""
     rolled: list[int] = []
     dice: list[Die] = []

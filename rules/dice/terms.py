@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rules.dice.nodes import DiceTerm
+    from rules.dice.spec import DiceSpec
 
 
 @dataclass(slots=True)
@@ -53,7 +53,7 @@ class TermResult:
 
     def __init__(
         self,
-        term: DiceTerm,
+        term: DiceSpec,
         rolled: list[int],
         value: int,
         dropped: tuple[int, ...] = (),

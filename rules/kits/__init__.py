@@ -10,6 +10,6 @@
   and a tactical layer's verdict on an attack (``AttackTactics``) — what ap20 and the
   v6 layer share without importing each other.
 
-A kit never imports a system (``tests/test_layers.py``); refusals that need a
+A kit never imports a system (an import-linter contract in ``pyproject.toml``); refusals that need a
 system's error codes are left to the system (the kits return None / False).
 """

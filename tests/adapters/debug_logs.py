@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.store.models import ChannelState
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings
-from bot.config.discord import DiscordSettings
-from bot.config.onebot import OneBotSettings
+from adapters.config import Settings
+from adapters.discord.settings import DiscordSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.core import Core
 from bot.messages import Incoming
 from rules.dice.source import ScriptedSource

@@ -125,7 +125,7 @@ async def test_a_command_queued_behind_a_bind_lands_in_the_campaign(core: Core) 
     acknowledged and written to the old table, then hidden by the binding."""
     thread = Table(core, "t")
     await thread.text("keeper", ".gm")
-    lock = core._locks[("console", "t")]
+    lock = core.dispatcher.lock("console", "t")
     async with lock:  # both commands find the thread's own table and queue on its lock
         bind = asyncio.create_task(thread.text("keeper", ".campaign bind 夜"))
         while len(lock._waiters or ()) < 1:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from bot import router, systems
+from bot import systems
 from bot.i18n import LOCALES, Catalog, rule_key
+from bot.routes import router as _router
 from rules.dice import ERROR_CODES
+
+ROUTER = _router()
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLS = {"t", "text", "has", "CommandError", "_error", "text_or"}
@@ -45,7 +48,7 @@ def named_keys() -> tuple[set[str], set[str]]:
 
 
 def test_every_key_the_code_names_exists_in_every_locale() -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     keys, prefixes = named_keys()
     assert len(keys) > 200 and len(prefixes) > 10  # the scan sees the code
     for locale in LOCALES:
@@ -55,8 +58,8 @@ def test_every_key_the_code_names_exists_in_every_locale() -> None:
 
 
 def test_every_command_has_help_and_every_rule_code_a_message() -> None:
-    catalog = Catalog()
-    helps = [cmd.help_key for cmd in router.COMMON.commands()]
+    catalog = systems.catalog()
+    helps = [cmd.help_key for cmd in ROUTER.common.commands()]
     helps += [cmd.help_key for plugin in systems.plugins().values()
               for cmd in plugin.commands.commands()]
     for locale in LOCALES:
@@ -65,7 +68,7 @@ def test_every_command_has_help_and_every_rule_code_a_message() -> None:
 
 
 def test_every_key_is_in_its_owners_namespace() -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     assert {key.split(".")[0] for key in catalog._messages["zh-Hant"]} <= owners()
     plugin = systems.get("plurk")
     assert plugin is not None and plugin.locales is not None

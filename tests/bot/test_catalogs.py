@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LOCALES, Catalog, rule_key
+from bot import systems
+from bot.i18n import LOCALES, rule_key
 from rules.dice import ERROR_CODES
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_dice_error_has_a_message(locale: str) -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     missing = [code for code in ERROR_CODES
                if not catalog.has(rule_key(code), locale)]
     assert missing == []
 
 
 def test_locales_define_the_same_keys() -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     keys = {locale: set(catalog._messages[locale]) for locale in LOCALES}
     assert keys["zh-Hans"] == keys["zh-Hant"]
     assert keys["en"] == keys["zh-Hant"]
@@ -26,8 +27,9 @@ def test_locales_define_the_same_keys() -> None:
 def test_operator_override_file(tmp_path) -> None:
     override = tmp_path / "messages.toml"
     override.write_text('[zh-Hant]\n"core.roll.result" = "骰：{detail}"\n', "utf-8")
-    assert Catalog(override).text("zh-Hant", "core.roll.result", detail="1d6 = 3") == "骰：1d6 = 3"
-    assert Catalog(override).text("en", "core.roll.result", name="a", detail="x") == "🎲 a: x"
+    catalog = systems.catalog(override)
+    assert catalog.text("zh-Hant", "core.roll.result", detail="1d6 = 3") == "骰：1d6 = 3"
+    assert catalog.text("en", "core.roll.result", name="a", detail="x") == "🎲 a: x"
 
 
 def test_every_translation_uses_the_same_placeholders() -> None:
@@ -35,7 +37,7 @@ def test_every_translation_uses_the_same_placeholders() -> None:
     `{name}` to players (Catalog.text falls back to the unformatted template)."""
     import string
 
-    catalog = Catalog()
+    catalog = systems.catalog()
 
     def fields(template: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.store.models import GameLog, GameLogLine
 from tests.support import Table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
 from tests.support import Table, visible

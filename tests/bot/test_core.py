@@ -14,14 +14,16 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event, func, select
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.exc import IntegrityError
 
-from bot import router, systems
-from bot.config import Settings
+from adapters.config import Settings
+from bot import router, routes, systems
 from bot.context import Context
-from bot.core import MAX_INPUT, MAX_REPLY, Core, Run
+from bot.core import Core
+from bot.dispatcher import MAX_INPUT, MAX_REPLY, Run
 from bot.errors import CommandError
 from bot.messages import Incoming, Outgoing, PlatformDie
+from bot.routes import router as _router
 from bot.store import db
 from bot.store.models import Character
 from rules.dice.source import ScriptedSource
@@ -29,6 +31,8 @@ from rules.errors import RuleError
 from rules.kits.game_system import GameSystem, Stat
 from tests.conftest import make_settings
 from tests.support import Table, stored_replies
+
+ROUTER = _router()
 
 # ------------------------------------------------------------------ test systems
 # Two small systems, registered only by the fixtures below: one command each that
@@ -60,7 +64,8 @@ async def _mutt_boom(ctx: Context) -> list[Outgoing]:
 
 @MUTT.command("zstale")
 async def _mutt_stale(ctx: Context) -> list[Outgoing]:
-    raise StaleDataError("another process changed the row")
+    # what the store raises when another process created the same row first
+    raise IntegrityError("INSERT INTO characters …", {}, Exception("UNIQUE constraint failed"))
 
 
 @MUTT.command("zwrite")
@@ -88,12 +93,12 @@ async def _mutt_set(ctx: Context) -> list[Outgoing]:
 @pytest.fixture
 def mutt() -> Iterator[None]:
     game = GameSystem("mutt", ("突變",), stats=(Stat("膽量", "attribute"), Stat("運氣")))
-    systems.register(systems.SystemPlugin(game, MUTT, verbs={"check": "zshared"}))
+    routes.register(systems.SystemPlugin(game, MUTT, verbs={"check": "zshared"}))
     game_u = GameSystem("mutu", ("變種",))
-    systems.register(systems.SystemPlugin(game_u, MUTU))
+    routes.register(systems.SystemPlugin(game_u, MUTU))
     yield
-    systems.unregister("mutt")
-    systems.unregister("mutu")
+    routes.unregister("mutt")
+    routes.unregister("mutu")
 
 
 @pytest.fixture
@@ -114,9 +119,9 @@ async def _refuse_in_english_only(ctx: Context) -> list[Outgoing]:
 
 @pytest.fixture
 def mutq() -> Iterator[None]:
-    systems.register(systems.SystemPlugin(GameSystem("mutq", ("突q",)), MUTQ))
+    routes.register(systems.SystemPlugin(GameSystem("mutq", ("突q",)), MUTQ))
     yield
-    systems.unregister("mutq")
+    routes.unregister("mutq")
 
 
 # ------------------------------------------------------------------ refusals
@@ -155,15 +160,15 @@ async def test_a_precheck_that_crashes_answers_the_internal_error(
     def boom(args: str) -> None:
         raise RuntimeError("a bug in a precheck")
 
-    roll = router.COMMON.find("r")
+    roll = ROUTER.common.find("r")
     assert roll is not None
-    monkeypatch.setitem(router.COMMON._by_name, "r", dataclasses.replace(roll, precheck=boom))
+    monkeypatch.setitem(ROUTER.common._by_name, "r", dataclasses.replace(roll, precheck=boom))
     await table.say("u", ".lang en")
-    with caplog.at_level(logging.ERROR, logger="bot.core"):
+    with caplog.at_level(logging.ERROR, logger="bot.dispatcher"):
         assert await table.say("u", ".r 1d6") == [Outgoing("channel", "table", (
             "⚠ An internal error occurred; nothing was changed. Please try again later "
             "or tell the operator."))]
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.dispatcher"] == [
         "precheck of a r command failed"]
 
 
@@ -198,19 +203,19 @@ async def test_a_conflict_and_a_crash_get_their_own_replies(
         table = Table(core, "t")
         await table.say("gm", ".system mutt")
         await table.say("gm", ".lang en")
-        with caplog.at_level(logging.INFO, logger="bot.core"):
+        with caplog.at_level(logging.INFO, logger="bot.dispatcher"):
             assert await table.say("u", ".zstale") == [Outgoing("channel", "t", (
                 "⚠ Another command changed the same data at the same time; this one had "
                 "no effect. Please try again."))]
         # the writer tries a conflicting command once more before giving up
-        assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == (
-            ["a zstale command met a concurrent change: tried again"] if group_commit else [])
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.dispatcher"] == [
+            "a zstale command met a concurrent change: tried again"]
         caplog.clear()
-        with caplog.at_level(logging.ERROR, logger="bot.core"):
+        with caplog.at_level(logging.ERROR, logger="bot.dispatcher"):
             assert await table.say("u", ".zcrash") == [Outgoing("channel", "t", (
                 "⚠ An internal error occurred; nothing was changed. Please try again "
                 "later or tell the operator."))]
-        assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == [
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.dispatcher"] == [
             "a zcrash command failed"]
     finally:
         await core.close()
@@ -224,13 +229,13 @@ async def test_a_failed_batch_commit_answers_the_internal_error(core: Core) -> N
     def fail(conn: Any) -> None:
         raise OSError("disk full")
 
-    event.listen(core.writer.engine.sync_engine, "commit", fail)
+    event.listen(core.writer.sync_engine, "commit", fail)
     try:
         assert await table.say("u", ".st 觀察 5") == [Outgoing("channel", "t", (
             "⚠ An internal error occurred; nothing was changed. Please try again "
             "later or tell the operator."))]
     finally:
-        event.remove(core.writer.engine.sync_engine, "commit", fail)
+        event.remove(core.writer.sync_engine, "commit", fail)
     async with core.sessions() as session:  # nothing of the batch was stored
         assert await session.scalar(select(func.count()).select_from(Character)) == 0
 
@@ -300,10 +305,10 @@ async def test_the_answered_ids_kept_in_memory_are_bounded_oldest_first(
         core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
     """At most ANSWERED_MEMORY ids stay in memory, the oldest leaving first; an id that
     left is still refused by the store's unique key (the replay answered by no one)."""
-    monkeypatch.setattr("bot.core.ANSWERED_MEMORY", 2)
+    monkeypatch.setattr("bot.dispatcher.ANSWERED_MEMORY", 2)
     for n in (1, 2, 3):
         await core.handle(Incoming("console", "t", "u", ".r 1", "u", message_id=f"m{n}"))
-    assert list(core._answered) == [("console", "m2"), ("console", "m3")]
+    assert list(core.dispatcher._answered) == [("console", "m2"), ("console", "m3")]
     assert await core.handle(Incoming("console", "t", "u", ".r 1", "u", message_id="m1")) == []
 
 
@@ -414,13 +419,13 @@ class _SettingsWithoutGroupCommit(Settings):
 async def test_group_commit_follows_the_settings_attribute(tmp_path: Path) -> None:
     core = await Core.open(_SettingsWithoutGroupCommit(_env_file=None, data_dir=tmp_path))
     try:
-        assert core.writer is None
+        assert core.writer.cap == 1  # every command commits alone
         assert await Table(core).text("u", ".r 1d6", dice=[3]) == "🎲 u：1d6 = [3] = 3"
     finally:
         await core.close()
     core = await Core.open(make_settings(tmp_path))
     try:
-        assert core.writer is not None
+        assert core.writer.cap == 200
     finally:
         await core.close()
 
@@ -500,7 +505,7 @@ def test_a_run_resolved_early_knows_its_command_from_the_start() -> None:
     """A command found before the channel is read (the same in every system) is the
     run's command at once: its name is what a log of a failure names, and its hidden
     flag decides whether a refusal goes private."""
-    roll = router.COMMON.find("r")
+    roll = ROUTER.common.find("r")
     assert roll is not None
     said = Incoming("console", "t", "u", ".r 1d6", "u")
     run = Run("r 1d6", (roll, "1d6"), said, ScriptedSource([]), "t")

@@ -1,96 +1,152 @@
-"""Typed state documents: a schema with upgrade steps, keys in the owner's namespace,
-and character documents that travel with their sheet."""
+"""Typed state documents (bot/documents.py): one declaration with a value type, a schema
+and its migrations; keys in the owner's namespace; validation on load with a clear
+refusal for a damaged value; and sheet documents that travel with their sheet."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from bot import router, systems
+from bot import routes, systems
 from bot.context import Context
 from bot.core import Core
-from bot.documents import Document
+from bot.documents import DamagedDocument, Doc
 from bot.messages import Outgoing
-from bot.store.models import ChannelState, Character, CharacterState
+from bot.router import CommandTable
+from bot.store.models import Character, CharacterState
 from rules.kits.game_system import GameSystem
-from tests.support import Table
+from tests.support import Table, store_document, stored_document
 
-TOYS = router.CommandTable("toys")
+TOYS = CommandTable("toys")
 
 
-class Pool(Document):
+@dataclass
+class PoolValue:
+    points: int = 0
+    log: list[str] = field(default_factory=list)
+
+
+def _pool_from_schema_1(data: dict[str, Any]) -> dict[str, Any]:
     """Schema 1 stored ``{"n": 3}``; schema 2 stores ``{"points": 3, "log": []}``."""
-
-    key = "toys.pool"
-    schema = 2
-
-    @classmethod
-    def upgrade(cls, data: dict[str, Any], schema: int) -> dict[str, Any]:
-        assert schema == 1
-        return {"points": data.get("n", 0), "log": []}
+    return {"points": data.get("n", 0), "log": []}
 
 
-class Bag(Document):
-    key = "toys.bag"
-    per_character = True
+POOL = Doc("toys.pool", PoolValue, PoolValue, schema=2, migrations={1: _pool_from_schema_1})
+
+
+@dataclass
+class BagValue:
+    items: list[str] = field(default_factory=list)
+
+
+BAG = Doc("toys.bag", BagValue, BagValue, per_character=True)
 
 
 @TOYS.command("pool")
 async def pool(ctx: Context) -> list[Outgoing]:
-    row = await ctx.document(Pool)
-    return [ctx.reply(f"{row.data} schema {row.schema}")]
+    value = await ctx.uow.load(POOL)
+    if ctx.args == "add":
+        value.points += 1
+        ctx.uow.save(POOL, value)
+        again = await ctx.uow.load(POOL)  # a load after a save reads the saved value
+        return [ctx.reply(f"{again.points} {again.log}")]
+    if ctx.args == "forget":
+        value.points += 100  # changed, never saved: a document is saved explicitly
+    return [ctx.reply(f"{value.points} {value.log}")]
 
 
 @TOYS.command("bag")
 async def bag(ctx: Context) -> list[Outgoing]:
-    character = await ctx.active_character()
-    assert character is not None
-    row = await ctx.document(Bag, character)
+    sheet = await ctx.uow.active_sheet(ctx.user)
+    assert sheet is not None
+    value = await ctx.uow.load(BAG, sheet)
     if ctx.args:
-        row.data = {"items": [*row.data.get("items", []), ctx.args]}
-    return [ctx.reply(", ".join(row.data.get("items", [])))]
+        value.items.append(ctx.args)
+        ctx.uow.save(BAG, value, sheet)
+    return [ctx.reply(", ".join(value.items))]
 
 
 @pytest.fixture
 async def toys(core: Core):
-    systems.register(systems.SystemPlugin(GameSystem("toys", ("Toys",)), TOYS,
-                                          documents=(Pool, Bag)))
+    routes.register(systems.SystemPlugin(GameSystem("toys", ("Toys",)), TOYS,
+                                         documents=(POOL, BAG)))
     yield core
-    systems.unregister("toys")
+    routes.unregister("toys")
 
 
-async def test_an_old_document_is_upgraded_once_and_stored_back(toys: Core) -> None:
+async def test_an_old_document_is_migrated_on_read_and_stored_in_the_new_shape_on_save(
+        toys: Core) -> None:
     table = Table(toys)
     await table.text("gm", ".system toys")
-    async with toys.sessions() as session, session.begin():
-        channel = await toys.channel_row(session, "console", "table")
-        session.add(ChannelState(channel_id=channel.id, key="toys.pool", data={"n": 3},
-                                 schema=1))
-    assert await table.text("u", ".pool") == "{'points': 3, 'log': []} schema 2"
-    async with toys.sessions() as session:
-        row = await session.scalar(select(ChannelState).where(ChannelState.key == "toys.pool"))
-        assert (row.data, row.schema) == ({"points": 3, "log": []}, 2)
+    await store_document(toys, "toys.pool", {"n": 3}, 1)
+    assert await table.text("u", ".pool") == "3 []"
+    # a read changes nothing stored
+    assert await stored_document(toys, "toys.pool") == ({"n": 3}, 1)
+    assert await table.text("u", ".pool add") == "4 []"
+    assert await stored_document(toys, "toys.pool") == ({"points": 4, "log": []}, 2)
 
 
-async def test_a_newer_document_than_the_code_is_refused_not_overwritten(toys: Core) -> None:
-    with pytest.raises(ValueError, match="newer schema"):
-        Pool.current({"points": 1}, 3)
+async def test_a_document_changed_but_not_saved_is_not_stored(toys: Core) -> None:
+    table = Table(toys)
+    await table.text("gm", ".system toys")
+    assert await table.text("u", ".pool add") == "1 []"
+    assert await table.text("u", ".pool forget") == "101 []"
+    assert await table.text("u", ".pool") == "1 []"
+    assert await stored_document(toys, "toys.pool") == ({"points": 1, "log": []}, 2)
+
+
+@pytest.mark.parametrize(("data", "schema", "detail"), [
+    ({"points": "many", "log": []}, 2, "points"),
+    ({"points": 1}, 3, "newer schema"),
+])
+async def test_a_damaged_or_newer_document_is_refused_by_name_and_left_alone(
+        toys: Core, data: dict[str, Any], schema: int, detail: str) -> None:
+    table = Table(toys)
+    await table.text("gm", ".system toys")
+    await table.text("gm", ".lang en")
+    await store_document(toys, "toys.pool", data, schema)
+    assert await table.text("u", ".pool add") == (
+        "⚠ The stored toys.pool of this table cannot be read (console:table); nothing "
+        "was changed. Please tell the operator.")
+    assert await stored_document(toys, "toys.pool") == (data, schema)
+    with pytest.raises(DamagedDocument, match=detail):
+        POOL.read(data, schema, "console:table")
+
+
+def test_a_damaged_document_names_the_field_never_the_value() -> None:
+    with pytest.raises(DamagedDocument) as caught:
+        POOL.read({"points": "秘密的數字", "log": []}, 2, "console:t")
+    assert "秘密的數字" not in str(caught.value)
+    assert caught.value.key == "toys.pool"
+    assert caught.value.where == "console:t"
+
+
+def test_a_missing_migration_step_is_refused() -> None:
+    gap = Doc("toys.gap", PoolValue, PoolValue, schema=3, migrations={2: lambda d: d})
+    with pytest.raises(DamagedDocument, match="no migration from schema 1"):
+        gap.read({"n": 1}, 1, "console:t")
+
+
+def test_a_migration_that_cannot_read_the_stored_value_is_a_damaged_document() -> None:
+    needs_n = Doc("toys.needs_n", PoolValue, PoolValue, schema=2,
+                  migrations={1: lambda data: {"points": data["n"]}})
+    with pytest.raises(DamagedDocument, match="migration from schema 1 failed"):
+        needs_n.read({"points": 3}, 1, "console:t")
 
 
 def test_a_system_may_only_own_documents_in_its_namespace() -> None:
-    class Stray(Document):
-        key = "plurk.stray"
-
+    stray = Doc("plurk.stray", PoolValue, PoolValue)
     with pytest.raises(ValueError, match="not toys"):
         systems.check(systems.SystemPlugin(GameSystem("toys", ("Toys",)), TOYS,
-                                           documents=(Stray,)))
+                                           documents=(stray,)))
     for plugin in systems.plugins().values():
         assert all(doc.key.startswith(f"{plugin.id}.") for doc in plugin.documents)
 
 
-async def test_character_documents_move_with_the_sheet_on_campaign_bind(toys: Core) -> None:
+async def test_sheet_documents_move_with_the_sheet_on_campaign_bind(toys: Core) -> None:
     thread = Table(toys, "thread")
     await thread.text("gm", ".gm")
     await thread.text("gm", ".system toys")
@@ -99,7 +155,7 @@ async def test_character_documents_move_with_the_sheet_on_campaign_bind(toys: Co
     await thread.text("gm", ".campaign bind 夜")
     assert await thread.text("alice", ".bag 火把") == "繩子, 火把"
     async with toys.sessions() as session:
-        [(owner, key)] = (await session.execute(
-            select(Character.owner, CharacterState.key)
+        [(owner, key, data)] = (await session.execute(
+            select(Character.owner, CharacterState.key, CharacterState.data)
             .join(Character, Character.id == CharacterState.character_id))).all()
-    assert (owner, key) == ("alice", "toys.bag")
+    assert (owner, key, data) == ("alice", "toys.bag", {"items": ["繩子", "火把"]})

@@ -9,7 +9,7 @@ import unicodedata
 
 from sqlalchemy import select, update
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.normalize import visible
 from bot.store.models import Character, GameLogLine

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from sqlalchemy import event, select
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.gamelog import book
 from bot.messages import Outgoing
 from bot.store.models import GameLogLine
+from bot.unit_of_work import UnitOfWork
 from tests.conftest import make_settings
 from tests.support import Table, engines
 
@@ -189,6 +190,23 @@ async def test_private_and_unreadable_chatter_is_not_logged(table: Table) -> Non
     assert "私下的話" not in public and "壞字" not in public
 
 
+async def test_chatter_that_reads_like_a_command_is_logged_and_never_run(
+        table: Table) -> None:
+    """An adapter marks what is no command for it (`.r 1d20` in a Plurk thread without
+    the bot's mention) ``kind="chatter"``: the core logs it as typed and runs nothing,
+    not even a near miss's hint; the same text as a command rolls."""
+    await table.say("k", ".gm")
+    await table.say("k", ".log on 夜")
+    for text in (".r 1d20 不是給機器人的", "。st 體力-99", ".hlep", ".log off"):
+        assert await table.say("u", text, dice=[], kind="chatter") == []
+    assert [o.text for o in await table.say("u", ".r 1d20", dice=[7])] == [
+        "🎲 u：1d20 = [7] = 7"]
+    public = _log_files(await table.say("k", ".log export 夜"))["夜.html"]
+    said = re.findall(r'class="line said".*?<p>(.*?)</p>', public, re.S)
+    assert said[-5:] == [".r 1d20 不是給機器人的", "。st 體力-99", ".hlep", ".log off",
+                         ".r 1d20"]
+
+
 async def test_chatter_is_logged_without_group_commit(settings: Settings) -> None:
     core = await Core.open(settings, group_commit=False)
     try:
@@ -251,7 +269,7 @@ def _count_statements(core: Core) -> list[str]:
         seen.append(statement)
 
     for engine in engines(core):
-        event.listen(engine.sync_engine, "before_cursor_execute", count)
+        event.listen(engine, "before_cursor_execute", count)
     return seen
 
 
@@ -301,10 +319,10 @@ async def test_a_chatter_line_that_cannot_be_logged_is_reported(
     async def broken(*args: object) -> None:
         raise OSError("disk gone")
 
-    monkeypatch.setattr(table.core.logbook, "active", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.core"):
+    monkeypatch.setattr(UnitOfWork, "active_log", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.dispatcher"):
         assert await table.say("u", "閒聊") == []
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.core"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.dispatcher"] == [
         "a message could not be added to the game log"]
 
 

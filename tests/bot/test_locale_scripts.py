@@ -9,6 +9,7 @@ import string
 import opencc
 import pytest
 
+from bot import systems
 from bot.i18n import Catalog
 from tests.support import Table
 
@@ -28,12 +29,12 @@ def rendered(catalog: Catalog, locale: str) -> dict[str, str]:
 
 
 def test_simplified_replies_hold_no_traditional_characters() -> None:
-    texts = rendered(Catalog(), "zh-Hans")
+    texts = rendered(systems.catalog(), "zh-Hans")
     assert {key: text for key, text in texts.items() if T2S.convert(text) != text} == {}
 
 
 def test_english_replies_hold_no_chinese() -> None:
-    texts = rendered(Catalog(), "en")
+    texts = rendered(systems.catalog(), "en")
     bad = {key: text for key, text in texts.items()
            if CJK.search(text.replace(PREFIXES, ""))}
     assert bad == {}

@@ -13,7 +13,7 @@ import pytest
 from alembic import command
 from sqlalchemy import event, func, select, text
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
 from bot.messages import Incoming, Outgoing
 from bot.store import db
@@ -150,7 +150,7 @@ async def test_acknowledgements_survive_a_failed_deletion(
             raise OSError("disk gone")
 
     for engine in engines(core):
-        event.listen(engine.sync_engine, "before_cursor_execute", fail_once)
+        event.listen(engine, "before_cursor_execute", fail_once)
     with caplog.at_level(logging.ERROR, logger="bot.core"):
         await core.flush_acks()
     assert len(failed) == 1

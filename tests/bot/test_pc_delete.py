@@ -19,7 +19,8 @@ async def test_a_character_with_a_mark_is_deleted_with_it(table: Table) -> None:
     await table.text("alice", ".system ace")
     await table.text("alice", ".pc new 艾莉絲")
     await table.text("alice", ".st 力量6 敏捷5 體質5 精神力5")
-    await table.text("alice", ".mark")  # her nightmare mark: a document of her own
+    # her nightmare mark holds an item: a document of her own
+    assert (await table.text("alice", ".store 恢復食物 2")).startswith("🔖")
     assert await _count(table, CharacterState) == 1
     assert await table.text("alice", ".pc del 艾莉絲") == "已刪除角色「艾莉絲」。"
     assert await _count(table, CharacterState) == 0

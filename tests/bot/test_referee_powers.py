@@ -41,10 +41,15 @@ async def seated(table: Table, players: tuple[str, ...] = ("alice", "bob", "caro
     return await table.say(players[-1], ".keep", dice=[1])
 
 
-async def game(core: Core) -> dict[str, Any]:
+async def stored(core: Core) -> dict[str, Any]:
+    """The stored ``jianshou.game`` document: the game and the pending agreements."""
     async with core.sessions() as session:
         rows = {row.key: row.data for row in await session.scalars(select(ChannelState))}
     return rows["jianshou.game"]
+
+
+async def game(core: Core) -> dict[str, Any]:
+    return (await stored(core))["game"]
 
 
 def standing(state: dict[str, Any]) -> dict[str, str]:
@@ -125,7 +130,7 @@ async def test_agreements_are_void_when_the_players_in_the_game_change(table: Ta
     assert await table.text("carol", ".js leave") == (
         "🏳 carol 認輸退出。\n"
         "🗳 在局的玩家變了：未完成的同意作廢（重置、踢出 bob），要的話請重新輸入。")
-    assert "agreed" not in await game(table.core)
+    assert (await stored(table.core))["agreed"] == {}
     assert await table.text("alice", ".js reset") == \
         "🗳 alice 同意重置這局：還需 1 人同意（bob，各自輸入 .js reset）。"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from tests.support import Table
 

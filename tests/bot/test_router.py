@@ -12,6 +12,9 @@ import pytest
 from bot import router, systems
 from bot.context import Context
 from bot.messages import Outgoing
+from bot.routes import router as _router
+
+ROUTER = _router()
 
 
 async def _noop(ctx: Context) -> list[Outgoing]:
@@ -45,47 +48,47 @@ def layered() -> Iterator[None]:
     """Two small systems routed for one test (`mutra+mutrb` plays both, the last
     layer first); every real system is loaded too."""
     systems.plugins()
-    router.add_table(MUTRA)
-    router.add_table(MUTRB)
+    ROUTER.add_table(MUTRA)
+    ROUTER.add_table(MUTRB)
     yield
-    router.remove_table("mutra")
-    router.remove_table("mutrb")
+    ROUTER.remove_table("mutra")
+    ROUTER.remove_table("mutrb")
 
 
 def test_a_systems_own_name_wins_over_a_common_one_of_the_same_length(
         layered: None) -> None:
     own = MUTRA.find("骰")
-    common = router.COMMON.find("骰")
+    common = ROUTER.common.find("骰")
     assert own is not None and common is not None and own is not common
-    assert router.resolve("骰 2d6", "mutra") == (own, "2d6")
-    assert router.resolve("骰 2d6", "mutrb") == (common, "2d6")
+    assert ROUTER.resolve("骰 2d6", "mutra") == (own, "2d6")
+    assert ROUTER.resolve("骰 2d6", "mutrb") == (common, "2d6")
 
 
 def test_a_longer_common_name_wins_over_a_shorter_own_one(layered: None) -> None:
     """`擲骰 3` is the common `擲骰`, not the system's `擲` with the argument `骰 3`."""
-    assert router.resolve("擲骰 3", "mutra") == (router.COMMON.find("擲骰"), "3")
-    assert router.resolve("擲 3", "mutra") == (MUTRA.find("擲"), "3")
+    assert ROUTER.resolve("擲骰 3", "mutra") == (ROUTER.common.find("擲骰"), "3")
+    assert ROUTER.resolve("擲 3", "mutra") == (MUTRA.find("擲"), "3")
 
 
 def test_in_a_layered_channel_the_last_layer_wins_a_tie(layered: None) -> None:
     top, base = MUTRB.find("擲"), MUTRA.find("擲")
-    assert router.resolve("擲 3", "mutra+mutrb") == (top, "3")
-    assert router.resolve("擲 3", "mutrb+mutra") == (base, "3")
+    assert ROUTER.resolve("擲 3", "mutra+mutrb") == (top, "3")
+    assert ROUTER.resolve("擲 3", "mutrb+mutra") == (base, "3")
     # a name only the base layer has is still found
-    assert router.resolve("zqa 1", "mutra+mutrb") == (MUTRA.find("zqa"), "1")
-    assert router.resolve("zqa 1", "mutrb") is None
-    assert router.resolve("no command here", "mutra+mutrb") is None
+    assert ROUTER.resolve("zqa 1", "mutra+mutrb") == (MUTRA.find("zqa"), "1")
+    assert ROUTER.resolve("zqa 1", "mutrb") is None
+    assert ROUTER.resolve("no command here", "mutra+mutrb") is None
 
 
 def test_a_command_is_unambiguous_only_when_every_system_runs_the_same(
         layered: None) -> None:
     """Its precheck may run before the channel is read only if every system (and a
     channel of no system) runs that very command."""
-    assert router.unambiguous("r 1d6") == (router.COMMON.find("r"), "1d6")
-    assert router.unambiguous("擲骰 3") == (router.COMMON.find("擲骰"), "3")
-    assert router.unambiguous("骰 2d6") is None  # mutra has its own `骰`
-    assert router.unambiguous("zqa 1") is None  # only mutra has it
-    assert router.unambiguous("no command here") is None
+    assert ROUTER.unambiguous("r 1d6") == (ROUTER.common.find("r"), "1d6")
+    assert ROUTER.unambiguous("擲骰 3") == (ROUTER.common.find("擲骰"), "3")
+    assert ROUTER.unambiguous("骰 2d6") is None  # mutra has its own `骰`
+    assert ROUTER.unambiguous("zqa 1") is None  # only mutra has it
+    assert ROUTER.unambiguous("no command here") is None
 
 
 async def _other(ctx: Context) -> list[Outgoing]:
@@ -116,10 +119,10 @@ def test_one_edit_is_exactly_one_insertion_deletion_substitution_or_swap(
 
 
 def test_near_miss_reaches_three_letter_names_and_longer_typos() -> None:
-    assert router.near_miss("sett") == "set"
-    assert router.near_miss("helpp 1") == "help"
-    assert router.near_miss("hwlp") == "help"
-    assert router.near_miss("zzzzzz") is None
+    assert ROUTER.near_miss("sett") == "set"
+    assert ROUTER.near_miss("helpp 1") == "help"
+    assert ROUTER.near_miss("hwlp") == "help"
+    assert ROUTER.near_miss("zzzzzz") is None
 
 
 def test_a_table_registers_every_name_of_a_command_case_insensitively() -> None:
@@ -143,36 +146,35 @@ def test_a_table_registers_every_name_of_a_command_case_insensitively() -> None:
 
 
 def test_find_strips_the_prefix_in_front_only() -> None:
-    help_cmd = router.COMMON.find("help")
+    help_cmd = ROUTER.common.find("help")
     assert help_cmd is not None
-    assert router.COMMON.find(".help") is help_cmd
-    assert router.COMMON.find("/HELP") is help_cmd
-    assert router.COMMON.find("help.") is None
-    assert router.COMMON.find(" help") is None
+    assert ROUTER.common.find(".help") is help_cmd
+    assert ROUTER.common.find("/HELP") is help_cmd
+    assert ROUTER.common.find("help.") is None
+    assert ROUTER.common.find(" help") is None
 
 
-def test_a_system_table_is_created_once_routed_and_removed() -> None:
+def test_a_system_table_is_routed_once_added_and_no_longer_once_removed() -> None:
     try:
-        table = router.system_table("mutz")
-        assert table.owner == "mutz"
-        assert router.system_table("mutz") is table
+        table = router.CommandTable("mutz")
         table.command("zzmut")(_noop)
+        ROUTER.add_table(table)
         cmd = table.find("zzmut")
-        assert router.is_command("zzmut 1")
-        assert router.resolve("zzmut 1", "mutz") == (cmd, "1")
-        assert router.resolve("zzmut 1", "plurk") is None
-        assert router.commands("mutz")[-1] is cmd
+        assert ROUTER.is_command("zzmut 1")
+        assert ROUTER.resolve("zzmut 1", "mutz") == (cmd, "1")
+        assert ROUTER.resolve("zzmut 1", "plurk") is None
+        assert ROUTER.commands("mutz")[-1] is cmd
     finally:
-        router.remove_table("mutz")
-    assert not router.is_command("zzmut 1")
-    assert router.resolve("zzmut 1", "mutz") is None
-    router.remove_table("mutz")  # removing an unknown table is harmless
-    assert router.commands("no-such-system") == router.COMMON.commands()
-    assert router.find("help", "no-such-system") is router.COMMON.find("help")
+        ROUTER.remove_table("mutz")
+    assert not ROUTER.is_command("zzmut 1")
+    assert ROUTER.resolve("zzmut 1", "mutz") is None
+    ROUTER.remove_table("mutz")  # removing an unknown table is harmless
+    assert ROUTER.commands("no-such-system") == ROUTER.common.commands()
+    assert ROUTER.find("help", "no-such-system") is ROUTER.common.find("help")
 
 
 def test_a_latin_name_must_end_the_word() -> None:
-    assert router.is_command("ra觀察")
-    assert router.is_command("rd20")
-    assert not router.is_command("rab觀")  # `.ra` + a Latin letter: another word
-    assert not router.is_command("rabbit")
+    assert ROUTER.is_command("ra觀察")
+    assert ROUTER.is_command("rd20")
+    assert not ROUTER.is_command("rab觀")  # `.ra` + a Latin letter: another word
+    assert not ROUTER.is_command("rabbit")

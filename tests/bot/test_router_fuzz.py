@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from bot.config import Settings
-from bot.core import MAX_REPLY, Core
+from adapters.config import Settings
+from bot.core import Core
+from bot.dispatcher import MAX_REPLY
 from bot.messages import Incoming
 
 _PREFIXES = st.sampled_from([".", "。", "．", "/", "", ".r ", ".rh ", ".st ", ".pc ", ".gm "])

@@ -15,8 +15,9 @@ import pytest
 
 from bench import stress
 from bench.stress_inputs import BLOCK, Block, vocabulary
-from bot.core import MAX_REPLY
-from bot.i18n import LOCALES, Catalog
+from bot import systems
+from bot.dispatcher import MAX_REPLY
+from bot.i18n import LOCALES
 from bot.messages import Incoming, Outgoing
 from bot.normalize import normalize, strip_prefix
 
@@ -62,7 +63,7 @@ def test_a_block_is_the_same_every_time_and_seeds_differ() -> None:
 
 
 def test_the_checker_flags_what_the_product_promises_never_to_send() -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     checker = stress.Checker(catalog)
     internal = catalog.text("en", "core.error.prefix",
                             text=catalog.text("en", "core.error.internal"))

@@ -8,14 +8,17 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from bot import router, systems
-from bot.config import Settings
+from adapters.config import Settings
+from bot import router, routes, systems
 from bot.context import Context
 from bot.core import Core
 from bot.messages import Outgoing
+from bot.routes import router as _router
 from rules.kits.game_system import GameSystem
 from rules.systems import registry
 from tests.support import Table
+
+ROUTER = _router()
 
 # --------------------------------------------------------------- a test system, a dozen lines
 DUEL = router.CommandTable("duel")  # routed only while the plugin is registered
@@ -33,10 +36,10 @@ async def duel_atk(ctx: Context) -> list[Outgoing]:
 
 @pytest.fixture
 def duel() -> Iterator[None]:
-    systems.register(systems.SystemPlugin(GameSystem("duel", ("決鬥",)), DUEL,
+    routes.register(systems.SystemPlugin(GameSystem("duel", ("決鬥",)), DUEL,
                                           verbs={"check": "atk"}))
     yield
-    systems.unregister("duel")
+    routes.unregister("duel")
 
 
 @pytest.fixture
@@ -87,8 +90,8 @@ def test_a_system_package_declares_the_plugin_interface() -> None:
     assert plurk is not None and plurk.id == "plurk" and plurk.commands.owner == "plurk"
     assert plurk.verbs == {"check": "ra", "initiative": "battle"}
     assert plurk.help_first == ("ra", "rah")
-    assert router.find("ap", "plurk") is plurk.commands.find("ap")
-    assert router.find("ap", "core") is None
+    assert ROUTER.find("ap", "plurk") is plurk.commands.find("ap")
+    assert ROUTER.find("ap", "core") is None
     # its packages are named apart from the Plurk platform; its id stays `plurk`
     assert plurk is importlib.import_module("bot.systems.plurk_trpg").PLUGIN
     assert plurk.game is importlib.import_module("rules.systems.plurk_trpg").SYSTEM

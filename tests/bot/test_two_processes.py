@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
 
+from adapters.config import Settings
 from adapters.delivery import Delivery, take_over_forever
-from bot.config import Settings
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from bot.store import outbox

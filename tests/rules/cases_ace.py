@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
+
+from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource
 from rules.systems import ace
 from rules.systems.ace import combat, extended, fight, grapple, mark, pool, stealth
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain
+
+STORED_EXTENDED = TypeAdapter(extended.Extended)
+STORED_MARK = TypeAdapter(mark.Mark)
+STORED_FIGHT = TypeAdapter(fight.Fight)
+"""How the bot stores an extended action, a mark and the fight
+(``bot.systems.ace.documents``): a JSON round trip gives the same value."""
 
 # --------------------------------------------------------------------------- simple ops
 
@@ -77,7 +84,7 @@ class _Run:
         self.action: extended.Extended | None = None
         self.holds: tuple[grapple.Hold, ...] = ()
         self.hidden: tuple[stealth.Hidden, ...] = ()
-        self.mark = mark.Mark.from_dict(inputs.get("mark", {}))
+        self.mark = STORED_MARK.validate_python(inputs.get("mark", {}))
         self.fight = fight.Fight()
 
     # every "do" of every scenario kind
@@ -103,11 +110,11 @@ class _Run:
 
     def do_roundtrip(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
         if self.action is not None:
-            again = extended.Extended.from_dict(json.loads(json.dumps(self.action.to_dict())))
+            again = STORED_EXTENDED.validate_json(STORED_EXTENDED.dump_json(self.action))
             assert again == self.action
-        again_mark = mark.Mark.from_dict(json.loads(json.dumps(self.mark.to_dict())))
+        again_mark = STORED_MARK.validate_json(STORED_MARK.dump_json(self.mark))
         assert again_mark == self.mark
-        again_fight = fight.Fight.from_dict(json.loads(json.dumps(self.fight.to_dict())))
+        again_fight = STORED_FIGHT.validate_json(STORED_FIGHT.dump_json(self.fight))
         assert again_fight == self.fight
         return None
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from typing import Any
+
+from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource
 from rules.kits.advantage import Layer, roll_d20
@@ -77,9 +79,14 @@ def op_damage(src: ScriptedSource, i: dict[str, Any]) -> Any:
 
 # --------------------------------------------------------------------------- the fight
 
+STORED_FIGHTER = TypeAdapter(A.Fighter)
+STORED_COMBAT = TypeAdapter(A.Combat)
+"""How the bot stores a fight (``bot.systems.ap20.documents.COMBAT``): a JSON round
+trip gives the same fight."""
+
 
 def _fighter(data: dict[str, Any]) -> A.Fighter:
-    return A.Fighter.from_dict(data)
+    return STORED_FIGHTER.validate_python(data)
 
 
 def _snapshot(combat: A.Combat | None) -> dict[str, Any]:
@@ -98,8 +105,7 @@ def _step(combat: A.Combat | None, src: ScriptedSource, do: str, args: dict[str,
         fighter = _fighter(args["fighter"])
         if "roll" in args:
             rolled = A.initiative(src, **args["roll"])
-            fighter = A.Fighter.from_dict({**fighter.to_dict(), "initiative": rolled.total,
-                                           "init_rolls": list(rolled.rolls)})
+            fighter = replace(fighter, initiative=rolled.total, init_rolls=rolled.rolls)
             return A.join(combat, fighter), rolled
         return A.join(combat, fighter), None
     assert combat is not None
@@ -125,7 +131,7 @@ def _step(combat: A.Combat | None, src: ScriptedSource, do: str, args: dict[str,
         combat, before, after = A.hurt(combat, args["name"], args["amount"])
         return combat, {"before": before, "after": after}
     if do == "roundtrip":
-        again = A.Combat.from_dict(json.loads(json.dumps(combat.to_dict())))
+        again = STORED_COMBAT.validate_json(STORED_COMBAT.dump_json(combat))
         assert again == combat
         return again, None
     raise AssertionError(f"unknown fight step {do!r}")

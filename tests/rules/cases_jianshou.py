@@ -12,7 +12,8 @@ player), ``mulligan``, ``keep`` (the last one rolls the first player), ``ready``
 player's hand, deck, arts, HP, 內力 … as a case needs them; ``game`` fields too, its
 ``cards`` added to the catalog),
 ``practise``, ``item``, ``event``, ``meditate``, ``transfer``, ``discard``, ``end``,
-``resign``, ``attack``, ``defend``, ``assist``, ``evade``, ``pass`` and ``roundtrip``.
+``resign``, ``attack``, ``defend``, ``assist``, ``evade``, ``pass`` and ``roundtrip`` (the
+game stored as the bot stores it, by a pydantic ``TypeAdapter``, and read back).
 A step's ``expect`` matches its event, ``state`` a snapshot of the table.
 """
 
@@ -23,12 +24,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from rules.dice.source import ScriptedSource
 from rules.systems import jianshou as J
 from rules.systems.jianshou.cards import parse_card
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain
 
 FILLERS = [f"雜{n}" for n in range(1, 7)]
+STORED = TypeAdapter(J.Game)
+"""How the bot stores a game (``roundtrip``: written as JSON and read back, it is equal)."""
 
 
 def _filler(name: str) -> dict[str, Any]:
@@ -66,7 +71,7 @@ def op_deck(src: ScriptedSource, i: dict[str, Any]) -> Any:
         data = i["raw"]
     deck = J.parse_deck_text(data) if isinstance(data, str) else J.parse_deck(data)
     return {"size": deck.size, "name": deck.name,
-            "cards": {c.name: c.to_dict() for c in deck.cards}}
+            "cards": {c.name: J.card_json(c) for c in deck.cards}}
 
 
 def op_card(src: ScriptedSource, i: dict[str, Any]) -> Any:
@@ -81,7 +86,7 @@ def op_sample(src: ScriptedSource, i: dict[str, Any]) -> Any:
         copies[card.kind] = copies.get(card.kind, 0) + card.copies
     return {"size": deck.size, "names": len(deck.cards), "kinds": copies,
             "max_copies": max(c.copies for c in deck.cards),
-            "roundtrip": J.deck_from_dict(json.loads(json.dumps(deck.to_dict()))) == deck}
+            "roundtrip": J.parse_deck(json.loads(json.dumps(J.deck_json(deck)))) == deck}
 
 
 def op_seat(src: ScriptedSource, i: dict[str, Any]) -> Any:
@@ -197,7 +202,7 @@ def _step(game: J.Game, src: ScriptedSource, do: str, a: dict[str, Any]) -> tupl
     if do == "pass":
         return J.force_pass(game, src)
     if do == "roundtrip":
-        again = J.Game.from_dict(json.loads(json.dumps(game.to_dict())))
+        again = STORED.validate_json(STORED.dump_json(game))
         assert again == game
         return again, None
     raise AssertionError(f"unknown game step {do!r}")

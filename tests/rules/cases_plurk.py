@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource
 from rules.systems import plurk_trpg as P
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain, source
+
+STORED_POOL = TypeAdapter(P.ApPool)
+STORED_BATTLE = TypeAdapter(P.Battle)
+"""How the bot stores the AP pool and the battle (``bot.systems.plurk_trpg.documents``):
+a JSON round trip gives the same value."""
 
 # --------------------------------------------------------------------------- simple ops
 
@@ -144,7 +150,7 @@ def _ap_step(pool: P.ApPool, do: str, args: dict[str, Any]) -> tuple[P.ApPool, A
     if do == "cost":
         return P.set_ap_cost(pool, args["action"], args["cost"]), None
     if do == "roundtrip":
-        again = P.ApPool.from_dict(json.loads(json.dumps(pool.to_dict())))
+        again = STORED_POOL.validate_json(STORED_POOL.dump_json(pool))
         assert again == pool
         return again, None
     raise AssertionError(f"unknown AP step {do!r}")
@@ -227,7 +233,7 @@ class _BattleRun:
         elif do == "end":
             self.battle = P.end_battle(b)
         elif do == "roundtrip":
-            again = P.Battle.from_dict(json.loads(json.dumps(b.to_dict())))
+            again = STORED_BATTLE.validate_json(STORED_BATTLE.dump_json(b))
             assert again == b
             self.battle = again
         else:
@@ -237,7 +243,7 @@ class _BattleRun:
 
 def run_plurk_scenario(case: dict[str, Any], src: ScriptedSource) -> None:
     if case["op"] == "ap":
-        pool = P.ApPool.from_dict(case.get("input", {}).get("pool", {}))
+        pool = STORED_POOL.validate_python(case.get("input", {}).get("pool", {}))
         for n, step in enumerate(case["steps"]):
             src.push(step.get("dice", []))
             args = step.get("args", {})

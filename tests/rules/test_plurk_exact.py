@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
@@ -18,6 +19,10 @@ from tests.support import strict_dice
 
 def src(*dice: int) -> ScriptedSource:
     return strict_dice(dice)
+
+
+STORED_BATTLE = TypeAdapter(P.Battle)
+"""How the bot stores a battle (``bot.systems.plurk_trpg.documents``)."""
 
 
 def refusal(call) -> tuple[str, dict]:
@@ -189,7 +194,7 @@ def test_attack_kind_refusals() -> None:
 
 
 def test_battle_from_a_minimal_dict_takes_the_defaults() -> None:
-    battle = P.Battle.from_dict({"combatants": []})
+    battle = STORED_BATTLE.validate_python({"combatants": []})
     assert (battle.combatants, battle.round, battle.current, battle.costs, battle.width,
             battle.height, battle.first_side, battle.ended) == (
         (), 0, 0, P.BP_DEFAULT_COSTS, 8, 8, None, False)
@@ -199,11 +204,11 @@ def test_battle_from_a_minimal_dict_takes_the_defaults() -> None:
 def test_battle_round_trip_keeps_every_field() -> None:
     battle = dataclasses.replace(_battle(), round=3, current=2, width=10, height=12,
                                  first_side="enemy", ended=True, costs={"move": 2})
-    data = battle.to_dict()
+    data = STORED_BATTLE.dump_python(battle, mode="json")
     assert (data["round"], data["current"], data["width"], data["height"],
             data["first_side"], data["ended"], data["costs"]) == (
         3, 2, 10, 12, "enemy", True, {"move": 2})
-    assert P.Battle.from_dict(data) == battle
+    assert STORED_BATTLE.validate_python(data) == battle
 
 
 def test_start_battle_duplicate_name() -> None:

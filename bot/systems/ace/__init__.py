@@ -5,9 +5,9 @@ rule is ``rules.systems.ace``'s. Around them, one concern a module:
 
 - ``table``: the command table;
 - ``documents``: the typed state documents (options, extended actions, enemies, the
-  fight, each character's nightmare mark);
-- ``state``: those documents read and written, and "who is this name" — a character
-  or a GM's enemy — with its HP;
+  fight, each character's nightmare mark), read and written with ``ctx.uow``;
+- ``state``: "who is this name" — a character or a GM's enemy — with its HP and its
+  fighter as the fight has it;
 - ``sheet``: the numbers a sheet gives a check or a fight (AE-1 … AE-12);
 - ``args`` / ``words``: numbers, options and command words as players type them;
 - ``text``: how results read, and the data of every reply.
@@ -15,15 +15,15 @@ rule is ``rules.systems.ace``'s. Around them, one concern a module:
 
 from pathlib import Path
 
+from bot.router import CommandTable
 from bot.systems import SystemPlugin
-from bot.systems.ace import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.ace import commands
 from bot.systems.ace.documents import DOCUMENTS
-from bot.systems.ace.table import TABLE
 from rules.systems import ace as rules
 
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
-    commands=TABLE,
+    commands=CommandTable.collect("ace", commands),
     verbs={"check": "ra", "initiative": "ri"},
     help_first=("ra", "rah", "ext", "atk"),
     documents=DOCUMENTS,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.errors import CommandError
-from bot.names import fold, visible_name
+from bot.names import visible_name
 
 MAX_VALUE = 10_000
 """The largest number an ace command takes (DP, DC, damage, stats)."""
@@ -22,11 +22,6 @@ def echo(text: str) -> str:
     """Text of a player's, cut before it is quoted back in a refusal."""
     return text.strip()[:ECHO]
 
-
-def is_word(token: str, *spellings: str) -> bool:
-    """Command words in any script: ``開始`` / ``开始`` / ``START`` all match ``start``."""
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
 
 
 def number(text: str, usage: str, *, signed: bool = False) -> int:

@@ -1,69 +1,31 @@
-"""The `ace` table's stored state as the commands use it: options, enemies, the fight,
-and "who is this name" — a character (a sheet) or one of the GM's enemies.
+"""Who a name at an `ace` table is — a character (a sheet) or one of the GM's enemies —
+with its HP, who acts (``by=``) and its fighter as the fight has it.
 
-Every document is read and written inside the command's one transaction
-(``ctx.document``), so a restart continues where the table was.
+Enemies and HP are read and written through the command's unit of work
+(``ctx.uow``), inside its one transaction, so a restart continues where the table was.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import active_sheet, find_character, require_owner_or_gm
 from bot.names import fold
-from bot.store.models import ChannelState, Character
-from bot.systems.ace.args import BY_WORDS, echo, is_word
-from bot.systems.ace.documents import Enemies, FightDoc, Options
+from bot.systems.ace.args import BY_WORDS, echo
+from bot.systems.ace.documents import ENEMIES, Enemy
 from bot.systems.ace.sheet import fighter, hp_of
+from bot.unit_of_work import Sheet
 from rules.systems.ace import combat, grapple
 from rules.systems.ace import vocabulary as v
 from rules.systems.ace.fight import Fight
 
-OPTION_DEFAULTS = {"attr": True, "super": False}
-
-# --------------------------------------------------------------------------- options
-
-
-async def options(ctx: Context) -> dict[str, bool]:
-    row = await ctx.document(Options)
-    return {**OPTION_DEFAULTS, **{k: bool(x) for k, x in (row.data or {}).items()
-                                  if k in OPTION_DEFAULTS}}
-
-
-async def set_option(ctx: Context, key: str, on: bool) -> dict[str, bool]:
-    row = await ctx.document(Options)
-    row.data = {**OPTION_DEFAULTS, **(row.data or {}), key: on}
-    return await options(ctx)
-
-
-# --------------------------------------------------------------------------- fight
-
-
-async def load_fight(ctx: Context) -> tuple[ChannelState, Fight]:
-    row = await ctx.document(FightDoc)
-    return row, Fight.from_dict(row.data or {})
-
-
-def save_fight(row: ChannelState, fight: Fight) -> None:
-    row.data = fight.to_dict()  # a new dict: JSON columns do not track mutation
-
-
 # --------------------------------------------------------------------------- enemies
 
 
-async def load_enemies(ctx: Context) -> tuple[ChannelState, dict[str, dict[str, Any]]]:
-    row = await ctx.document(Enemies)
-    return row, {str(k): dict(e) for k, e in ((row.data or {}).get("enemies") or {}).items()}
-
-
-def save_enemies(row: ChannelState, enemies: dict[str, dict[str, Any]]) -> None:
-    row.data = {"enemies": enemies}
-
-
-def find_enemy(enemies: dict[str, dict[str, Any]], ref: str) -> str | None:
+def find_enemy(enemies: dict[str, Enemy], ref: str) -> str | None:
     """The stored name of an enemy: as written, then folded (狼人 = 狼人, 蝙蝠 = 蝙蝠)."""
     name = ref.strip()
     if name in enemies:
@@ -80,7 +42,7 @@ class Someone:
 
     name: str
     stats: dict[str, int]
-    character: Character | None = None
+    character: Sheet | None = None
     hp_enemy: int | None = None
 
     @property
@@ -104,7 +66,7 @@ class Someone:
 async def someone(ctx: Context, ref: str) -> Someone:
     """The character or enemy ``ref`` names (``@player``, a character's or an enemy's
     name); a name both could mean is refused rather than guessed."""
-    _row, enemies = await load_enemies(ctx)
+    enemies = (await ctx.uow.load(ENEMIES)).enemies
     enemy = find_enemy(enemies, ref)
     character = await find_character(ctx, ref)
     if enemy is not None and character is not None:
@@ -113,7 +75,7 @@ async def someone(ctx: Context, ref: str) -> Someone:
         return Someone(character.name, dict(character.stats or {}), character)
     if enemy is not None:
         record = enemies[enemy]
-        return Someone(enemy, dict(record.get("stats") or {}), None, int(record["hp"]))
+        return Someone(enemy, dict(record.stats), None, record.hp)
     raise CommandError("ace.error.unknown_target", name=echo(ref))
 
 
@@ -121,7 +83,7 @@ async def speaker(ctx: Context, by: str | None) -> Someone:
     """Who acts: ``by=`` (an enemy: a GM's; a character: its player's or a GM's), else
     the speaker's active character."""
     if by is None:
-        if ctx.is_gm and await ctx.active_character() is None:
+        if ctx.is_gm and await ctx.uow.active_sheet(ctx.user) is None:
             raise CommandError("ace.error.gm_by")
         character = await active_sheet(ctx)
         return Someone(character.name, dict(character.stats or {}), character)
@@ -160,9 +122,9 @@ async def set_hp(ctx: Context, who: Someone, hp: int) -> None:
         who.character.stats = {**(who.character.stats or {}), v.HP: hp}
         who.stats = dict(who.character.stats)
         return
-    row, enemies = await load_enemies(ctx)
-    enemies[who.name] = {**enemies[who.name], "hp": hp}
-    save_enemies(row, enemies)
+    stored = await ctx.uow.load(ENEMIES)
+    stored.enemies[who.name] = replace(stored.enemies[who.name], hp=hp)
+    ctx.uow.save(ENEMIES, stored)
     who.hp_enemy = hp
 
 
@@ -178,7 +140,7 @@ def armed(who: Someone, fight: Fight) -> combat.Fighter:
 async def down_names(ctx: Context, fight: Fight) -> list[str]:
     """Fighters a turn passes over: HP 0, or unconscious / asleep / petrified, or
     精神力 < 2."""
-    _row, enemies = await load_enemies(ctx)
+    enemies = (await ctx.uow.load(ENEMIES)).enemies
     out = []
     for member in fight.members:
         posture = fight.posture(member.name)
@@ -187,7 +149,7 @@ async def down_names(ctx: Context, fight: Fight) -> list[str]:
             continue
         enemy = find_enemy(enemies, member.name)
         if enemy is not None:
-            stats, hp = enemies[enemy].get("stats") or {}, int(enemies[enemy]["hp"])
+            stats, hp = enemies[enemy].stats, enemies[enemy].hp
         else:
             try:
                 character = await find_character(ctx, member.name)

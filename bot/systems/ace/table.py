@@ -1,8 +1,6 @@
-"""The command table of the `ace` system: its commands register here."""
+"""How an `ace` command is declared: :func:`bot.router.command`, collected into the
+system's table by its plugin (``bot/systems/ace/__init__.py``)."""
 
-from __future__ import annotations
+from bot.router import command
 
-from bot.router import system_table
-
-TABLE = system_table("ace")
-command = TABLE.command
+__all__ = ["command"]

@@ -51,7 +51,7 @@ def data(kind: str, **fields: Any) -> dict[str, Any]:
 def energy_word(ctx: Context, energy: str) -> str:
     """An energy in the reader's words (fire → 火), else as the table wrote it."""
     key = f"ace.energy.{energy}"
-    return ctx.t(key) if ctx.core.catalog.has(key, ctx.locale) else energy
+    return ctx.t(key) if ctx.has(key) else energy
 
 
 def word(ctx: Context, group: str, key: str | None) -> str:
@@ -186,7 +186,7 @@ def readable(handler: Handler) -> Handler:
             for name, group in _WORD_PARAMS.items():
                 value = params.get(name)
                 key = f"ace.{group}.{value}"
-                if isinstance(value, str) and ctx.core.catalog.has(key, ctx.locale):
+                if isinstance(value, str) and ctx.has(key):
                     params[name] = ctx.t(key)
             raise RuleError(exc.code, **params) from exc
 

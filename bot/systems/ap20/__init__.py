@@ -18,16 +18,16 @@ ap20 (`.system ap20+v6`) answers ``bot.kits.layers.ATTACK`` for every `.atk`.
 from pathlib import Path
 
 from bot.kits.layers import CHARGE, ROSTER
+from bot.router import CommandTable
 from bot.systems import SystemPlugin
-from bot.systems.ap20 import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.ap20 import commands
 from bot.systems.ap20.documents import DOCUMENTS
 from bot.systems.ap20.state import charge_hook, roster_hook
-from bot.systems.ap20.table import TABLE
 from rules.systems import ap20 as rules
 
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
-    commands=TABLE,
+    commands=CommandTable.collect("ap20", commands),
     verbs={"check": "ra", "initiative": "init"},
     help_first=("init", "ap", "atk", "save"),
     documents=DOCUMENTS,

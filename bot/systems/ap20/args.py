@@ -18,7 +18,6 @@ ECHO = 30
 
 _INT = re.compile(r"^[+-]?\d{1,5}$")
 _LAYER = re.compile(r"^(adv|dis|優勢|优势|劣勢|劣势)(\d?)$", re.IGNORECASE)
-_OPTION = re.compile(r"^([^=＝:：\s]+)[=＝:：](.+)$")
 
 KINDS: dict[str, AttackKind] = {}
 _KIND_WORDS: tuple[tuple[AttackKind, tuple[str, ...]], ...] = (
@@ -30,11 +29,6 @@ for _key, _words in _KIND_WORDS:
         KINDS[fold(_word)] = _key
 
 
-def is_word(token: str, *spellings: str) -> bool:
-    """Command words in any script: ``開始`` / ``开始`` / ``START``."""
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
-
 
 def integer(text: str, usage: str) -> int:
     """A whole number (|N| ≤ 10,000), else the command's usage."""
@@ -44,12 +38,6 @@ def integer(text: str, usage: str) -> int:
     if abs(value) > MAX_VALUE:
         raise CommandError("ap20.error.too_big", limit=MAX_VALUE)
     return value
-
-
-def option(token: str) -> tuple[str, str] | None:
-    """``hp=12`` / ``護甲：3`` → (key, value), else None."""
-    match = _OPTION.match(token)
-    return (match.group(1), match.group(2)) if match else None
 
 
 def layer(token: str) -> Layer | None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from bot.documents import Document
+from bot.documents import Doc
+from rules.systems.ap20 import Combat
 
+COMBAT = Doc("ap20.combat", Combat, Combat)
+"""The running fight: fighters in initiative order, their action points (AP-1), the
+GM-run fighters' numbers, states and resistances, the round and whose turn it is. A
+fight without fighters is no fight (what a table that never fought reads)."""
 
-class CombatDoc(Document):
-    """The running fight (``rules.systems.ap20.Combat.to_dict()``; ``{}`` when none):
-    fighters in initiative order, their action points (AP-1), the GM-run fighters'
-    numbers, states and resistances, the round and whose turn it is."""
-
-    key = "ap20.combat"
-
-
-DOCUMENTS = (CombatDoc,)
+DOCUMENTS = (COMBAT,)

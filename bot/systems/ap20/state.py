@@ -1,10 +1,9 @@
 """The stored fight and the sheets behind it.
 
-The fight lives in ``ctx.document(CombatDoc)`` (``Combat.to_dict()``); a player's
-fighter links its sheet by ``Character.id`` and reads its numbers there on every
-command (命中, 護甲, 生命 …, the names ``rules.systems.ap20.KEYS`` lists); a GM-run
-fighter keeps them in the fight. Hits on a player's fighter are written to its
-sheet's 生命.
+The fight is the table's document ``COMBAT`` (``ctx.uow.load`` / ``save``); a player's
+fighter links its sheet by the sheet's id and reads its numbers there on every command
+(命中, 護甲, 生命 …, the names ``rules.systems.ap20.KEYS`` lists); a GM-run fighter keeps
+them in the fight. Hits on a player's fighter are written to its sheet's 生命.
 """
 
 from __future__ import annotations
@@ -15,11 +14,10 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
-from bot.kits.references import active_sheet
 from bot.names import fold
-from bot.store.models import ChannelState, Character
 from bot.systems.ap20.args import ECHO, may_speak_for
-from bot.systems.ap20.documents import CombatDoc
+from bot.systems.ap20.documents import COMBAT
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import ap20
 from rules.systems.ap20 import Combat, Fighter
@@ -30,21 +28,23 @@ def require_ap20(ctx: Context) -> None:
         raise CommandError("ap20.error.wrong_system", system=ctx.channel.system)
 
 
-async def load(ctx: Context) -> tuple[ChannelState, Combat | None]:
+async def load(ctx: Context) -> Combat | None:
+    """The table's fight, None when there is none."""
     require_ap20(ctx)
-    row = await ctx.document(CombatDoc)
-    return row, Combat.from_dict(row.data or {})
+    combat = await ctx.uow.load(COMBAT)
+    return combat if combat.fighters else None
 
 
-async def running(ctx: Context) -> tuple[ChannelState, Combat]:
-    row, combat = await load(ctx)
+async def running(ctx: Context) -> Combat:
+    combat = await load(ctx)
     if combat is None:
         raise CommandError("ap20.error.no_fight")
-    return row, combat
+    return combat
 
 
-def save(row: ChannelState, combat: Combat | None) -> None:
-    row.data = combat.to_dict() if combat is not None else {}  # a new dict: JSON columns
+def save(ctx: Context, combat: Combat | None) -> None:
+    """Keep the fight (None: it ended) when the command commits."""
+    ctx.uow.save(COMBAT, combat if combat is not None else Combat())
 
 
 # --------------------------------------------------------------------------- sheets
@@ -60,13 +60,11 @@ def sheet_value(stats: dict[str, Any], name: str) -> int | None:
     return None
 
 
-async def sheet_of(ctx: Context, fighter: Fighter) -> Character | None:
+async def sheet_of(ctx: Context, fighter: Fighter) -> Sheet | None:
+    """A player's fighter's sheet at this table (None for a GM-run fighter)."""
     if fighter.character_id is None:
         return None
-    character = await ctx.session.get(Character, fighter.character_id)
-    if character is None or character.channel_id != ctx.channel.id:
-        return None
-    return character
+    return await ctx.uow.sheet(fighter.character_id)
 
 
 async def numbers(ctx: Context, fighter: Fighter) -> dict[str, int]:
@@ -135,7 +133,7 @@ def find(combat: Combat, typed: str) -> Fighter:
 
 async def own_fighter(ctx: Context, combat: Combat) -> Fighter | None:
     """The speaker's fighter: their active character's, else the one they run."""
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     if character is not None:
         mine = next((f for f in combat.fighters if f.character_id == character.id), None)
         if mine is not None:
@@ -163,16 +161,12 @@ async def actor(ctx: Context, combat: Combat, named: str | None) -> Fighter:
     raise CommandError("ap20.error.no_fighter")
 
 
-async def sheet_owner(ctx: Context) -> Character:
-    return await active_sheet(ctx)
-
-
 # --------------------------------------------------------------------------- layer hooks
 
 
 async def roster_hook(ctx: Context) -> layers.Roster | None:
     """``bot.kits.layers.ROSTER``: the fight as a roster for a tactical layer."""
-    _, combat = await load(ctx)
+    combat = await load(ctx)
     if combat is None:
         return None
     members = tuple([layers.Member(f.name, f.side, f.owner, f.character_id,
@@ -188,7 +182,7 @@ action what a standard action does, 3 AP — and, like one, only on one's own tu
 
 async def charge_hook(ctx: Context, name: str, kind: str, count: int) -> layers.Charge:
     """``bot.kits.layers.CHARGE``: a layer's actions paid in action points (AP-1)."""
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     fighter = find(combat, name)
     action = LAYER_ACTIONS[kind]
     cost = ap20.ACTIONS[action][0] * count
@@ -201,7 +195,7 @@ async def charge_hook(ctx: Context, name: str, kind: str, count: int) -> layers.
     if fighter.ap - cost < 0:
         raise CommandError("ap20.error.charge_ap", action=what, cost=cost, points=fighter.ap)
     combat = ap20.update(combat, fighter.name, ap=fighter.ap - cost)
-    save(row, combat)
+    save(ctx, combat)
     return layers.Charge(fighter.name, kind, count, "ap", cost, fighter.ap, fighter.ap - cost)
 
 

@@ -6,19 +6,19 @@ action by its key (``maneuver``); the channel reads it in its own words (戰技)
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.router import Handler, system_table
+from bot.router import Handler
+from bot.router import command as declare
 from rules.errors import RuleError
-
-TABLE = system_table("ap20")
 
 
 def _action(ctx: Context, key: str) -> str:
     full = f"ap20.action.{key}"
-    return ctx.t(full) if ctx.core.catalog.has(full, ctx.locale) else key
+    return ctx.t(full) if ctx.has(full) else key
 
 
 def readable(handler: Handler) -> Handler:
@@ -40,11 +40,11 @@ def readable(handler: Handler) -> Handler:
     return wrapper
 
 
-def command(*names: str, **options: Any):
-    """Register an ap20 command (see :meth:`bot.router.CommandTable.command`)."""
+def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
+    """Declare an ap20 command (:func:`bot.router.command`), read through
+    :func:`readable`."""
 
-    def register(handler: Handler) -> Handler:
-        TABLE.command(*names, **options)(readable(handler))
-        return handler
+    def mark(handler: Handler) -> Handler:
+        return declare(*names, **options)(readable(handler))
 
-    return register
+    return mark

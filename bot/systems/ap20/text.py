@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.context import Context
+from bot.systems.ap20.documents import COMBAT
 from bot.systems.ap20.state import numbers
 from rules.systems.ap20 import Combat, Fighter, Turn
 
@@ -12,7 +13,7 @@ from rules.systems.ap20 import Combat, Fighter, Turn
 def label(ctx: Context, group: str, key: str) -> str:
     """``ap20.<group>.<key>`` in the reader's words, else the key as the rules wrote it."""
     full = f"ap20.{group}.{key}"
-    return ctx.t(full) if ctx.core.catalog.has(full, ctx.locale) else key
+    return ctx.t(full) if ctx.has(full) else key
 
 
 def signed(value: int) -> str:
@@ -29,7 +30,7 @@ def flags_text(ctx: Context, fighter: Fighter) -> str:
 async def fighter_line(ctx: Context, combat: Combat, index: int) -> str:
     fighter = combat.fighters[index]
     hp = (await numbers(ctx, fighter)).get("hp")
-    mark = "▶" if combat.started and index == combat.order.current else "  "
+    mark = "▶" if combat.started and index == combat.current else "  "
     return ctx.t("ap20.fight.line", mark=mark, n=index + 1, name=fighter.name,
                  init=fighter.initiative, ap=fighter.ap, ap_max=fighter.ap_max,
                  hp=ctx.t("ap20.fight.hp", hp=hp) if hp is not None else "",
@@ -53,4 +54,4 @@ def turn_text(ctx: Context, turn: Turn, combat: Combat) -> str:
 
 def fight_data(combat: Combat | None, event: str, **extra: Any) -> dict[str, Any]:
     return {"kind": "ap20.fight", "event": event,
-            "fight": combat.to_dict() if combat is not None else None, **extra}
+            "fight": COMBAT.dump(combat) if combat is not None else None, **extra}

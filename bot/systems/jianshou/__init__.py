@@ -17,15 +17,15 @@ them. Cards become public as they are played.
 
 from pathlib import Path
 
+from bot.router import CommandTable
 from bot.systems import SystemPlugin
-from bot.systems.jianshou import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.jianshou import commands
 from bot.systems.jianshou.documents import DOCUMENTS
-from bot.systems.jianshou.table import TABLE
 from rules.systems import jianshou as rules
 
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
-    commands=TABLE,
+    commands=CommandTable.collect("jianshou", commands),
     help_first=("js", "hand", "attack"),
     documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import mention
 from bot.names import fold
 from rules.systems import jianshou as js
@@ -24,10 +25,6 @@ def short(text: str) -> str:
     text = text.strip()
     return text if len(text) <= MAX_ECHO else text[: MAX_ECHO - 1] + "…"
 
-
-def is_word(token: str, *spellings: str) -> bool:
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
 
 
 def is_no(token: str) -> bool:

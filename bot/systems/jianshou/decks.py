@@ -1,5 +1,5 @@
 """The decks a table can play: the sample deck shipped with the rules (package data,
-read here — ``rules/`` does no I/O) and the one a GM loaded (``DeckDoc``)."""
+read here — ``rules/`` does no I/O) and the one a GM loaded (``DECK``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 
 from bot.context import Context
-from bot.systems.jianshou.documents import DeckDoc
+from bot.systems.jianshou.documents import DECK
 from rules.systems import jianshou as js
 
 
@@ -21,7 +21,5 @@ def sample() -> js.Deck:
 
 async def table_deck(ctx: Context) -> tuple[js.Deck, bool]:
     """The deck the next game deals from, and whether it is the sample."""
-    stored = (await ctx.document(DeckDoc)).data or {}
-    if not stored.get("deck"):
-        return sample(), True
-    return js.deck_from_dict(stored["deck"]), False
+    loaded = (await ctx.uow.load(DECK)).deck
+    return (sample(), True) if loaded is None else (loaded, False)

@@ -5,15 +5,12 @@ in for a referee (issue 22)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.store.models import ChannelState
-from bot.systems.jianshou.documents import GameDoc
+from bot.systems.jianshou.documents import GAME, TableGame
 from rules.systems import jianshou as js
-
-AGREED = "agreed"
-"""The game row's key for agreements waiting for more players (:func:`agree`)."""
 
 
 def require_jianshou(ctx: Context) -> None:
@@ -21,18 +18,16 @@ def require_jianshou(ctx: Context) -> None:
         raise CommandError("jianshou.error.wrong_system", system=ctx.system.id)
 
 
-async def load(ctx: Context) -> tuple[ChannelState, js.Game]:
+async def load(ctx: Context) -> js.Game:
     require_jianshou(ctx)
-    row = await ctx.document(GameDoc)
-    return row, js.Game.from_dict(dict(row.data or {}))
-
+    return (await ctx.uow.load(GAME)).game
 
 
 KICK = "kick:"
 """The prefix of a kick agreement's motion: ``kick:<user>``."""
 
 
-def save(ctx: Context, row: ChannelState, game: js.Game) -> str:
+async def save(ctx: Context, game: js.Game) -> str:
     """Store ``game`` with the pending agreements (:func:`agree`) that still make sense,
     and return the line that tells the channel which were dropped ("" if none). An
     ordinary move leaves them standing — players agree one by one, in between turns
@@ -40,29 +35,21 @@ def save(ctx: Context, row: ChannelState, game: js.Game) -> str:
     move (not absent after all), every agreement when the players still in the game
     change (the voters are others) or the game is no longer being played. A kick of
     someone already out goes silently: the reply says they are out."""
-    data = dict(row.data or {})
-    row.data = game.to_dict()
-    pending = {m: list(v) for m, v in dict(data.get(AGREED) or {}).items()}
-    if not pending:
-        return ""
-    before = js.Game.from_dict({k: v for k, v in data.items() if k != AGREED})
+    stored = await ctx.uow.load(GAME)
+    before = stored.game
     live = voters(game) if game.status in js.PLAYING else []
-    pending = {m: v for m, v in pending.items()
+    pending = {m: v for m, v in stored.agreed.items()
                if not m.startswith(KICK) or m.removeprefix(KICK) in live}
-    if not pending:
-        return ""
     mine = KICK + ctx.user
-    if game.status not in js.PLAYING:
+    key, dropped = "", []
+    if pending and game.status not in js.PLAYING:
         key, dropped = "jianshou.agree.void_over", list(pending)
-    elif set(live) != set(voters(before)):
+    elif pending and set(live) != set(voters(before)):
         key, dropped = "jianshou.agree.void_players", list(pending)
     elif mine in pending:
         key, dropped = "jianshou.agree.void_present", [mine]
-    else:
-        key, dropped = "", []
     kept = {m: v for m, v in pending.items() if m not in dropped}
-    if kept:
-        row.data = {**row.data, AGREED: kept}
+    ctx.uow.save(GAME, TableGame(game, kept))
     if not dropped:
         return ""
     motions = ctx.t("jianshou.sep").join(_motion(ctx, before, m) for m in dropped)
@@ -96,35 +83,34 @@ def referee(ctx: Context, game: js.Game) -> bool:
     return ctx.is_gm and game.find(ctx.user) is None
 
 
-def agree(ctx: Context, row: ChannelState, motion: str,
-          needed: Sequence[str]) -> tuple[list[str], list[str]]:
+async def agree(ctx: Context, motion: str,
+                needed: Sequence[str]) -> tuple[list[str], list[str]]:
     """The speaker agrees to ``motion`` (``kick:<user>``, ``reset``) in place of a
     referee: (who agreed so far, who of ``needed`` still must). Kept next to the game
-    in its row while it makes sense (:func:`save`); once everyone has agreed the motion
-    is carried out and no longer pending."""
-    data = dict(row.data or {})
-    pending = {k: list(v) for k, v in dict(data.get(AGREED) or {}).items()}
-    agreed = pending.get(motion, [])
+    while it makes sense (:func:`save`); once everyone has agreed the motion is carried
+    out and no longer pending."""
+    stored = await ctx.uow.load(GAME)
+    pending = dict(stored.agreed)
+    agreed = list(pending.get(motion, ()))
     if ctx.user not in agreed:
-        agreed = [*agreed, ctx.user]
+        agreed.append(ctx.user)
     missing = [u for u in needed if u not in agreed]
     if missing:
-        pending[motion] = agreed
+        pending[motion] = tuple(agreed)
     else:
         pending.pop(motion, None)
-    row.data = {**data, AGREED: pending} if pending else \
-        {k: v for k, v in data.items() if k != AGREED}
+    ctx.uow.save(GAME, replace(stored, agreed=pending))
     return agreed, missing
 
 
-async def running(ctx: Context) -> tuple[ChannelState, js.Game]:
-    """The table, refused unless a game is being played (dealt, not over)."""
-    row, game = await load(ctx)
+async def running(ctx: Context) -> js.Game:
+    """The table's game, refused unless it is being played (dealt, not over)."""
+    game = await load(ctx)
     if game.status == "over":
         raise CommandError("jianshou.error.game_over")
     if game.status != "play":
         raise CommandError("jianshou.error.not_playing")
-    return row, game
+    return game
 
 
 def me(ctx: Context, game: js.Game) -> js.Player:

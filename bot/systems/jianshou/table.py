@@ -1,8 +1,6 @@
-"""The command table of the `jianshou` system: its commands register here."""
+"""How an `jianshou` command is declared: :func:`bot.router.command`, collected into the
+system's table by its plugin (``bot/systems/jianshou/__init__.py``)."""
 
-from __future__ import annotations
+from bot.router import command
 
-from bot.router import system_table
-
-TABLE = system_table("jianshou")
-command = TABLE.command
+__all__ = ["command"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.systems.jianshou.documents import GameDoc
+from bot.systems.jianshou.documents import GAME
 from rules.errors import RuleError
 from rules.systems import jianshou as js
 
@@ -269,8 +269,7 @@ def readable(handler: Handler) -> Handler:
         except RuleError as exc:
             params = dict(exc.params)
             if isinstance(params.get("card"), str):
-                row = await ctx.document(GameDoc)
-                game = js.Game.from_dict(dict(row.data or {}))
+                game = (await ctx.uow.load(GAME)).game
                 params["card"] = card_label(ctx, game, params["card"])
             if isinstance(params.get("step"), str):
                 params["step"] = ctx.t(f"jianshou.step.{params['step']}")

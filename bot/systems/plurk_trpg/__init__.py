@@ -23,16 +23,16 @@ behave alike:
 
 from pathlib import Path
 
+from bot.router import CommandTable
 from bot.systems import SystemPlugin
-from bot.systems.plurk_trpg import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.plurk_trpg import commands
 from bot.systems.plurk_trpg.commands.points import fatal_losses_on_the_sheet
 from bot.systems.plurk_trpg.documents import DOCUMENTS
-from bot.systems.plurk_trpg.table import TABLE
 from rules.systems import plurk_trpg as rules
 
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
-    commands=TABLE,
+    commands=CommandTable.collect("plurk", commands),
     verbs={"check": "ra", "initiative": "battle"},
     help_first=("ra", "rah"),
     sheet_guard=fatal_losses_on_the_sheet,

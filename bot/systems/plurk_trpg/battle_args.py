@@ -11,18 +11,13 @@ from bot.errors import CommandError
 from bot.kits.references import may_act_for
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.store.models import ChannelState
 from bot.systems.plurk_trpg.battle_state import running_battle
+from bot.systems.plurk_trpg.documents import StoredBattle
 from rules.systems.plurk_trpg import Battle, Combatant
 
 MAX_VALUE = 100_000
 """The largest number a battle command takes (BP, costs, damage, enemy stats)."""
 
-
-def is_word(token: str, *spellings: str) -> bool:
-    """Command words in any script: ``開始`` / ``开始`` / ``START`` match ``start``."""
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
 
 
 def number(text: str, *, usage: str) -> int:
@@ -66,7 +61,7 @@ def current_actor(ctx: Context, battle: Battle) -> Combatant:
 
 
 async def gm_target(ctx: Context, args: list[str], count: int, usage: str
-                    ) -> tuple[ChannelState, Battle, str]:
+                    ) -> tuple[StoredBattle, Battle, str]:
     """For a GM command about one combatant (`.battle remove 食屍鬼`, `.bp max 食屍鬼 8`):
     the running battle and the stored name of the combatant its first of ``count``
     arguments names. In a channel without GMs a player's investigator is still only
@@ -74,8 +69,8 @@ async def gm_target(ctx: Context, args: list[str], count: int, usage: str
     require_gm_if_any(ctx)
     if len(args) != count:
         raise CommandError(usage)
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     name = find_name(battle, args[0])
     if not may_act_for(ctx, battle.get(name).owner):
         raise CommandError("core.error.not_yours")
-    return row, battle, name
+    return stored, battle, name

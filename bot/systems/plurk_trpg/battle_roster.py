@@ -11,17 +11,12 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.names import fold, visible_name
-from bot.store.models import ChannelState, Character
 from bot.systems.plurk_trpg.battle_args import MAX_VALUE
-from bot.systems.plurk_trpg.battle_state import (
-    ARMOR_SPELLINGS,
-    Setup,
-    save_battle,
-    sheet_links,
-    stat_spellings,
-)
+from bot.systems.plurk_trpg.battle_state import ARMOR_SPELLINGS, save_battle, stat_spellings
 from bot.systems.plurk_trpg.battle_text import battle_data, hp_text, initiative_line, turn_line
+from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from bot.systems.plurk_trpg.system import CON, DEX, HP
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Entrant
@@ -144,14 +139,15 @@ def enemy_line(ctx: Context, e: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- entering
 
 
-def enter(ctx: Context, row: ChannelState, battle: Battle, entrant: Entrant,
-          character: Character | None = None, *, note: str | None = None) -> list[Outgoing]:
+def enter(ctx: Context, stored: StoredBattle, battle: Battle, entrant: Entrant,
+          character: Sheet | None = None, *, note: str | None = None) -> list[Outgoing]:
     """Bring a newcomer into the running battle with its own initiative roll (PL-14),
     linking an investigator to its sheet, and say where it stands in the order."""
     if character is not None:
-        refuse_second_entry(row, character)
+        refuse_second_entry(stored, character)
     battle = plurk.add_combatant(battle, entrant, ctx.dice)
-    save_battle(row, battle, sheets={character.name: character.id} if character else None)
+    save_battle(ctx, stored, battle,
+                sheets={character.name: character.id} if character else None)
     newcomer = battle.get(entrant.name)
     text = ctx.t("plurk.battle.added", line=initiative_line(
         ctx, battle.index_of(newcomer.name), newcomer))
@@ -160,9 +156,9 @@ def enter(ctx: Context, row: ChannelState, battle: Battle, entrant: Entrant,
     return [ctx.reply(f"{text}\n{turn_line(ctx, battle)}", battle_data("add", battle))]
 
 
-def refuse_second_entry(row: ChannelState, character: Character) -> None:
+def refuse_second_entry(stored: StoredBattle, character: Sheet) -> None:
     """A sheet fights once: after a `.pc rename` its combatant keeps the old name, so
     the rules' duplicate-name check alone would let it enter a second time."""
-    for name, character_id in sheet_links(row).items():
+    for name, character_id in stored.sheets.items():
         if character_id == character.id:
             raise RuleError("plurk.battle_duplicate_name", name=name)

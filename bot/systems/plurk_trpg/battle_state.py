@@ -1,11 +1,12 @@
 """The stored battle: its preparation, the battle itself, and the sheets behind it.
 
-State: the `Battle` itself in ``ctx.document(BattleDoc)`` (``Battle.to_dict()``
-plus ``serial`` and ``sheets``, ``{}`` when no battle runs) and the preparation
+State: the battle in the document ``BATTLE`` (a
+:class:`~bot.systems.plurk_trpg.documents.StoredBattle`: the rules' ``Battle`` and the
+links the chat side keeps with it; empty when no battle runs) and the preparation
 that outlives a battle (who joined, defined enemies, GM costs and field size) in
-``ctx.document(BattleSetup)``. Both are versioned rows written in the
-command's one transaction, so a restart continues the battle and a concurrent
-writer in another process fails instead of overwriting.
+``BATTLE_SETUP``. Both are written in the command's one transaction, so a restart
+continues the battle and a concurrent writer in another process fails instead of
+overwriting.
 
 Investigators' sheets are the truth for their HP: :func:`running_battle` reads
 it into the battle, :func:`write_sheet_hp` writes a hit back.
@@ -13,18 +14,16 @@ it into the battle, :func:`write_sheet_hp` writes a hit back.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import same_character, sheet_by_id, sheet_by_name
+from bot.kits.references import sheet_by_id, sheet_by_name
 from bot.names import fold
-from bot.store.models import ChannelState, Character
-from bot.systems.plurk_trpg.documents import BattleDoc, BattleSetup
+from bot.systems.plurk_trpg.documents import BATTLE, BATTLE_SETUP, FatalEvent, Setup, StoredBattle
 from bot.systems.plurk_trpg.fatal import pending_fatal
 from bot.systems.plurk_trpg.system import CON, DEX, HP, require_plurk
+from bot.unit_of_work import Sheet
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant, Entrant
 
@@ -42,96 +41,59 @@ MARKS = "abcdefghijklmnopqrstuvwxyz@#$%&*+=?!~^"
 # --------------------------------------------------------------------------- setup
 
 
-@dataclass
-class Setup:
-    """Preparation that outlives one battle: joined players, enemies, GM settings."""
-
-    party: list[str]
-    enemies: list[dict[str, Any]]
-    costs: dict[str, int]
-    width: int = plurk.FIELD_DEFAULT
-    height: int = plurk.FIELD_DEFAULT
-    serial: int = 0
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Setup:
-        return cls(
-            party=list(data.get("party", [])),
-            enemies=[dict(e) for e in data.get("enemies", [])],
-            costs={str(k): int(v) for k, v in data.get("costs", {}).items()},
-            width=int(data.get("width", plurk.FIELD_DEFAULT)),
-            height=int(data.get("height", plurk.FIELD_DEFAULT)),
-            serial=int(data.get("serial", 0)),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    def enemy(self, name: str) -> dict[str, Any] | None:
-        """A definition by name: as written first, then folded (食尸鬼 = 食屍鬼)."""
-        exact = next((e for e in self.enemies if e["name"] == name.strip()), None)
-        if exact is not None:
-            return exact
-        key = fold(name)
-        return next((e for e in self.enemies if fold(e["name"]) == key), None)
-
-
-async def load_setup(ctx: Context) -> tuple[ChannelState, Setup]:
+async def load_setup(ctx: Context) -> Setup:
     require_plurk(ctx)
-    row = await ctx.document(BattleSetup)
-    return row, Setup.from_dict(row.data or {})
+    return await ctx.uow.load(BATTLE_SETUP)
 
 
-def save_setup(row: ChannelState, setup: Setup) -> None:
-    row.data = setup.to_dict()  # a new dict: JSON columns do not track mutation
+def save_setup(ctx: Context, setup: Setup) -> None:
+    ctx.uow.save(BATTLE_SETUP, setup)
 
 
 # --------------------------------------------------------------------------- battle
 
 
-async def load_battle(ctx: Context) -> tuple[ChannelState, Battle | None]:
+async def load_battle(ctx: Context) -> tuple[StoredBattle, Battle | None]:
     """The channel's battle as stored (None when none runs); see :func:`running_battle`."""
     require_plurk(ctx)
-    row = await ctx.document(BattleDoc)
-    data = row.data or {}
-    if not data.get("combatants") or data.get("ended"):
-        return row, None
-    return row, Battle.from_dict(data)
+    stored = await ctx.uow.load(BATTLE)
+    return stored, stored.battle
 
 
-async def running_battle(ctx: Context) -> tuple[ChannelState, Battle]:
+async def running_battle(ctx: Context) -> tuple[StoredBattle, Battle]:
     """The channel's battle, its investigators' HP refreshed from their sheets."""
-    row, battle = await load_battle(ctx)
+    stored, battle = await load_battle(ctx)
     if battle is None:
         raise CommandError("plurk.error.battle.none")
-    return row, await sync_sheet_hp(ctx, row, battle)
+    return stored, await sync_sheet_hp(ctx, stored, battle)
 
 
-def save_battle(row: ChannelState, battle: Battle | None, *, serial: int | None = None,
-                sheets: dict[str, int] | None = None,
-                weapons: dict[str, str] | None = None) -> None:
-    """Store the battle (``{}`` once over). ``serial`` numbers battles in the channel
-    so that a fatal event resolved later touches only the battle it happened in
-    (and starts a new battle: its sheet links start empty). ``sheets`` links
-    investigators (by combatant name) to their ``Character.id``: a `.pc rename`
-    during the battle does not cut a combatant from its sheet. ``weapons`` names
-    the sheet entry an investigator's parrying weapon durability was read from.
-    Every combatant gets a board marker once (``marks``) and keeps it."""
+def save_battle(ctx: Context, stored: StoredBattle, battle: Battle | None, *,
+                serial: int | None = None, sheets: dict[str, int] | None = None,
+                weapons: dict[str, str] | None = None) -> StoredBattle:
+    """Store the battle (nothing once over) beside what ``stored`` kept; returns what
+    is stored now. ``serial`` numbers battles in the channel so that a fatal event
+    resolved later touches only the battle it happened in (and starts a new battle:
+    its sheet links start empty). ``sheets`` links investigators (by combatant name)
+    to their sheet's id: a `.pc rename` during the battle does not cut a combatant
+    from its sheet. ``weapons`` names the sheet entry an investigator's parrying
+    weapon durability was read from. Every combatant gets a board marker once
+    (``marks``) and keeps it."""
     if battle is None or battle.ended:
-        row.data = {}
-        return
-    old = row.data or {}
-    keep = serial if serial is not None else old.get("serial", 0)
-    names = {c.name for c in battle.combatants}
-    links = {} if serial is not None else dict(old.get("sheets") or {})
-    links.update(sheets or {})
-    arms = {} if serial is not None else dict(old.get("weapons") or {})
-    arms.update(weapons or {})
-    marks = {} if serial is not None else dict(old.get("marks") or {})
-    row.data = {**battle.to_dict(), "serial": keep,
-                "sheets": {k: v for k, v in links.items() if k in names},
-                "weapons": {k: v for k, v in arms.items() if k in names},
-                "marks": assign_marks(marks, [c.name for c in battle.combatants])}
+        saved = StoredBattle()
+    else:
+        new = serial is not None
+        names = {c.name for c in battle.combatants}
+        links = {**({} if new else stored.sheets), **(sheets or {})}
+        arms = {**({} if new else stored.weapons), **(weapons or {})}
+        saved = StoredBattle(
+            battle, serial if serial is not None else stored.serial,
+            sheets={k: v for k, v in links.items() if k in names},
+            weapons={k: v for k, v in arms.items() if k in names},
+            marks=assign_marks({} if new else stored.marks,
+                               [c.name for c in battle.combatants]))
+    ctx.uow.save(BATTLE, saved)
+    return saved
 
 
 def assign_marks(marks: dict[str, str], names: list[str]) -> dict[str, str]:
@@ -152,27 +114,6 @@ def assign_marks(marks: dict[str, str], names: list[str]) -> dict[str, str]:
     return marks
 
 
-def board_marks(row: ChannelState) -> dict[str, str]:
-    """Combatant name → board marker of the running battle."""
-    return {str(k): str(v) for k, v in ((row.data or {}).get("marks") or {}).items()}
-
-
-def weapon_keys(row: ChannelState) -> dict[str, str]:
-    """Combatant name → the sheet entry its weapon durability lives in."""
-    return {str(k): str(v) for k, v in ((row.data or {}).get("weapons") or {}).items()}
-
-
-def sheet_links(row: ChannelState) -> dict[str, int]:
-    """Combatant name → ``Character.id`` of the running battle (empty in battles
-    stored before the links were kept: those fall back to owner + name)."""
-    return {str(k): int(v) for k, v in ((row.data or {}).get("sheets") or {}).items()}
-
-
-def battle_serial(row: ChannelState) -> int:
-    """The number of the stored battle in its channel (see :func:`save_battle`)."""
-    return int((row.data or {}).get("serial", 0))
-
-
 # --------------------------------------------------------------------------- sheets
 
 
@@ -191,32 +132,31 @@ def stat_spellings(canonical: str) -> tuple[str, ...]:
     return (canonical, *stat.aliases) if stat is not None else (canonical,)
 
 
-async def sheet_for(ctx: Context, row: ChannelState, combatant: Combatant) -> Character | None:
-    """The sheet of an investigator combatant: by the ``Character.id`` linked when it
+async def sheet_for(ctx: Context, stored: StoredBattle, combatant: Combatant) -> Sheet | None:
+    """The sheet of an investigator combatant: by the sheet's id linked when it
     entered (a renamed sheet stays linked), else — a battle stored before links were
     kept — by owner and name. None for enemies, allies and deleted sheets."""
     if combatant.kind != "investigator" or combatant.owner is None:
         return None
-    character_id = sheet_links(row).get(combatant.name)
+    character_id = stored.sheets.get(combatant.name)
     if character_id is None:
         return await sheet_by_name(ctx, combatant.owner, combatant.name)
     return await sheet_by_id(ctx, character_id, combatant.owner)
 
 
-async def hp_waiting(ctx: Context, character: Character) -> list[dict[str, Any]]:
+async def hp_waiting(ctx: Context, character: Sheet) -> list[FatalEvent]:
     """Pending HP fatal events of a sheet (PL-12): until they are settled the sheet's
     體力 is not the battle's."""
-    return [e for e in await pending_fatal(ctx)
-            if e.get("resource") == HP and same_character(e, character)]
+    return [e for e in await pending_fatal(ctx) if e.resource == HP and e.is_of(character)]
 
 
-async def sync_sheet_hp(ctx: Context, row: ChannelState, battle: Battle) -> Battle:
+async def sync_sheet_hp(ctx: Context, stored: StoredBattle, battle: Battle) -> Battle:
     """Investigators' sheets are the truth for HP: a `.st 體力+3` between two
     battle commands counts. Enemies' HP lives only in the battle. An investigator
     with a pending HP fatal event keeps the battle's HP (the sheet waits for
     `.accept` / `.intervene`, PL-12)."""
     for combatant in battle.combatants:
-        character = await sheet_for(ctx, row, combatant)
+        character = await sheet_for(ctx, stored, combatant)
         if character is None or await hp_waiting(ctx, character):
             continue
         hp = sheet_value(character.stats, *stat_spellings(HP))
@@ -225,10 +165,10 @@ async def sync_sheet_hp(ctx: Context, row: ChannelState, battle: Battle) -> Batt
     return battle
 
 
-async def write_sheet_hp(ctx: Context, row: ChannelState, combatant: Combatant,
+async def write_sheet_hp(ctx: Context, stored: StoredBattle, combatant: Combatant,
                          hp: int) -> None:
     """Write an investigator's HP back to the sheet under the system's HP name."""
-    character = await sheet_for(ctx, row, combatant)
+    character = await sheet_for(ctx, stored, combatant)
     if character is None:
         return
     spellings = {fold(s) for s in stat_spellings(HP)}
@@ -263,7 +203,7 @@ def sheet_durability(stats: dict[str, Any], weapon: str | None = None
     return number(entries[0]) if len(entries) == 1 else None
 
 
-def entrant_from_sheet(owner: str, character: Character) -> Entrant:
+def entrant_from_sheet(owner: str, character: Sheet) -> Entrant:
     """An investigator entering a battle with the numbers on its sheet."""
     stats = character.stats
     durability = sheet_durability(stats)
@@ -283,13 +223,13 @@ def entrant_from_sheet(owner: str, character: Character) -> Entrant:
     )
 
 
-async def write_sheet_durability(ctx: Context, row: ChannelState, combatant: Combatant,
+async def write_sheet_durability(ctx: Context, stored: StoredBattle, combatant: Combatant,
                                  durability: int | None) -> None:
     """A parry used the weapon (PL-16): the sheet's durability entry follows."""
-    character = await sheet_for(ctx, row, combatant)
+    character = await sheet_for(ctx, stored, combatant)
     if character is None or durability is None:
         return
-    key = weapon_keys(row).get(combatant.name)
+    key = stored.weapons.get(combatant.name)
     found = (key, 0) if key is not None and key in character.stats else \
         sheet_durability(character.stats)
     if found is None:

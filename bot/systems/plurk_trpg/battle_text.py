@@ -158,8 +158,14 @@ def battle_data(event: str, battle: Battle | None, **extra: Any) -> dict[str, An
     event's own numbers and the whole battle state after the command."""
     data: dict[str, Any] = {"kind": "plurk.battle", "event": event}
     data.update({k: _plain(v) for k, v in extra.items()})
-    data["battle"] = battle.to_dict() if battle is not None else None
+    data["battle"] = battle_json(battle) if battle is not None else None
     return data
+
+
+def battle_json(battle: Battle) -> dict[str, Any]:
+    """A battle in replies' data, as they have always shown it: ``version: 1``, then
+    the rules' fields in order, tuples as lists."""
+    return {"version": 1, **_plain(battle)}
 
 
 def _plain(value: Any) -> Any:

@@ -9,8 +9,8 @@ import re
 
 from bot.errors import CommandError
 from bot.names import canonical, fold
-from bot.store.models import Character
 from bot.systems.plurk_trpg.system import CP
+from bot.unit_of_work import Sheet
 from rules.systems import plurk_trpg as plurk
 
 _SPEC_SPLIT = re.compile(r"[:：]")
@@ -19,7 +19,7 @@ _SPEC_SPLIT = re.compile(r"[:：]")
 # --------------------------------------------------------------------------- sheet values
 
 
-def sheet_key(character: Character, spelling: str) -> str | None:
+def sheet_key(character: Sheet, spelling: str) -> str | None:
     """The sheet entry ``spelling`` names (folded, aliases), trying the base skill of a
     ``知識：醫學`` specialisation when the specialisation itself is not on the sheet,
     and the one specialisation of a base name (``交涉`` finds ``交涉：哄騙`` when that
@@ -35,7 +35,7 @@ def sheet_key(character: Character, spelling: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def specialties(character: Character, spelling: str) -> list[str]:
+def specialties(character: Sheet, spelling: str) -> list[str]:
     """The sheet's ``<base>：<specialty>`` entries whose base is ``spelling`` (folded,
     aliases): ``交涉`` → ``["交涉:哄騙", "交涉:威嚇"]``. Empty for a specialised name."""
     if _SPEC_SPLIT.search(spelling):
@@ -50,7 +50,7 @@ def _base_key(spelling: str) -> str:
     return fold(stat.name if stat is not None else spelling)
 
 
-def stat_modifier(character: Character, spelling: str) -> tuple[str, int]:
+def stat_modifier(character: Sheet, spelling: str) -> tuple[str, int]:
     """(label, sheet value) of a stat for a check; refuses a stat not on the sheet,
     because a silent 0 would misreport a check the GM audits — naming the near
     misses (``觀查`` → 觀察) and, for a base name with several specialisations on
@@ -81,7 +81,7 @@ def _or_list(names: list[str]) -> str:
 MAX_SUGGESTIONS = 3
 
 
-def near_misses(character: Character, spelling: str) -> list[str]:
+def near_misses(character: Sheet, spelling: str) -> list[str]:
     """Stats a mistyped name probably meant (issue 12 item 10): the sheet's names and
     the system's, one edit away (two for names of five letters or more), compared
     folded (繁/简, case). The sheet's come first; at most three."""
@@ -113,7 +113,7 @@ def _distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-def resource_value(character: Character, resource: str) -> int:
+def resource_value(character: Sheet, resource: str) -> int:
     """Current HP / SAN / CP on the sheet; HP and SAN must be set (CP defaults to 0).
     The refusal says how to set the value: a modifier (as for a check) is no way out."""
     value = (character.stats or {}).get(resource)
@@ -124,6 +124,6 @@ def resource_value(character: Character, resource: str) -> int:
     return int(value)
 
 
-def set_resource(character: Character, resource: str, value: int) -> None:
+def set_resource(character: Sheet, resource: str, value: int) -> None:
     """Write one sheet value (a new dict: JSON columns do not track mutation)."""
     character.stats = {**(character.stats or {}), resource: value}

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.store.models import Character
 from bot.systems.plurk_trpg.characters import sheet_key, stat_modifier
 from bot.systems.plurk_trpg.terms import Term, attach_bonuses, parse_terms
+from bot.unit_of_work import Sheet
 from rules.systems import plurk_trpg as plurk
 
 PUSH_WORDS = frozenset({"push", "孤注", "孤注一擲", "孤注一掷"})
@@ -102,7 +102,7 @@ def precheck_check(args: str) -> None:
         parse_check(args)
 
 
-def roll_for(ctx: Context, character: Character | None, args: CheckArgs) -> plurk.CheckResult:
+def roll_for(ctx: Context, character: Sheet | None, args: CheckArgs) -> plurk.CheckResult:
     """Roll a check with the sheet's modifier (or the bare number given)."""
     modifier, stat = args.bare or 0, None
     if args.stat is not None:

@@ -14,16 +14,22 @@ is a player to that check (issue 22): no detail, no call, no consent to give.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import hidden as hidden_results
-from bot.kits.references import investigator, mention, same_character
+from bot.kits.references import investigator, mention
 from bot.kits.refusals import refusal_text
 from bot.messages import Outgoing
-from bot.store.models import ChannelState
-from bot.systems.plurk_trpg.documents import Consent, LastChecks
+from bot.systems.plurk_trpg.documents import (
+    CONSENT,
+    LAST_CHECKS,
+    CheckRecord,
+    CheckRequest,
+    Consent,
+)
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg.checks import check_pushable
@@ -31,10 +37,9 @@ from rules.systems.plurk_trpg.checks import check_pushable
 # --------------------------------------------------------------------------- records
 
 
-async def last_checks(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
-    """The state row and every player's last-check record, by owner."""
-    row = await ctx.document(LastChecks)
-    return row, dict((row.data or {}).get("last", {}))
+async def last_checks(ctx: Context) -> dict[str, CheckRecord]:
+    """Every player's last-check record, by owner."""
+    return (await ctx.uow.load(LAST_CHECKS)).last
 
 
 async def remember(ctx: Context, owner: str, character: str, result: plurk.CheckResult,
@@ -42,29 +47,29 @@ async def remember(ctx: Context, owner: str, character: str, result: plurk.Check
                    reason: str | None = None) -> None:
     """Keep a player's last check for a later push or fate check (with the sheet's
     id, so a renamed character still finds it)."""
-    await store_record(ctx, owner, {
-        "character": character, "character_id": character_id, "check": result.to_dict(),
-        "hidden": hidden, "fate": None, "reason": reason,
-        "told": hidden_results.told(ctx, owner) if hidden else []})
+    await store_record(ctx, owner, CheckRecord(
+        character=character, character_id=character_id, check=result, hidden=hidden,
+        reason=reason, told=hidden_results.told(ctx, owner) if hidden else []))
 
 
-async def store_record(ctx: Context, owner: str, record: dict[str, Any]) -> None:
+async def store_record(ctx: Context, owner: str, record: CheckRecord) -> None:
     """Replace ``owner``'s last-check record."""
-    row, last = await last_checks(ctx)
-    row.data = {**(row.data or {}), "last": {**last, owner: record}}
+    checks = await ctx.uow.load(LAST_CHECKS)
+    ctx.uow.save(LAST_CHECKS, replace(checks, last={**checks.last, owner: record}))
 
 
-def still_open(record: dict[str, Any]) -> bool:
+def still_open(record: CheckRecord) -> bool:
     """Whether its player may still act on a last-check record: a push (PL-10) or a
     push waiting for the GM, or a fate check (PL-4) after a crit or fumble not yet
     rolled. A hidden record counts as open whatever it holds (PL-7): a refusal that
     depended on the hidden result would tell the channel about it."""
-    if record.get("hidden") or record.get("push_request"):
+    if record.hidden or record.push_request:
         return True
-    original = plurk.CheckResult.from_dict(record["check"])
-    if (original.crit or original.fumble) and (record.get("fate") or {}).get("result") is None:
+    original = record.check
+    if (original.crit or original.fumble) and (record.fate is None
+                                               or record.fate.result is None):
         return True
-    if record.get("pushed"):
+    if record.pushed:
         return False
     try:
         check_pushable(original)
@@ -78,28 +83,25 @@ async def require_replaceable(ctx: Context, owner: str, who: str) -> None:
     player's `.rg` naming them would take away their push or fate check."""
     if owner == ctx.user or ctx.is_gm:
         return
-    _row, last = await last_checks(ctx)
-    record = last.get(owner)
+    record = (await last_checks(ctx)).get(owner)
     if record is not None and still_open(record):
         raise CommandError("plurk.error.rg_open_check", who=who)
 
 
-async def own_record(ctx: Context) -> dict[str, Any]:
+async def own_record(ctx: Context) -> CheckRecord:
     """The speaker's last-check record; refuses without one."""
-    _row, last = await last_checks(ctx)
-    record = last.get(ctx.user)
+    record = (await last_checks(ctx)).get(ctx.user)
     if record is None:
         raise CommandError("plurk.error.no_last_check", who=ctx.name)
     return record
 
 
-async def record_for(ctx: Context, ref: str) -> tuple[str, dict[str, Any]]:
+async def record_for(ctx: Context, ref: str) -> tuple[str, CheckRecord]:
     """(owner, last-check record) of the investigator ``ref`` names."""
     character = await investigator(ctx, ref)
-    _row, last = await last_checks(ctx)
-    record = last.get(character.owner)
-    if record is None or (mention(ref) is None and not same_character(
-            {**record, "owner": character.owner}, character)):
+    record = (await last_checks(ctx)).get(character.owner)
+    if record is None or (mention(ref) is None
+                          and not record.is_of(character.owner, character)):
         raise CommandError("plurk.error.no_last_check", who=character.name)
     return character.owner, record
 
@@ -107,19 +109,18 @@ async def record_for(ctx: Context, ref: str) -> tuple[str, dict[str, Any]]:
 # --------------------------------------------------------------------------- hidden checks (PL-7)
 
 
-def referees(ctx: Context, record: dict[str, Any]) -> list[str]:
+def referees(ctx: Context, record: CheckRecord) -> list[str]:
     """The GMs who may act on a last-check record and read what follows it: every GM
     for a public check; for a hidden one only those of the GMs who were sent its
     result (``told``) who are GMs still — one seated since is a player to it (issue
     22). A record kept before ``told`` existed has none: its player alone."""
-    if not record.get("hidden"):
+    if not record.hidden:
         return ctx.gm_users
-    told = record.get("told") or []
-    return [gm for gm in ctx.gm_users if gm in told]
+    return [gm for gm in ctx.gm_users if gm in record.told]
 
 
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
-            *, hidden: bool, record: dict[str, Any] | None = None) -> list[Outgoing]:
+            *, hidden: bool, record: CheckRecord | None = None) -> list[Outgoing]:
     """Post a check's result, or — for a hidden check — hand it to the hidden-result
     kit (PL-7: nothing of the result reaches the channel; a push or fate of a hidden
     check replaces the announcement with :func:`hidden_followup`, see
@@ -129,14 +130,13 @@ def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
                                   kind="plurk_hidden_check", gms=gms)
 
 
-def hidden_followup(ctx: Context, owner: str, record: dict[str, Any],
-                    action: str) -> Outgoing:
+def hidden_followup(ctx: Context, owner: str, record: CheckRecord, action: str) -> Outgoing:
     """The channel's only line about a push / fate of a hidden check (PL-7): the same
     words whether it was refused, called or rolled, and whatever came out — so
     not even "it could be pushed" (the original failed) reaches the channel. It says
     "and the GMs" only when a GM reads it (a table without GMs, or whose GMs were
     seated after the check, has none)."""
-    who = record["character"]
+    who = record.character
     key = ("plurk.hidden.followup" if any(gm != owner for gm in referees(ctx, record))
            else "plurk.hidden.followup_no_gm")
     return ctx.reply(ctx.t(key, who=who, action=ctx.t(f"plurk.hidden.action_{action}")),
@@ -144,7 +144,7 @@ def hidden_followup(ctx: Context, owner: str, record: dict[str, Any],
                       "action": action})
 
 
-async def about_record(ctx: Context, owner: str, record: dict[str, Any], action: str,
+async def about_record(ctx: Context, owner: str, record: CheckRecord, action: str,
                        work: Callable[[], Awaitable[list[Outgoing]]]) -> list[Outgoing]:
     """Run a push / fate step on a last-check record.
 
@@ -154,14 +154,14 @@ async def about_record(ctx: Context, owner: str, record: dict[str, Any], action:
     :func:`hidden_followup`, exactly as when the step succeeds. Refusals are raised
     before anything is written, so answering instead of raising changes nothing.
     """
-    if not record.get("hidden") or ctx.incoming.is_private:
+    if not record.hidden or ctx.incoming.is_private:
         return await work()
     if ctx.user != owner and ctx.user not in referees(ctx, record):
         # even "the raw die was 12", or a call that goes through where a refusal would
         # not, tells a third player about the check — or a GM seated after it, who was
         # not sent it (issue 22): they learn only that it was hidden
         return [ctx.private(ctx.user, refusal_text(ctx, CommandError(
-            "plurk.error.hidden_not_yours", who=record["character"])),
+            "plurk.error.hidden_not_yours", who=record.character)),
             {"kind": "plurk_hidden_refusal", "user": owner})]
     announce = hidden_followup(ctx, owner, record, action)
     try:
@@ -181,19 +181,10 @@ def refuse_platform_dice_when_hidden(ctx: Context) -> None:
 
 # --------------------------------------------------------------------------- GM consent (PL-10)
 
-CONSENT_KINDS: tuple[str, ...] = ("take10", "take20", "push")
-"""What the seed lets an investigator do only 「若局方允許」 (PL-10)."""
-
-
-async def consent_doc(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
-    """The state row and its data: ``allow`` (kind → bool) and ``requests`` (owner →
-    a take-10 / take-20 check waiting for the GM)."""
-    row = await ctx.document(Consent)
-    data = dict(row.data or {})
-    data["allow"] = {kind: bool((data.get("allow") or {}).get(kind, False))
-                     for kind in CONSENT_KINDS}
-    data["requests"] = dict(data.get("requests") or {})
-    return row, data
+async def consent_doc(ctx: Context) -> Consent:
+    """What players may do unasked (``allow``) and the take-10 / take-20 checks waiting
+    for the GM (``requests``, by owner)."""
+    return await ctx.uow.load(CONSENT)
 
 
 async def needs_consent(ctx: Context, kind: str) -> bool:
@@ -202,8 +193,7 @@ async def needs_consent(ctx: Context, kind: str) -> bool:
     allowed it for everyone (`.ra allow take10 on`)."""
     if not ctx.gm_users or ctx.is_gm:
         return False
-    _row, data = await consent_doc(ctx)
-    return not data["allow"][kind]
+    return not getattr((await consent_doc(ctx)).allow, kind)
 
 
 def refuse_without_consent(ctx: Context, kind: str) -> None:
@@ -211,11 +201,12 @@ def refuse_without_consent(ctx: Context, kind: str) -> None:
     raise CommandError("plurk.error.consent_needed", mode=ctx.t(f"plurk.consent.kind_{kind}"))
 
 
-async def store_request(ctx: Context, owner: str, request: dict[str, Any]) -> None:
-    row, data = await consent_doc(ctx)
-    row.data = {**data, "requests": {**data["requests"], owner: request}}
+async def store_request(ctx: Context, owner: str, request: CheckRequest) -> None:
+    consent = await consent_doc(ctx)
+    ctx.uow.save(CONSENT, replace(consent, requests={**consent.requests, owner: request}))
 
 
 async def drop_request(ctx: Context, owner: str) -> None:
-    row, data = await consent_doc(ctx)
-    row.data = {**data, "requests": {k: v for k, v in data["requests"].items() if k != owner}}
+    consent = await consent_doc(ctx)
+    ctx.uow.save(CONSENT, replace(consent, requests={
+        k: v for k, v in consent.requests.items() if k != owner}))

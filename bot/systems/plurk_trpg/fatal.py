@@ -14,21 +14,22 @@ later in the same command rolls the pending record back with the rest.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import same_character, sheet_by_id, sheet_by_name
-from bot.store.models import ChannelState, Character
+from bot.kits.references import sheet_by_id, sheet_by_name
 from bot.systems.plurk_trpg.characters import resource_value, set_resource
-from bot.systems.plurk_trpg.documents import FatalEvents
+from bot.systems.plurk_trpg.documents import FATAL_EVENTS, FatalEvent
 from bot.systems.plurk_trpg.system import CP, FATAL_RESOURCES, resource_name
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 
 Outcome = Literal["accepted", "intervened"]
 
-FatalHook = Callable[[Context, dict[str, Any], Outcome], Awaitable[list[str]]]
+FatalHook = Callable[[Context, FatalEvent, Outcome], Awaitable[list[str]]]
 _HOOKS: dict[str, FatalHook] = {}
 
 
@@ -48,19 +49,9 @@ def on_fatal_resolved(source: str) -> Callable[[FatalHook], FatalHook]:
     return register
 
 
-async def _fatal_doc(ctx: Context) -> tuple[ChannelState, dict[str, Any]]:
-    row = await ctx.document(FatalEvents)
-    data = dict(row.data or {})
-    data.setdefault("events", [])
-    data.setdefault("next", 1)
-    data.setdefault("cost", plurk.INTERVENTION_MIN_COST)
-    return row, data
-
-
 async def intervention_cost(ctx: Context) -> int:
     """The CP an intervention costs in this channel (5 unless the GM set more)."""
-    _row, data = await _fatal_doc(ctx)
-    return int(data["cost"])
+    return (await ctx.uow.load(FATAL_EVENTS)).cost
 
 
 async def set_intervention_cost(ctx: Context, cost: int) -> None:
@@ -68,14 +59,12 @@ async def set_intervention_cost(ctx: Context, cost: int) -> None:
     if cost < plurk.INTERVENTION_MIN_COST:
         raise RuleError("plurk.intervention_cost_too_low", cost=cost,
                         minimum=plurk.INTERVENTION_MIN_COST)
-    row, data = await _fatal_doc(ctx)
-    row.data = {**data, "cost": cost}
+    ctx.uow.save(FATAL_EVENTS, replace(await ctx.uow.load(FATAL_EVENTS), cost=cost))
 
 
-async def pending_fatal(ctx: Context) -> list[dict[str, Any]]:
+async def pending_fatal(ctx: Context) -> list[FatalEvent]:
     """Every unresolved fatal event of the channel, oldest first."""
-    _row, data = await _fatal_doc(ctx)
-    return list(data["events"])
+    return (await ctx.uow.load(FATAL_EVENTS)).events
 
 
 async def fatal_event(
@@ -109,12 +98,7 @@ async def fatal_event(
     otherwise it is looked up by owner and name. The record keeps the id, so a
     ``.pc rename`` while the event is pending does not orphan it.
 
-    The record (an item of ``ctx.document(FatalEvents).data["events"]``)::
-
-        {"id": 3, "owner": "u1", "character": "艾莉絲", "character_id": 4,
-         "resource": "體力", "loss": 7, "before": 5, "after": 0, "sheet": 5,
-         "source": "battle", "details": {...}}
-
+    The record is a :class:`~bot.systems.plurk_trpg.documents.FatalEvent`; its
     ``sheet`` is the sheet's value when the event was raised: when the sheet no longer
     shows it at settlement, the event has expired (:func:`expire`).
 
@@ -127,18 +111,17 @@ async def fatal_event(
     character = await _owned_character(ctx, owner, character_name, character_id)
     await refuse_if_pending(ctx, character, name)
     before = resource_value(character, name) if current is None else current
-    row, data = await _fatal_doc(ctx)
-    record = {
-        "id": data["next"], "owner": owner, "character": character.name,
-        "character_id": character.id, "resource": name, "loss": loss, "before": before,
-        "after": max(0, before - loss), "sheet": (character.stats or {}).get(name),
-        "source": source, "details": dict(details or {}),
-    }
-    row.data = {**data, "events": [*data["events"], record], "next": data["next"] + 1}
+    events = await ctx.uow.load(FATAL_EVENTS)
+    record = FatalEvent(
+        id=events.next, owner=owner, character=character.name, character_id=character.id,
+        resource=name, loss=loss, before=before, after=max(0, before - loss),
+        sheet=(character.stats or {}).get(name), source=source, details=dict(details or {}))
+    ctx.uow.save(FATAL_EVENTS, replace(events, events=[*events.events, record],
+                                       next=events.next + 1))
     cp = resource_value(character, CP)
-    cost = int(data["cost"])
+    cost = events.cost
     lines = [ctx.t("plurk.fatal.announce", pc=character.name, resource=name,
-                   before=before, after=record["after"], loss=loss, id=record["id"])]
+                   before=before, after=record.after, loss=loss, id=record.id)]
     if cp >= plurk.INTERVENTION_MIN_CP and cp >= cost:
         lines.append(ctx.t("plurk.fatal.can_intervene", pc=character.name, cp=cp, cost=cost))
     else:
@@ -147,14 +130,12 @@ async def fatal_event(
     return lines
 
 
-async def pending_for(ctx: Context, character: Character,
-                      resource: str) -> list[dict[str, Any]]:
+async def pending_for(ctx: Context, character: Sheet, resource: str) -> list[FatalEvent]:
     """The pending fatal events of one sheet's ``resource``, oldest first."""
-    return [e for e in await pending_fatal(ctx)
-            if e["resource"] == resource and same_character(e, character)]
+    return [e for e in await pending_fatal(ctx) if e.resource == resource and e.is_of(character)]
 
 
-async def refuse_if_pending(ctx: Context, character: Character, resource: str) -> None:
+async def refuse_if_pending(ctx: Context, character: Sheet, resource: str) -> None:
     """PL-12, issue 12 item 2: while a fatal event of a sheet's HP (SAN) waits, no
     other loss of that value is taken — a second event would be judged on a value
     the first may still change. The command is refused naming the event to settle
@@ -163,34 +144,36 @@ async def refuse_if_pending(ctx: Context, character: Character, resource: str) -
     if pending:
         event = pending[-1]
         raise CommandError("plurk.error.fatal_pending", pc=character.name, resource=resource,
-                           id=event["id"], loss=event["loss"])
+                           id=event.id, loss=event.loss)
 
 
-async def stale_value(ctx: Context, record: Mapping[str, Any]) -> int | None:
+async def stale_value(ctx: Context, record: FatalEvent) -> int | None:
     """The sheet's value now when it is no longer the one the event was raised on
     (a `.hp +3`, a `.st 體力 3` or a battle's write in between), else None."""
-    character = await _owned_character(ctx, record["owner"], record["character"],
-                                       record.get("character_id"))
-    then = record.get("sheet")  # the sheet's value when the event was raised
-    now = (character.stats or {}).get(record["resource"])
-    if then is None or now is None or int(now) == int(then):
+    character = await _owned_character(ctx, record.owner, record.character,
+                                       record.character_id)
+    then = record.sheet  # the sheet's value when the event was raised
+    now = (character.stats or {}).get(record.resource)
+    if then is None or now is None or int(now) == then:
         return None
     return int(now)
 
 
-async def expire(ctx: Context, record: Mapping[str, Any], now: int) -> list[str]:
+async def expire(ctx: Context, record: FatalEvent, now: int) -> list[str]:
     """Drop a stale event (PL-12, issue 12 item 2): its loss was judged on a value the
     sheet no longer has, so neither applying it (`體力損失 10：3 → 0`) nor spending CP
     on it is right. The GM states the loss again if it still stands."""
-    row, data = await _fatal_doc(ctx)
-    row.data = {**data, "events": [e for e in data["events"] if e["id"] != record["id"]]}
-    return [ctx.t("plurk.fatal.expired", id=record["id"], pc=record["character"],
-                  resource=record["resource"], before=record.get("sheet", record["before"]),
-                  now=now, loss=record["loss"])]
+    events = await ctx.uow.load(FATAL_EVENTS)
+    ctx.uow.save(FATAL_EVENTS, replace(events, events=[
+        e for e in events.events if e.id != record.id]))
+    return [ctx.t("plurk.fatal.expired", id=record.id, pc=record.character,
+                  resource=record.resource,
+                  before=record.before if record.sheet is None else record.sheet,
+                  now=now, loss=record.loss)]
 
 
 async def _owned_character(ctx: Context, owner: str, name: str,
-                           character_id: int | None = None) -> Character:
+                           character_id: int | None = None) -> Sheet:
     """The sheet of a record: by id when known (renames keep it), else owner + name."""
     character = None
     if character_id is not None:
@@ -213,47 +196,46 @@ async def resolve_fatal(
     no loss, no CP, no hook). Returns the reply lines, including the hook's for the
     event's source.
     """
-    row, data = await _fatal_doc(ctx)
-    record = next((e for e in data["events"] if e["id"] == event_id), None)
+    events = await ctx.uow.load(FATAL_EVENTS)
+    record = next((e for e in events.events if e.id == event_id), None)
     if record is None:
         raise CommandError("plurk.error.no_fatal")
-    character = await _owned_character(ctx, record["owner"], record["character"],
-                                       record.get("character_id"))
+    character = await _owned_character(ctx, record.owner, record.character,
+                                       record.character_id)
     now = await stale_value(ctx, record)
     if now is not None:
         return await expire(ctx, record, now)
-    others = [e for e in data["events"] if e["id"] != event_id]
+    others = [e for e in events.events if e.id != event_id]
     which = "_id" if others else ""  # name the event when another one is still pending
     if outcome == "intervened":
-        minimum = int(data["cost"])
+        minimum = events.cost
         spend = minimum if cost is None else cost
         if spend < minimum:
             raise RuleError("plurk.intervention_cost_too_low", cost=spend, minimum=minimum)
         result = plurk.intervene(resource_value(character, CP), spend)
         set_resource(character, CP, result.cp_after)
-        lines = [ctx.t(f"plurk.fatal.intervened{which}", id=record["id"], pc=character.name,
-                       resource=record["resource"],
-                       loss=record["loss"], cost=result.cost, cp_before=result.cp_before,
+        lines = [ctx.t(f"plurk.fatal.intervened{which}", id=record.id, pc=character.name,
+                       resource=record.resource,
+                       loss=record.loss, cost=result.cost, cp_before=result.cp_before,
                        cp_after=result.cp_after)]
     else:
-        applied = plurk.apply_loss(resource_value(character, record["resource"]),
-                                   record["loss"])
-        set_resource(character, record["resource"], applied.after)
-        lines = [ctx.t(f"plurk.fatal.accepted{which}", id=record["id"], pc=character.name,
-                       resource=record["resource"],
-                       loss=record["loss"], before=applied.before, after=applied.after)]
-    row.data = {**data, "events": others}
-    hook = _HOOKS.get(record["source"])
+        applied = plurk.apply_loss(resource_value(character, record.resource), record.loss)
+        set_resource(character, record.resource, applied.after)
+        lines = [ctx.t(f"plurk.fatal.accepted{which}", id=record.id, pc=character.name,
+                       resource=record.resource,
+                       loss=record.loss, before=applied.before, after=applied.after)]
+    ctx.uow.save(FATAL_EVENTS, replace(events, events=others))
+    hook = _HOOKS.get(record.source)
     if hook is not None:
         lines.extend(await hook(ctx, record, outcome))
     if others:
         lines.append(ctx.t("plurk.fatal.still_pending", ids=" ".join(
-            f"#{e['id']} {e['character']}" for e in others)))
+            f"#{e.id} {e.character}" for e in others)))
     return lines
 
 
 async def lose(
-    ctx: Context, character: Character, resource: str, loss: int, *, source: str
+    ctx: Context, character: Sheet, resource: str, loss: int, *, source: str
 ) -> tuple[list[str], bool]:
     """Apply an HP/SAN loss to a sheet, or record a fatal event instead (PL-12).
 

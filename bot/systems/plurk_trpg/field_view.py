@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from bot.context import Context
 from bot.messages import Attachment
-from bot.store.models import ChannelState
-from bot.systems.plurk_trpg.battle_state import Setup, assign_marks, board_marks
+from bot.systems.plurk_trpg.battle_state import assign_marks
 from bot.systems.plurk_trpg.battle_text import turn_line
+from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from rules.kits import grid
 from rules.systems.plurk_trpg import Battle, Combatant
 
@@ -63,11 +63,11 @@ def note(ctx: Context, c: Combatant) -> str:
     return " ".join(tag.strip(" ｜|") for tag in tags)
 
 
-def field_view(ctx: Context, row: ChannelState, battle: Battle, setup: Setup) -> FieldView:
+def field_view(ctx: Context, stored: StoredBattle, battle: Battle, setup: Setup) -> FieldView:
     """The running battle as the picture shows it, combatants in initiative order."""
     from bot.kits.field_picture import FieldPiece, FieldView
 
-    marks = assign_marks(board_marks(row), [c.name for c in battle.combatants])
+    marks = assign_marks(stored.marks, [c.name for c in battle.combatants])
     pieces = []
     for c in battle.combatants:
         cell = grid.parse_cell(c.position) if c.position is not None else None
@@ -81,12 +81,12 @@ def field_view(ctx: Context, row: ChannelState, battle: Battle, setup: Setup) ->
                      title=turn_line(ctx, battle), lang=ctx.locale)
 
 
-async def field_picture(ctx: Context, row: ChannelState, battle: Battle,
+async def field_picture(ctx: Context, stored: StoredBattle, battle: Battle,
                         setup: Setup) -> tuple[Attachment, bool]:
     """The PNG to send with the board, and whether every name is in it (False when
     this host has no font for them: the reply says so, the text board has them).
     Drawn in a thread: other channels' commands go on meanwhile."""
     from bot.kits.field_picture import render_field
 
-    picture = await asyncio.to_thread(render_field, field_view(ctx, row, battle, setup))
+    picture = await asyncio.to_thread(render_field, field_view(ctx, stored, battle, setup))
     return Attachment(PICTURE_NAME, picture.png, "picture"), picture.complete

@@ -7,6 +7,7 @@ GM audits the same numbers whichever command rolled it.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from bot.context import Context
@@ -18,7 +19,7 @@ def text_or(ctx: Context, key: str, fallback: str) -> str:
     """The catalog's text for ``key`` in the reader's locale, else ``fallback``: names
     the catalog labels (a rules parameter, a default action) read in the reader's
     words, names it does not (an action the GM made up) read as written."""
-    return ctx.t(key) if ctx.core.catalog.has(key, ctx.locale) else fallback
+    return ctx.t(key) if ctx.has(key) else fallback
 
 
 def outcome_text(ctx: Context, success: bool) -> str:
@@ -61,7 +62,7 @@ def check_text(ctx: Context, who: str, result: plurk.CheckResult,
 def result_dict(result: plurk.CheckResult) -> dict[str, Any]:
     """A check's fields as JSON; the stat's kind is ``stat_kind`` because ``kind``
     names the message kind in every ``Outgoing.data``."""
-    data = result.to_dict()
+    data = asdict(result)
     data["stat_kind"] = data.pop("kind")
     return data
 

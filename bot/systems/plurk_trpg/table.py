@@ -8,28 +8,29 @@ pings them alone, on the platforms that notify (Discord, QQ).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.router import Handler, system_table
+from bot.router import Handler
+from bot.router import command as declare
 
-TABLE = system_table("plurk")
 
+def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
+    """Declare a plurk command (:func:`bot.router.command`) whose replies pass through
+    :func:`notify_next_actor`."""
 
-def command(*names: str, **options: Any):
-    """Register a plurk command (see :meth:`bot.router.CommandTable.command`)."""
-
-    def register(handler: Handler) -> Handler:
+    def mark(handler: Handler) -> Handler:
+        @functools.wraps(handler)
         async def notifying(ctx: Context) -> list[Outgoing]:
             return notify_next_actor(await handler(ctx))
 
-        notifying.__doc__, notifying.__name__ = handler.__doc__, handler.__name__
-        TABLE.command(*names, **options)(notifying)
-        return handler
+        return declare(*names, **options)(notifying)
 
-    return register
+    return mark
 
 
 def notify_next_actor(outs: list[Outgoing]) -> list[Outgoing]:

@@ -12,16 +12,16 @@ defended, a flank that is a sneak attack. It never imports ap20.
 from pathlib import Path
 
 from bot.kits.layers import ATTACK
+from bot.router import CommandTable
 from bot.systems import SystemPlugin
-from bot.systems.v6 import commands as _commands  # noqa: F401  (registers them)
+from bot.systems.v6 import commands
 from bot.systems.v6.documents import DOCUMENTS
 from bot.systems.v6.state import attack_hook
-from bot.systems.v6.table import TABLE
 from rules.systems import v6 as rules
 
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
-    commands=TABLE,
+    commands=CommandTable.collect("v6", commands),
     help_first=("place", "move", "pose", "face", "map"),
     documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),

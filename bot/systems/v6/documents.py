@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from bot.documents import Document
+from bot.documents import Doc
+from rules.systems.v6 import Field
 
+FIELD = Doc("v6.field", Field, Field)
+"""The field's size and every combatant's cell, facing, posture, base size, sense,
+fatigue and (GM-run) movement numbers."""
 
-class FieldDoc(Document):
-    """``rules.systems.v6.Field.to_dict()``: the field's size and every combatant's
-    cell, facing, posture, base size, sense, fatigue and (GM-run) movement numbers."""
-
-    key = "v6.field"
-
-
-DOCUMENTS = (FieldDoc,)
+DOCUMENTS = (FIELD,)

@@ -12,8 +12,7 @@ from bot.kits import layers
 from bot.kits.layers import Member, Roster
 from bot.kits.references import may_act_for
 from bot.names import fold
-from bot.store.models import ChannelState, Character
-from bot.systems.v6.documents import FieldDoc
+from bot.systems.v6.documents import FIELD
 from rules.errors import RuleError
 from rules.kits.advantage import AttackTactics
 from rules.kits.grid import Coord, cell_name, parse_cell
@@ -30,14 +29,14 @@ def require_v6(ctx: Context) -> None:
         raise CommandError("v6.error.wrong_system", system=ctx.channel.system)
 
 
-async def load(ctx: Context) -> tuple[ChannelState, Field]:
+async def load(ctx: Context) -> Field:
     require_v6(ctx)
-    row = await ctx.document(FieldDoc)
-    return row, Field.from_dict(row.data or {})
+    return await ctx.uow.load(FIELD)
 
 
-def save(row: ChannelState, f: Field) -> None:
-    row.data = f.to_dict()
+def save(ctx: Context, f: Field) -> None:
+    """Keep the field when the command commits."""
+    ctx.uow.save(FIELD, f)
 
 
 async def fight(ctx: Context) -> Roster:
@@ -70,7 +69,7 @@ async def mover(ctx: Context, roster: Roster, named: str | None) -> Member:
         if not may_speak_for(ctx, who):
             raise CommandError("v6.error.not_yours", name=who.name)
         return who
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     mine = [m for m in roster.members if m.owner == ctx.user]
     if character is not None:
         mine.sort(key=lambda m: m.character_id != character.id)
@@ -97,7 +96,7 @@ async def movement(ctx: Context, who: Member, unit: Unit) -> dict[str, int]:
     GM-run combatant's from the field; the stride defaults to 3 (decision 8)."""
     values = dict(unit.stats)
     if who.character_id is not None:
-        character = await ctx.session.get(Character, who.character_id)
+        character = await ctx.uow.sheet(who.character_id)
         if character is not None:
             for key, name in STAT_KEYS.items():
                 declared = v6.SYSTEM.stat(name)
@@ -122,7 +121,7 @@ def looks_like_cell(text: str) -> bool:
 
 def label(ctx: Context, group: str, key: str) -> str:
     full = f"v6.{group}.{key}"
-    return ctx.t(full) if ctx.core.catalog.has(full, ctx.locale) else key
+    return ctx.t(full) if ctx.has(full) else key
 
 
 ARROWS = "↑↗→↘↓↙←↖"
@@ -140,7 +139,7 @@ def unit_text(ctx: Context, unit: Unit) -> str:
 
 
 def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
-    return {"kind": "v6.field", "event": event, "field": f.to_dict(), **extra}
+    return {"kind": "v6.field", "event": event, "field": FIELD.dump(f), **extra}
 
 
 # --------------------------------------------------------------------------- the hook
@@ -148,7 +147,7 @@ def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
 
 async def attack_hook(ctx: Context, query: layers.AttackQuery) -> tuple[AttackTactics, str]:
     """``bot.kits.layers.ATTACK``: V6-1 / V6-2 on one attack — and its note."""
-    _, f = await load(ctx)
+    f = await load(ctx)
     try:
         verdict = v6.tactics(f, query.attacker, query.target, query.kind,
                              query.roster.allies(query.attacker))

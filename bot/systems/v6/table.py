@@ -5,21 +5,21 @@ words."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.router import Handler, system_table
+from bot.router import Handler
+from bot.router import command as declare
 from rules.errors import RuleError
-
-TABLE = system_table("v6")
 
 _LABELLED = {"posture": "posture", "kind": "kind", "mode": "mode", "stat": "stat"}
 
 
 def _label(ctx: Context, group: str, key: str) -> str:
     full = f"v6.{group}.{key}"
-    return ctx.t(full) if ctx.core.catalog.has(full, ctx.locale) else key
+    return ctx.t(full) if ctx.has(full) else key
 
 
 def readable(handler: Handler) -> Handler:
@@ -37,11 +37,11 @@ def readable(handler: Handler) -> Handler:
     return wrapper
 
 
-def command(*names: str, **options: Any):
-    """Register a v6 command (see :meth:`bot.router.CommandTable.command`)."""
+def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
+    """Declare a v6 command (:func:`bot.router.command`), read through
+    :func:`readable`."""
 
-    def register(handler: Handler) -> Handler:
-        TABLE.command(*names, **options)(readable(handler))
-        return handler
+    def mark(handler: Handler) -> Handler:
+        return declare(*names, **options)(readable(handler))
 
-    return register
+    return mark

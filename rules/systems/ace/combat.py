@@ -55,9 +55,7 @@ Decisions where RULES.md and the seed are silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from rules.dice import roll_pool
 from rules.dice.source import DiceSource
@@ -156,18 +154,6 @@ class Fighter:
     def helpless(self) -> bool:
         """AE-8's targets: unconscious, asleep, petrified — or 精神力 < 2 (AE-1)."""
         return self.condition in CONDITIONS or self.spi < 2
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["resist"] = [list(pair) for pair in self.resist]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Fighter:
-        names = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in names}
-        values["resist"] = tuple((str(e), int(x)) for e, x in values.get("resist", ()))
-        return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)

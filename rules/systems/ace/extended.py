@@ -2,9 +2,11 @@
 period, until they reach the DC; an optional deadline in periods; the optional
 mishap rule (過失) also counts the dice showing 1.
 
-An ``Extended`` is plain, immutable state (``to_dict`` / ``from_dict`` for the
-bot's channel document); :func:`advance` adds one rolled pool (AE-2) to it and
-says what happened. Refusals: ``ace.extended_closed`` (a roll after the action
+An ``Extended`` is plain, immutable state (the bot stores its fields as they are);
+:func:`advance` adds one rolled pool (AE-2) to it and says what happened.
+:func:`advance` and :func:`restart` return the type they are given, so a record
+that extends ``Extended`` (the bot's, which also names who started the action)
+comes back whole. Refusals: ``ace.extended_closed`` (a roll after the action
 ended), ``ace.bad_dc``, ``ace.bad_deadline``.
 
 Decisions where the seed is silent:
@@ -24,9 +26,8 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
@@ -58,13 +59,9 @@ class Extended:
         """Periods left before the deadline (None without one)."""
         return None if self.deadline is None else max(self.deadline - self.periods, 0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Extended:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+A = TypeVar("A", bound=Extended)
+"""An extended action, or a record that extends one: the functions return its type."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +99,14 @@ def check_open(action: Extended) -> None:
         raise RuleError("ace.extended_closed", name=action.name, status=action.status)
 
 
-def roll_period(source: DiceSource, action: Extended, dp: int, *, specialty: bool = False
-                ) -> tuple[Extended, ExtendedEvent]:
+def roll_period(source: DiceSource, action: A, dp: int, *, specialty: bool = False
+                ) -> tuple[A, ExtendedEvent]:
     """AE-4: one period: refuse a closed action, roll the pool (AE-2), add it."""
     check_open(action)
     return advance(action, roll(source, dp, specialty=specialty))
 
 
-def advance(action: Extended, pool: PoolRoll) -> tuple[Extended, ExtendedEvent]:
+def advance(action: A, pool: PoolRoll) -> tuple[A, ExtendedEvent]:
     """AE-4: add one period's pool to the action (decisions 2–4)."""
     check_open(action)
     successes = action.successes + pool.total
@@ -130,6 +127,6 @@ def advance(action: Extended, pool: PoolRoll) -> tuple[Extended, ExtendedEvent]:
                                 at_risk, pool)
 
 
-def restart(action: Extended) -> Extended:
+def restart(action: A) -> A:
     """AE-4: start over (decision 5): totals cleared, DC / deadline / mishap kept."""
     return replace(action, successes=0, ones=0, periods=0, status="running")

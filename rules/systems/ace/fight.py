@@ -25,7 +25,7 @@ Decisions where the seed is silent:
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice.source import DiceSource
@@ -59,14 +59,6 @@ class Member:
     initiative: int = 0
     ambush: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Member:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
 
 @dataclass(frozen=True, slots=True)
 class Posture:
@@ -75,14 +67,6 @@ class Posture:
     cover: str = "none"
     condition: str | None = None
     reflex_used: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Posture:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 @dataclass(frozen=True)
@@ -112,21 +96,6 @@ class Fight:
     def posture(self, name: str) -> Posture:
         key = name.strip().casefold()
         return next((p for n, p in self.postures.items() if n.casefold() == key), Posture())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"members": [m.to_dict() for m in self.members], "current": self.current,
-                "round": self.round,
-                "postures": {n: p.to_dict() for n, p in self.postures.items()},
-                "holds": [h.to_dict() for h in self.holds],
-                "hidden": [h.to_dict() for h in self.hidden]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Fight:
-        return cls(tuple(Member.from_dict(m) for m in data.get("members", ())),
-                   int(data.get("current", 0)), int(data.get("round", 0)),
-                   {str(n): Posture.from_dict(p) for n, p in data.get("postures", {}).items()},
-                   tuple(Hold.from_dict(h) for h in data.get("holds", ())),
-                   tuple(Hidden.from_dict(h) for h in data.get("hidden", ())))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ target's choice of 1d20 + 力量 + 基本腰力 (break, 掙脫) or 1d20 + 敏捷
 (escape, 逃脫); the smaller side takes the size difference as a penalty. The
 side that starts the contest rolls first and wins only by beating the other.
 
-Holds are immutable ``Hold`` records (``to_dict`` / ``from_dict``); the
+Holds are immutable ``Hold`` records (plain fields, stored as they are); the
 functions take the current holds and return the new ones with a result.
 
 Decisions where the seed is silent:
@@ -25,9 +25,8 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
@@ -52,14 +51,6 @@ class Hold:
     state: str = "held"
     margin: int = 0
     round: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Hold:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,7 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rules.errors import RuleError
 
@@ -73,18 +71,6 @@ class Mark:
     def find(self, item: str) -> Stack | None:
         key = item.strip().casefold()
         return next((s for s in self.stacks if s.item.casefold() == key), None)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"level": self.level, "kills": self.kills,
-                "stacks": [{"item": s.item, "count": s.count, "per_slot": s.per_slot,
-                            "span": s.span} for s in self.stacks]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Mark:
-        return cls(int(data.get("level", MIN_LEVEL)),
-                   tuple(Stack(str(s["item"]), int(s["count"]), int(s.get("per_slot", 1)),
-                               int(s.get("span", 1))) for s in data.get("stacks", ())),
-                   int(data.get("kills", 0)))
 
 
 @dataclass(frozen=True, slots=True)

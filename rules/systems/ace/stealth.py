@@ -26,9 +26,8 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
@@ -85,15 +84,6 @@ class Hidden:
     unseen_by: tuple[str, ...] = ()
     seen_by: tuple[str, ...] = ()
     ambush: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
-                for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Hidden:
-        return cls(str(data["hider"]), tuple(data.get("unseen_by", ())),
-                   tuple(data.get("seen_by", ())), bool(data.get("ambush", False)))
 
 
 def _same(a: str, b: str) -> bool:

@@ -9,7 +9,7 @@ command); a GM-run fighter keeps them here in ``stats`` under the rules' keys
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -54,39 +54,21 @@ class Fighter:
     def hp(self) -> int | None:
         return self.stats.get("hp")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "side": self.side, "owner": self.owner,
-                "character_id": self.character_id, "initiative": self.initiative,
-                "init_rolls": list(self.init_rolls), "tiebreak": self.tiebreak, "ap": self.ap,
-                "ap_max": self.ap_max, "tier": self.tier, "stats": dict(self.stats),
-                "flags": list(self.flags), "resist": dict(self.resist)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Fighter:
-        return cls(str(data["name"]), str(data.get("side", "party")), data.get("owner"),
-                   data.get("character_id"), int(data.get("initiative", 0)),
-                   tuple(data.get("init_rolls", ())), int(data.get("tiebreak", 0)),
-                   int(data.get("ap", DEFAULT_AP)), int(data.get("ap_max", DEFAULT_AP)),
-                   int(data.get("tier", 1)),
-                   {str(k): int(v) for k, v in (data.get("stats") or {}).items()},
-                   tuple(data.get("flags", ())),
-                   {str(k): int(v) for k, v in (data.get("resist") or {}).items()})
-
 
 @dataclass(frozen=True)
 class Combat:
-    """Fighters in initiative order; ``started`` once the first turn began (round 1)."""
+    """Fighters in initiative order, the index of the one whose turn it is and the round
+    (the ``rules.kits.turns`` kit's ``TurnOrder``, kept flat: these fields are what the
+    bot stores); ``started`` once the first turn began (round 1)."""
 
-    order: TurnOrder[Fighter]
+    fighters: tuple[Fighter, ...] = ()
+    current: int = 0
+    round: int = 0
     started: bool = False
 
     @property
-    def fighters(self) -> tuple[Fighter, ...]:
-        return self.order.members
-
-    @property
-    def round(self) -> int:
-        return self.order.round
+    def order(self) -> TurnOrder[Fighter]:
+        return TurnOrder(self.fighters, self.current, self.round)
 
     @property
     def actor(self) -> Fighter | None:
@@ -107,17 +89,10 @@ class Combat:
         target = self.get(name)
         return next(i for i, f in enumerate(self.fighters) if f is target)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"fighters": [f.to_dict() for f in self.fighters], "current": self.order.current,
-                "round": self.order.round, "started": self.started}
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Combat | None:
-        fighters = tuple(Fighter.from_dict(f) for f in data.get("fighters", ()))
-        if not fighters:
-            return None
-        return cls(TurnOrder(fighters, int(data.get("current", 0)), int(data.get("round", 0))),
-                   bool(data.get("started", False)))
+def _ordered(combat: Combat, order: TurnOrder[Fighter]) -> Combat:
+    """The fight with the turn kit's new order."""
+    return replace(combat, fighters=order.members, current=order.current, round=order.round)
 
 
 def initiative(source: DiceSource, *, modifier: int = 0, mods: int = 0, tier: int = 1) -> Check:
@@ -133,7 +108,7 @@ def join(combat: Combat | None, fighter: Fighter) -> Combat:
     if fighter.tier < 1:
         raise RuleError("ap20.bad_tier", tier=fighter.tier)
     if combat is None:
-        return Combat(TurnOrder((fighter,)))
+        return Combat((fighter,))
     if combat.find(fighter.name) is not None:
         raise RuleError("ap20.duplicate_name", name=fighter.name)
     key = (fighter.initiative, fighter.tiebreak)
@@ -141,8 +116,8 @@ def join(combat: Combat | None, fighter: Fighter) -> Combat:
               len(combat.fighters))
     if not combat.started:
         members = (*combat.fighters[:at], fighter, *combat.fighters[at:])
-        return replace(combat, order=TurnOrder(members))
-    return replace(combat, order=turns.insert(combat.order, at, fighter))
+        return replace(combat, fighters=members)
+    return _ordered(combat, turns.insert(combat.order, at, fighter))
 
 
 def remove(combat: Combat, name: str) -> Combat | None:
@@ -151,7 +126,7 @@ def remove(combat: Combat, name: str) -> Combat | None:
     at = combat.index(name)
     if len(combat.fighters) == 1:
         return None
-    return replace(combat, order=turns.remove(combat.order, at))
+    return _ordered(combat, turns.remove(combat.order, at))
 
 
 def refill(fighter: Fighter) -> Fighter:
@@ -175,13 +150,13 @@ def next_turn(combat: Combat) -> tuple[Combat, Turn]:
     """Start the fight (round 1, the first in order) or end the current turn; the
     incoming actor's action points refill through the turn kit's ``on_turn_start``."""
     if not combat.started:
-        first = combat.order.members[0]
-        members = (refill(first), *combat.order.members[1:])
-        started = Combat(TurnOrder(members, 0, 1), True)
+        first = combat.fighters[0]
+        members = (refill(first), *combat.fighters[1:])
+        started = Combat(members, 0, 1, True)
         return started, Turn(None, first.name, 1, True, first.ap, first.ap_max)
-    before = combat.order.members[(combat.order.current + 1) % len(combat.fighters)].ap
+    before = combat.fighters[(combat.current + 1) % len(combat.fighters)].ap
     order, change = turns.advance(combat.order, on_turn_start=refill)
-    return replace(combat, order=order), Turn(change.previous.name, change.current.name,
+    return _ordered(combat, order), Turn(change.previous.name, change.current.name,
                                               change.round, change.new_round, before,
                                               change.current.ap)
 
@@ -194,7 +169,7 @@ def update(combat: Combat, name: str, **changes: Any) -> Combat:
         raise RuleError("ap20.negative", name="ap", value=min(fighter.ap, fighter.ap_max))
     if fighter.tier < 1:
         raise RuleError("ap20.bad_tier", tier=fighter.tier)
-    return replace(combat, order=turns.update(combat.order, at, fighter))
+    return _ordered(combat, turns.update(combat.order, at, fighter))
 
 
 def with_flags(fighter: Fighter, add: Iterable[str] = (), drop: Iterable[str] = ()) -> tuple[

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.errors import RuleError
@@ -101,19 +101,6 @@ class Card:
     def level(self, n: int) -> Level:
         return self.levels[n - 1]
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "copies": self.copies}
-        if self.levels:
-            wanted = {*LEVEL_FIELDS[self.kind][0], *LEVEL_FIELDS[self.kind][1]}
-            data["levels"] = [{k: getattr(lv, k) for k in Level.__dataclass_fields__
-                               if k in wanted} for lv in self.levels]
-        if self.kind == ITEM:
-            data["equip" if self.equip else "use"] = dict(self.equip or self.effect)
-        elif self.kind == EVENT:
-            data["effect"] = dict(self.effect)
-        data.update(self.labels)
-        return data
-
 
 @dataclass(frozen=True)
 class Deck:
@@ -129,9 +116,6 @@ class Deck:
     def card_list(self) -> tuple[str, ...]:
         """Every physical card by name, in catalog order (before a shuffle)."""
         return tuple(c.name for c in self.cards for _ in range(c.copies))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "cards": [c.to_dict() for c in self.cards]}
 
 
 LABEL_KEYS = ("en", "zh-Hant", "zh-Hans")
@@ -170,10 +154,9 @@ def parse_deck(data: Any) -> Deck:
         card = parse_card(raw, index)
         if card.name in cards:  # the same name twice: its copies add up
             before = cards[card.name]
-            if before.to_dict() | {"copies": 0} != card.to_dict() | {"copies": 0}:
+            if replace(before, copies=card.copies) != card:
                 raise RuleError("jianshou.deck_conflict", card=card.name)
-            card = Card(card.name, card.kind, before.copies + card.copies, card.levels,
-                        card.effect, card.equip, card.labels)
+            card = replace(card, copies=before.copies + card.copies)
         cards[card.name] = card
     for card in cards.values():
         if card.copies > MAX_COPIES:
@@ -285,15 +268,22 @@ def _number(value: Any, card: str, name: str, *, low: int = 0, high: int = MAX_V
     return value
 
 
-def catalog(cards: tuple[Card, ...]) -> dict[str, Card]:
-    return {c.name: c for c in cards}
+def card_json(card: Card) -> dict[str, Any]:
+    """The card as a deck file writes it (what :func:`parse_card` reads back): the
+    format GMs paste, shown in the replies of `.js card` and `.js deck`."""
+    data: dict[str, Any] = {"name": card.name, "kind": card.kind, "copies": card.copies}
+    if card.levels:
+        wanted = {*LEVEL_FIELDS[card.kind][0], *LEVEL_FIELDS[card.kind][1]}
+        data["levels"] = [{k: getattr(lv, k) for k in Level.__dataclass_fields__
+                           if k in wanted} for lv in card.levels]
+    if card.kind == ITEM:
+        data["equip" if card.equip else "use"] = dict(card.equip or card.effect)
+    elif card.kind == EVENT:
+        data["effect"] = dict(card.effect)
+    data.update(card.labels)
+    return data
 
 
-def card_from_dict(data: Mapping[str, Any]) -> Card:
-    """A stored card (``Card.to_dict``) back; stored data was validated when loaded."""
-    return parse_card(data)
-
-
-def deck_from_dict(data: Mapping[str, Any]) -> Deck:
-    """A stored deck back, without the size checks (they held when it was loaded)."""
-    return Deck(str(data.get("name", "")), tuple(card_from_dict(c) for c in data["cards"]))
+def deck_json(deck: Deck) -> dict[str, Any]:
+    """The deck as a deck file (what :func:`parse_deck` reads back)."""
+    return {"name": deck.name, "cards": [card_json(c) for c in deck.cards]}

@@ -1,8 +1,9 @@
 """The state of one 剑手 table: players (seat order), their zones, the turn and the duel.
 
-Everything is immutable; the operations in ``table``, ``turns`` and ``duel`` return a
-new :class:`Game` and an event. ``to_dict`` / ``from_dict`` give the JSON the bot
-stores (hands and decks included: the store is not a channel message).
+Everything is immutable; the operations in ``setup``, ``turns`` and ``duel`` return a
+new :class:`Game` and an event. The bot stores a game as it is (a typed document read
+and written from these dataclasses: hands and decks included, the store is not a
+channel message).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from rules.errors import RuleError
-from rules.systems.jianshou.cards import Card, card_from_dict
+from rules.systems.jianshou.cards import Card
 
 Status = Literal["lobby", "mulligan", "play", "over"]
 Phase = Literal["practise", "item", "action"]
@@ -24,9 +25,9 @@ HAND_LIMIT = 7
 START_HAND = 6
 """JS-1: each player draws six."""
 MAX_MULLIGANS = 2
+"""JS-1: at most two mulligans."""
 PLAYING = ("mulligan", "play")
 """The statuses of a game being played (not its lobby, not over)."""
-"""JS-1: at most two mulligans."""
 TURN_DRAW = 2
 """JS-2: two cards at the start of a turn (the first turn: less one per mulligan)."""
 START_NEILI = 2
@@ -164,55 +165,3 @@ class Game:
         players = list(self.players)
         players[i] = replace(players[i], **changes)
         return replace(self, players=tuple(players))
-
-    # ------------------------------------------------------------------ storage
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "players": [_player_dict(p) for p in self.players],
-            "cards": [c.to_dict() for c in self.cards],
-            "deck_name": self.deck_name,
-            "current": self.current,
-            "round": self.round,
-            "first": self.first,
-            "turn": None if self.turn is None else {"player": self.turn.player,
-                                                    "done": list(self.turn.done)},
-            "duel": None if self.duel is None else dict(self.duel.__dict__),
-            "winners": list(self.winners),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        if not data:
-            return cls()
-        turn = data.get("turn")
-        duel = data.get("duel")
-        return cls(
-            status=data.get("status", "lobby"),
-            players=tuple(_player_from(p) for p in data.get("players", [])),
-            cards=tuple(card_from_dict(c) for c in data.get("cards", [])),
-            deck_name=data.get("deck_name", ""),
-            current=data.get("current", 0),
-            round=data.get("round", 0),
-            first=data.get("first", -1),
-            turn=None if turn is None else Turn(turn["player"], tuple(turn["done"])),
-            duel=None if duel is None else Duel(**duel),
-            winners=tuple(data.get("winners", [])),
-        )
-
-
-def _player_dict(p: Player) -> dict[str, Any]:
-    data = dict(p.__dict__)
-    for key in ("deck", "hand", "equipment", "discard"):
-        data[key] = list(data[key])
-    data["arts"] = [[a.name, a.level] for a in p.arts]
-    return data
-
-
-def _player_from(data: dict[str, Any]) -> Player:
-    values = dict(data)
-    for key in ("deck", "hand", "equipment", "discard"):
-        values[key] = tuple(values.get(key, ()))
-    values["arts"] = tuple(Art(name, level) for name, level in values.get("arts", ()))
-    return Player(**values)
-

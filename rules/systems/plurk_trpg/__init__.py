@@ -13,8 +13,9 @@ One module per concern; this package re-exports the public API (``__all__``):
 - ``opposed``     PL-6, 14 (surprise)
 - ``multiple``    PL-8, 9
 - ``points``      PL-11 (AP, on the ``rules.kits.costs`` tables)
-- ``field``       PL-15 (cells on the ``rules.kits.grid`` kit, placing, resizing, the board)
-- ``battle``      PL-13, 14 (turns on the ``rules.kits.turns`` kit, BP costs) and moves
+- ``cells``       PL-15 cells on the ``rules.kits.grid`` kit (names, board sizes, distance)
+- ``battle``      PL-13, 14 (turns on the ``rules.kits.turns`` kit, BP costs), placing, moves
+- ``field``       PL-15 resizing the field, the board as text
 - ``damage``      PL-16, 17, 18
 - ``common``      private helpers
 
@@ -118,6 +119,7 @@ from rules.systems.plurk_trpg.battle import (
     end_battle,
     move,
     pass_turn,
+    place,
     remove_combatant,
     set_bp_cost,
     skip_turn,
@@ -125,6 +127,7 @@ from rules.systems.plurk_trpg.battle import (
     start_battle,
     update_combatant,
 )
+from rules.systems.plurk_trpg.cells import FIELD_DEFAULT, FIELD_MAX, cell_name, distance, parse_cell
 from rules.systems.plurk_trpg.checks import (
     CHECK_DIE,
     CHECK_MODES,
@@ -175,17 +178,7 @@ from rules.systems.plurk_trpg.dice import (
     parse_dice,
     roll_dice,
 )
-from rules.systems.plurk_trpg.field import (
-    FIELD_DEFAULT,
-    FIELD_MAX,
-    board_grid,
-    cell_name,
-    distance,
-    parse_cell,
-    place,
-    render_board,
-    set_field,
-)
+from rules.systems.plurk_trpg.field import board_grid, render_board, set_field
 from rules.systems.plurk_trpg.losses import (
     INTERVENTION_MIN_COST,
     INTERVENTION_MIN_CP,

@@ -1,4 +1,4 @@
-"""Battle (PL-13, 14, and moving on the field of PL-15): initiative, rounds from 0,
+"""Battle (PL-13, 14, and placing and moving on the field of PL-15): initiative, rounds from 0,
 BP spent per action and refilled at a turn's end and start, combatants joining and
 leaving mid-battle.
 
@@ -11,29 +11,27 @@ parry declaration ends). BP costs are a ``rules.kits.costs.CostTable``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits import turns
 from rules.kits.costs import CostTable, alias_table
-from rules.systems.plurk_trpg.checks import CHECK_DIE
-from rules.systems.plurk_trpg.common import (
-    MAX_REROLLS,
-    _non_negative,
-    _plain,
-    _replace_combatant,
-    _resolve_action,
-    _roll,
-)
-from rules.systems.plurk_trpg.field import (
+from rules.systems.plurk_trpg.cells import (
     FIELD_DEFAULT,
     _check_size,
     cell_name,
     distance,
     parse_cell,
-    place,
+)
+from rules.systems.plurk_trpg.checks import CHECK_DIE
+from rules.systems.plurk_trpg.common import (
+    MAX_REROLLS,
+    _non_negative,
+    _replace_combatant,
+    _resolve_action,
+    _roll,
 )
 
 BP_DEFAULT_COSTS: dict[str, int] = {"move": 1, "attack": 2, "skill": 2, "item": 1, "parry": 1}
@@ -119,23 +117,14 @@ class Combatant:
     def can_act(self) -> bool:
         return self.unconscious == 0 and (self.hp is None or self.hp > 0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
-        names = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in names}
-        values["initiative_rolls"] = tuple(values.get("initiative_rolls", ()))
-        return cls(**values)
-
 
 @dataclass(frozen=True)
 class Battle:
     """The battle turn state (PL-13…16): order, round, current actor, costs, field.
 
     ``combatants`` is kept in initiative order. Immutable: every function
-    returns a new ``Battle``. ``to_dict``/``from_dict`` give plain JSON.
+    returns a new ``Battle``. Plain fields only (tuples, a dict of ints), so the bot
+    stores it as JSON through a pydantic ``TypeAdapter`` of this dataclass.
     """
 
     combatants: tuple[Combatant, ...]
@@ -188,33 +177,6 @@ class Battle:
         """Canonical key and BP cost of an action (``攻擊`` → ("attack", 2))."""
         key = _resolve_action(BP_COSTS, action, self.costs, "plurk.bp_unknown_action")
         return key, self.costs[key]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": 1,
-            "combatants": [c.to_dict() for c in self.combatants],
-            "round": self.round,
-            "current": self.current,
-            "costs": dict(self.costs),
-            "width": self.width,
-            "height": self.height,
-            "first_side": self.first_side,
-            "ended": self.ended,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Battle:
-        costs = data.get("costs")
-        return cls(
-            combatants=tuple(Combatant.from_dict(c) for c in data["combatants"]),
-            round=int(data.get("round", 0)),
-            current=int(data.get("current", 0)),
-            costs={str(k): int(v) for k, v in costs.items()} if costs else dict(BP_DEFAULT_COSTS),
-            width=int(data.get("width", FIELD_DEFAULT)),
-            height=int(data.get("height", FIELD_DEFAULT)),
-            first_side=data.get("first_side"),
-            ended=bool(data.get("ended", False)),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,7 +551,20 @@ def end_battle(battle: Battle) -> Battle:
     return replace(battle, ended=True)
 
 
-# ------------------------------------------------------------------ moving on the field (PL-15)
+# ------------------------------------------------------ placing and moving on the field (PL-15)
+
+
+def place(battle: Battle, name: str, cell: str | None) -> Battle:
+    """The GM puts a combatant on a cell (no BP), or takes it off the board with None."""
+    index = battle.index_of(name)
+    if cell is None:
+        return _replace_combatant(battle, index, position=None)
+    col, row = parse_cell(cell, battle.width, battle.height)
+    wanted = cell_name(col, row)
+    occupant = battle.occupant(wanted)
+    if occupant is not None and occupant.name != battle.combatants[index].name:
+        raise RuleError("plurk.cell_occupied", cell=wanted, occupant=occupant.name)
+    return _replace_combatant(battle, index, position=wanted)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,7 @@ the fate check and the public notice of a secret roll."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
@@ -47,15 +45,6 @@ class CheckResult:
     def margin(self) -> int:
         """value − threshold (≥ 0 on success)."""
         return self.value - self.threshold
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict, so the bot can keep the last check for a later push / fate check."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CheckResult:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 def _evaluate(

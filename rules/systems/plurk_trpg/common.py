@@ -26,15 +26,6 @@ class _HasCombatants(Protocol):
 _B = TypeVar("_B", bound=_HasCombatants)
 
 
-def _plain(value: Any) -> Any:
-    """Tuples to lists, recursively, so ``to_dict`` output is plain JSON."""
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
 def _non_negative(value: int, name: str) -> None:
     if value < 0:
         raise RuleError("plurk.negative_amount", name=name, amount=value)

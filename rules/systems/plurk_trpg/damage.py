@@ -34,10 +34,10 @@ from rules.systems.plurk_trpg.battle import (
     _spend,
     attack_or_parry,
 )
+from rules.systems.plurk_trpg.cells import distance
 from rules.systems.plurk_trpg.checks import CheckResult, check
 from rules.systems.plurk_trpg.common import _non_negative, _replace_combatant
 from rules.systems.plurk_trpg.dice import DiceRoll, roll_dice
-from rules.systems.plurk_trpg.field import distance
 from rules.systems.plurk_trpg.losses import is_fatal
 from rules.systems.plurk_trpg.vocabulary import resolve_stat
 

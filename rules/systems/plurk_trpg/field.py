@@ -1,7 +1,6 @@
-"""The field (PL-15): an 8×8 board by default (up to 26×26), cells ``A1``… on the
-``rules.kits.grid`` kit, Chebyshev distance, the GM's placements and resizes, and
-the board as text. Moving on it costs BP: ``move`` lives with the battle
-(``battle.py``), which uses these cells.
+"""The field (PL-15) as a whole: the GM's resizes and the board as text. Its cells
+are ``cells.py``; placing and moving on it live with the battle (``battle.py``),
+whose state holds the positions.
 """
 
 from __future__ import annotations
@@ -12,55 +11,10 @@ from typing import TYPE_CHECKING
 
 from rules.errors import RuleError
 from rules.kits import grid
-from rules.systems.plurk_trpg.common import _replace_combatant
+from rules.systems.plurk_trpg.cells import FIELD_MAX, _check_size, parse_cell
 
 if TYPE_CHECKING:
     from rules.systems.plurk_trpg.battle import Battle
-
-FIELD_DEFAULT = 8
-FIELD_MAX = 26
-
-
-def parse_cell(
-    cell: str, width: int = FIELD_DEFAULT, height: int = FIELD_DEFAULT
-) -> tuple[int, int]:
-    """``A1`` → (column 0, row 0); refuses malformed and off-board cells."""
-    coord = grid.parse_cell(cell)
-    if coord is None:
-        raise RuleError("plurk.bad_cell", cell=cell)
-    if not grid.contains(coord, width, height):
-        raise RuleError(
-            "plurk.cell_off_board", cell=cell_name(*coord), width=width, height=height
-        )
-    return coord
-
-
-def cell_name(col: int, row: int) -> str:
-    """(0, 0) → ``A1``."""
-    return grid.cell_name(col, row)
-
-
-def distance(a: str, b: str) -> int:
-    """Chebyshev distance in cells between two cell names (diagonals count 1)."""
-    return grid.chebyshev(parse_cell(a, FIELD_MAX, FIELD_MAX), parse_cell(b, FIELD_MAX, FIELD_MAX))
-
-
-def _check_size(width: int, height: int) -> None:
-    if not (1 <= width <= FIELD_MAX and 1 <= height <= FIELD_MAX):
-        raise RuleError("plurk.field_size", width=width, height=height, max=FIELD_MAX)
-
-
-def place(battle: Battle, name: str, cell: str | None) -> Battle:
-    """The GM puts a combatant on a cell (no BP), or takes it off the board with None."""
-    index = battle.index_of(name)
-    if cell is None:
-        return _replace_combatant(battle, index, position=None)
-    col, row = parse_cell(cell, battle.width, battle.height)
-    wanted = cell_name(col, row)
-    occupant = battle.occupant(wanted)
-    if occupant is not None and occupant.name != battle.combatants[index].name:
-        raise RuleError("plurk.cell_occupied", cell=wanted, occupant=occupant.name)
-    return _replace_combatant(battle, index, position=wanted)
 
 
 def set_field(battle: Battle, width: int, height: int) -> Battle:

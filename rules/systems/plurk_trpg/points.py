@@ -3,9 +3,7 @@ on the ``rules.kits.costs`` tables."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from rules.errors import RuleError
 from rules.kits.costs import CostTable, alias_table
@@ -33,17 +31,6 @@ class ApPool:
     def resolve(self, action: str) -> str:
         """Canonical key of an action name (``搜索`` → ``observe``)."""
         return _resolve_action(AP_COSTS, action, self.costs, "plurk.ap_unknown_action")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"points": self.points, "costs": dict(self.costs)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ApPool:
-        costs = data.get("costs")
-        return cls(
-            int(data.get("points", 0)),
-            {str(k): int(v) for k, v in costs.items()} if costs else dict(AP_DEFAULT_COSTS),
-        )
 
 
 @dataclass(frozen=True, slots=True)

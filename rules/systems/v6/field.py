@@ -9,7 +9,6 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from rules.errors import RuleError
 from rules.kits import grid
@@ -47,20 +46,6 @@ class Unit:
     fatigue: int = 0
     stats: dict[str, int] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "cell": list(self.cell) if self.cell else None,
-                "facing": self.facing, "posture": self.posture, "size": self.size,
-                "sense": self.sense, "fatigue": self.fatigue, "stats": dict(self.stats)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Unit:
-        cell = data.get("cell")
-        return cls(str(data["name"]), (int(cell[0]), int(cell[1])) if cell else None,
-                   int(data.get("facing", 0)), str(data.get("posture", "stand")),
-                   str(data.get("size", "medium")), str(data.get("sense", "normal")),
-                   int(data.get("fatigue", 0)),
-                   {str(k): int(v) for k, v in (data.get("stats") or {}).items()})
-
 
 @dataclass(frozen=True)
 class Field:
@@ -83,15 +68,6 @@ class Field:
     def drop(self, name: str) -> Field:
         return replace(self, units=tuple(u for u in self.units
                                          if u.name.casefold() != name.strip().casefold()))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"width": self.width, "height": self.height,
-                "units": [u.to_dict() for u in self.units]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Field:
-        return cls(int(data.get("width", DEFAULT_SIZE)), int(data.get("height", DEFAULT_SIZE)),
-                   tuple(Unit.from_dict(u) for u in data.get("units", ())))
 
 
 def resize(f: Field, width: int, height: int) -> Field:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from tests.adapters.debug_logs import (
     HIDDEN_DIE,

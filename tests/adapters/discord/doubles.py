@@ -52,7 +52,7 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from adapters.discord.client import TrpgDiscordClient
-from bot.config.discord import DiscordSettings
+from adapters.discord.settings import DiscordSettings
 
 APP_ID = 111111111111111111
 BOT_ID = 222222222222222222

@@ -18,7 +18,6 @@ import discord
 import pytest
 
 from adapters.discord.client import TrpgDiscordClient
-from adapters.discord.convert import NOT_A_COMMAND, as_chatter
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from rules.dice.source import ScriptedSource
@@ -112,8 +111,8 @@ async def test_chatter_of_a_logging_table_is_in_the_exported_log(core: Core) -> 
     assert log.count("我推開門，走進去。") == 1
     assert "@Alice 小心！" in log and ":nat20: 大成功" in log
     assert "[地圖.png]" in log and "[嚇到]" in log
-    # as typed: the adapter's not-a-command mark is invisible, and gone (issue 22 item 10)
-    assert "<p>/r 1d20 別當真</p>" in log and NOT_A_COMMAND not in log
+    # as typed, with no invisible mark (issue 22 item 10; chatter is Incoming.kind now)
+    assert "<p>/r 1d20 別當真</p>" in log and "\u200b" not in log
     for absent in ("機器人自己的話", "別的機器人的話", "釘選了訊息"):
         assert absent not in log
     assert log.index("我推開門") < log.index("/r 1d20") < log.index(".r 1d20")
@@ -150,11 +149,17 @@ async def test_what_chatter_reaches_the_core() -> None:
     await client.on_message(chat(client, ALICE, "Alice", f"<@{BOT_ID}> 謝謝",
                                  mentions=[mentioned(BOT_ID, "trpgbot", bot=True)]))
     await client.on_message(chat(client, ALICE, "Alice", "   "))  # nothing to record
-    assert [(i.text, i.channel, i.user, i.display_name, i.is_private) for i in core.seen] == [
-        ("嗨", str(CHANNEL_ID), str(ALICE), "Alice", False),
-        (".r 1d20", str(CHANNEL_ID), str(ALICE), "Alice", False),
-        ("@trpgbot 謝謝", str(CHANNEL_ID), str(ALICE), "Alice", False)]
-    assert len({i.message_id for i in core.seen}) == 3
+    # "/" is left to slash commands: typed as text it is chatter, though it reads like one
+    await client.on_message(chat(client, ALICE, "Alice", "/r 1d20"))
+    await client.on_message(chat(client, ALICE, "Alice", "／r"))
+    assert [(i.text, i.kind, i.channel, i.user, i.display_name, i.is_private)
+            for i in core.seen] == [
+        ("嗨", "chatter", str(CHANNEL_ID), str(ALICE), "Alice", False),
+        (".r 1d20", "command", str(CHANNEL_ID), str(ALICE), "Alice", False),
+        ("@trpgbot 謝謝", "chatter", str(CHANNEL_ID), str(ALICE), "Alice", False),
+        ("/r 1d20", "chatter", str(CHANNEL_ID), str(ALICE), "Alice", False),
+        ("／r", "chatter", str(CHANNEL_ID), str(ALICE), "Alice", False)]
+    assert len({i.message_id for i in core.seen}) == 5
 
 
 async def test_without_the_message_content_intent_no_chatter_is_passed() -> None:
@@ -169,9 +174,3 @@ async def test_without_the_message_content_intent_no_chatter_is_passed() -> None
     await client.on_message(chat(client, ALICE, "Alice", f"<@{BOT_ID}> .r 1d20"))
     assert [i.text for i in core.seen] == [".r 1d20"]
 
-
-@pytest.mark.parametrize(("text", "sent"), [
-    ("你好", "你好"), ("/r 1d20", NOT_A_COMMAND + "/r 1d20"), ("／r", NOT_A_COMMAND + "／r"),
-    ("r 1d20", "r 1d20"), ("/ 空格", "/ 空格")])
-def test_chatter_is_never_a_command_for_the_core(text: str, sent: str) -> None:
-    assert as_chatter(text) == sent

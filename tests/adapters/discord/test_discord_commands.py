@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from discord import Locale, app_commands
 
+from adapters.config import Settings
 from adapters.discord.commands import VERBS, build_commands, check_line, core_knows, text_line
-from adapters.discord.convert import split_message, utf16_len
+from adapters.discord.convert import split_message
 from adapters.discord.i18n import STRINGS, CommandTranslator
-from bot.config import Settings
+from adapters.split import utf16_length
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from tests.adapters.discord.doubles import (
@@ -161,8 +162,25 @@ async def test_discord_sync_is_logged_at_warning(
 def test_split_counts_like_discord_and_keeps_surrogate_pairs() -> None:
     text = "🎲" * 1500  # 3000 UTF-16 units
     pieces = split_message(text)
-    assert [utf16_len(piece) for piece in pieces] == [2000, 1000]
+    assert [utf16_length(piece) for piece in pieces] == [2000, 1000]
     assert "".join(pieces) == text
     assert split_message("") == []
     words = ("word " * 600).strip()
     assert all(not piece.startswith(" ") for piece in split_message(words))
+
+
+def test_the_shared_slash_texts_name_no_system_s_own_command() -> None:
+    """The slash commands are the same in every channel, whatever it plays: a text that
+    named one system's command (`/init` once said "as after .battle") would be wrong in
+    every other system."""
+    from bot import systems
+    from bot.routes import router
+
+    common = set(router().common.names())
+    own = {name for plugin in systems.plugins().values()
+           for name in plugin.commands.names() if name not in common and name.isascii()}
+    for key, texts in STRINGS.items():
+        for text in texts.values():
+            named = {word.lstrip(".").casefold() for word in text.split()
+                     if word.startswith(".")}
+            assert not named & own, (key, text)

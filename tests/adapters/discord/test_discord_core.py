@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from rules.dice.source import ScriptedSource
 from tests.adapters.discord.doubles import (

@@ -20,7 +20,6 @@ import discord
 import pytest
 
 from adapters.discord import convert as discord_convert
-from adapters.discord.convert import utf16_len
 from adapters.discord.delivery import (
     InteractionOrigin,
     MessageOrigin,
@@ -28,6 +27,7 @@ from adapters.discord.delivery import (
     send_ping,
     send_to_channel,
 )
+from adapters.split import utf16_length
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from rules.dice.source import ScriptedSource
@@ -254,7 +254,7 @@ async def test_discord_split_after_escaping_never_cuts_an_escape() -> None:
     client = make_client(core, api)
     await invoke(client, api, command_payload("roll", ALICE, "Alice", expression="d20"))
     pieces = api.public()
-    assert [utf16_len(piece) for piece in pieces] == [1999, 1002]
+    assert [utf16_length(piece) for piece in pieces] == [1999, 1002]
     assert all(markup(piece) == [] for piece in pieces)
     assert "".join(shown(piece) for piece in pieces) == echo
 

@@ -14,9 +14,9 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from adapters.config import Settings
 from adapters.discord import serve
-from bot.config import Settings
-from bot.config.discord import DiscordSettings
+from adapters.discord.settings import DiscordSettings
 from bot.core import Core
 from tests.adapters.discord.doubles import APP_ID, BOT_ID, command_payload
 from tests.adapters.discord.fake_discord import FakeDiscord

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from nonebug import NONEBOT_INIT_KWARGS, NONEBOT_START_LIFESPAN
 
+from adapters.config import Settings
 from adapters.onebot.server import nonebot_init_kwargs
-from bot.config import Settings
 from tests.adapters.onebot.harness import RunningBot, onebot_settings, start_bot, stop_bot
 
 

@@ -8,8 +8,8 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.config import Settings
-from bot.config.onebot import OneBotSettings
+from adapters.config import Settings
+from adapters.onebot.settings import OneBotSettings
 from bot.core import Core
 from rules.dice.source import DiceSource
 

@@ -13,7 +13,7 @@ import pytest
 from nonebot.adapters.onebot.v11.exception import NetworkError
 
 from adapters.onebot.delivery import OneBotDelivery
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.messages import Outgoing
 
 

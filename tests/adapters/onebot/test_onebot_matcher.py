@@ -18,7 +18,7 @@ from nonebug import App
 
 from adapters.onebot import bridge
 from adapters.onebot.server import ensure_plugin
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 from bot.core import Core
 from bot.messages import Outgoing
 from tests.adapters.onebot.peer import SELF_ID, failed, group_event, private_event

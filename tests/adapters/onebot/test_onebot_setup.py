@@ -7,9 +7,9 @@ import logging
 import pytest
 from nonebot import logger
 
+from adapters.config import Settings
 from adapters.onebot.server import nonebot_init_kwargs, onebot_config, route_nonebot_logs
-from bot.config import Settings
-from bot.config.onebot import OneBotSettings
+from adapters.onebot.settings import OneBotSettings
 
 
 def test_the_token_reaches_the_adapter_but_not_nonebots_config() -> None:

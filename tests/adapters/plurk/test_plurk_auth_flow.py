@@ -10,7 +10,7 @@ from adapters.plurk.auth_flow import TokenPair, authorize_url, parse_token_answe
 from adapters.plurk.client import PlurkClient
 from adapters.plurk.credentials import PlurkCredentials
 from adapters.plurk.errors import PlurkError
-from bot.config.plurk import PlurkSettings
+from adapters.plurk.settings import PlurkSettings
 from tests.adapters.plurk.fake_plurk import APP_KEY, APP_SECRET, BOT_ID, FakePlurk
 
 

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
+from adapters.config import Settings
 from adapters.plurk.listener import PlurkListener
-from adapters.plurk.text import NOT_A_COMMAND, as_chatter
-from bot.config import Settings
 from bot.messages import Incoming, Outgoing
 from tests.adapters.plurk.fake_plurk import BOT_ID, FakePlurk
 from tests.adapters.plurk.test_plurk_listener import (
@@ -70,8 +69,8 @@ async def test_thread_chatter_is_in_the_exported_log(fake: FakePlurk, settings: 
         await bot.close()
     assert log.count("我推開門走進去") == 1
     assert "小心 ＠alice" in log and "＠dicebot 謝謝" in log
-    # as typed: the adapter's not-a-command mark is invisible, and gone (issue 22 item 10)
-    assert "\n\\.r 1d20 不是給機器人的" in log and NOT_A_COMMAND not in log
+    # as typed, with no invisible mark (issue 22 item 10; chatter is Incoming.kind now)
+    assert "\n\\.r 1d20 不是給機器人的" in log and "\u200b" not in log
     assert "機器人自己的話" not in log
     assert log.index("我推開門") < log.index("不是給機器人的") < log.index("1d20 = ")
 
@@ -130,17 +129,12 @@ async def test_what_reaches_the_core(fake: FakePlurk) -> None:
     await plurk.handle_plurk({"plurk_id": 9, "owner_id": ALICE, "content_raw": "新的一噗"})
     await plurk.handle_plurk({"plurk_id": 10, "owner_id": ALICE,
                               "content_raw": "@dicebot .r d6"})
-    assert [(i.channel, i.user, i.display_name, i.text, i.message_id) for i in core.seen] == [
-        ("1", str(ALICE), "Alice", "閒聊一句", "r2"),
-        ("1", str(ALICE), "Alice", ".r 1d20", "r3"),
-        ("1", str(ALICE), "Alice", "@DiceBot: 謝謝你", "r4"),
-        ("1", str(ALICE), "Alice", NOT_A_COMMAND + "。r 1d20", "r5"),
-        ("1", str(ALICE), "Alice", "看 連結", "r7"),
-        ("10", str(ALICE), "Alice", ".r d6", "p10")]
+    assert [(i.channel, i.user, i.display_name, i.text, i.message_id, i.kind)
+            for i in core.seen] == [
+        ("1", str(ALICE), "Alice", "閒聊一句", "r2", "chatter"),
+        ("1", str(ALICE), "Alice", ".r 1d20", "r3", "command"),
+        ("1", str(ALICE), "Alice", "@DiceBot: 謝謝你", "r4", "chatter"),
+        ("1", str(ALICE), "Alice", "。r 1d20", "r5", "chatter"),  # not addressed to the bot
+        ("1", str(ALICE), "Alice", "看 連結", "r7", "chatter"),
+        ("10", str(ALICE), "Alice", ".r d6", "p10", "command")]
 
-
-@pytest.mark.parametrize(("text", "sent"), [
-    ("你好", "你好"), (".r 1d20", NOT_A_COMMAND + ".r 1d20"), ("r 1d20", "r 1d20"),
-    ("/ 空格", "/ 空格"), ("＠dicebot .r", "＠dicebot .r")])
-def test_chatter_is_never_a_command_for_the_core(text: str, sent: str) -> None:
-    assert as_chatter(text) == sent

@@ -14,7 +14,7 @@ from adapters.plurk.client import PlurkClient
 from adapters.plurk.credentials import PlurkCredentials, load_credentials
 from adapters.plurk.errors import ErrorKind, PlurkConfigError, PlurkError, classify_error
 from adapters.plurk.oauth import encode_form
-from bot.config.plurk import PlurkSettings
+from adapters.plurk.settings import PlurkSettings
 from tests.adapters.plurk.fake_plurk import (
     ACCESS_SECRET,
     ACCESS_TOKEN,

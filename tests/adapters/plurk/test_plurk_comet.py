@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from adapters.plurk.client import PlurkClient
-from adapters.plurk.comet import CometBatch, CometWatcher, backoff_delay, parse_comet_body
+from adapters.plurk.comet import CometBatch, CometWatcher, parse_comet_body
 from tests.adapters.plurk.fake_plurk import FakePlurk
 
 
@@ -25,7 +25,8 @@ def test_parse_comet_body() -> None:
 
 
 def test_backoff_grows_and_caps() -> None:
-    assert [backoff_delay(n, 2, 30) for n in range(1, 7)] == [2, 4, 8, 16, 30, 30]
+    backoff = CometWatcher(None, base_delay=2, max_delay=30).backoff  # type: ignore[arg-type]
+    assert [backoff.delay(n) for n in range(1, 7)] == [2, 4, 8, 16, 30, 30]
 
 
 class Recorder:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import Settings
+from adapters.config import Settings
 from tests.adapters.debug_logs import (
     HIDDEN_DIE,
     SECRET_DIE,

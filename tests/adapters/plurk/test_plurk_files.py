@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from adapters.config import Settings
 from adapters.plurk.client import PlurkClient
 from adapters.plurk.outbox import MAX_FILE_RESPONSES, PlurkOutbox
 from adapters.plurk.sender import SAME_CONTENT_MARKER, PlurkSender, RetryPolicy
 from adapters.plurk.text import PLURK_LIMIT, neutralise, plurk_length
-from bot.config import Settings
 from bot.i18n import Catalog
 from bot.messages import Attachment, Outgoing
 from rules.dice.source import ScriptedSource

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from adapters.config import Settings
 from adapters.plurk import serve
 from adapters.plurk.errors import PlurkError
+from adapters.plurk.settings import PlurkSettings
 from adapters.plurk.text import neutralise
-from bot.config import Settings
-from bot.config.plurk import PlurkSettings
 from bot.core import Core
 from bot.messages import Incoming
 from rules.dice.source import DiceSource, ScriptedSource

@@ -11,12 +11,12 @@ from typing import Any
 import aiohttp
 import pytest
 
+from adapters.config import Settings
 from adapters.plurk.client import PlurkClient
 from adapters.plurk.errors import ErrorKind, PlurkError
 from adapters.plurk.oauth import sign
 from adapters.plurk.outbox import PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
-from bot.config import Settings
 from bot.i18n import Catalog
 from bot.messages import Attachment, Outgoing
 from tests.adapters.plurk.fake_plurk import (

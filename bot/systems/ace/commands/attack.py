@@ -13,20 +13,18 @@ from typing import TypedDict
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.ace.args import echo, is_word, join_spaced, number, option
-from bot.systems.ace.documents import MarkDoc
+from bot.systems.ace.args import echo, join_spaced, number, option
+from bot.systems.ace.documents import FIGHT, MARK, OPTIONS
 from bot.systems.ace.sheet import energy_key
 from bot.systems.ace.state import (
     Someone,
     actor_or_speaker,
     armed,
-    load_fight,
-    options,
     pop_by,
-    save_fight,
     set_hp,
     someone,
 )
@@ -129,9 +127,8 @@ async def land(ctx: Context, attacker: Someone, target: Someone, damage: int) ->
     await set_hp(ctx, target, change.after)
     lines = [hp_text(ctx, target.name, change.before, change.after)]
     if change.dead and change.before > 0 and attacker.character is not None:
-        row = await ctx.document(MarkDoc, attacker.character)
-        after = mark.add_kills(mark.Mark.from_dict(row.data or {}), 1)
-        row.data = after.to_dict()
+        after = mark.add_kills(await ctx.uow.load(MARK, attacker.character), 1)
+        ctx.uow.save(MARK, after, attacker.character)
         lines.append(ctx.t("ace.attack.kill", name=attacker.name, kills=after.kills))
     return lines
 
@@ -143,8 +140,8 @@ async def atk(ctx: Context) -> list[Outgoing]:
     [命中+N] [攻擊+N] [武器=N] [子彈=N] [能量=火] [by=名字]`."""
     words, by = pop_by(join_spaced(ctx.args).split())
     ref, spec, gear = parse_attack(words)
-    row, fight = await load_fight(ctx)
-    supernatural = (await options(ctx))["super"]
+    fight = await ctx.uow.load(FIGHT)
+    supernatural = (await ctx.uow.load(OPTIONS)).super
     attacker = await actor_or_speaker(ctx, by, fight)
     target = await someone(ctx, ref)
     if spec.assassinate:
@@ -156,7 +153,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
         fight = rules_fight.spend_reflex(fight, target.name)
     result = combat.attack(ctx.dice, a, t, spec, supernatural=supernatural)
     fight = rules_fight.with_hidden(fight, stealth.reveal(fight.hidden, attacker.name))
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     parts = [hit_text(ctx, result.hit)]
     if result.damage is not None:
         parts.append(damage_text(ctx, result.damage))
@@ -197,8 +194,8 @@ async def area(ctx: Context) -> list[Outgoing]:
     if len(words) < 2:
         raise CommandError("ace.error.area_usage")
     value = number(words[0], "ace.error.area_usage")
-    supernatural = (await options(ctx))["super"]
-    _row, fight = await load_fight(ctx)
+    supernatural = (await ctx.uow.load(OPTIONS)).super
+    fight = await ctx.uow.load(FIGHT)
     targets = [await someone(ctx, ref) for ref in words[1:]]
     lines, results = [ctx.t("ace.area.head", area=value)], []
     for target in targets:
@@ -234,8 +231,8 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     target = await someone(ctx, words[0])
     require_owner_or_gm(ctx, target.owner)
     amount = number(words[1], "ace.error.dmg_usage")
-    supernatural = (await options(ctx))["super"]
-    _row, fight = await load_fight(ctx)
+    supernatural = (await ctx.uow.load(OPTIONS)).super
+    fight = await ctx.uow.load(FIGHT)
     result = combat.harm(amount, armed(target, fight), energy=energy, supernatural=supernatural)
     cut = []
     if result.resisted:

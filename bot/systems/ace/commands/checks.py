@@ -21,13 +21,13 @@ from bot.kits import hidden
 from bot.kits.references import investigator
 from bot.messages import Outgoing
 from bot.permissions import require_gm
-from bot.store.models import Character
 from bot.systems.ace.args import MAX_REASON, MAX_VALUE, dc_of, echo, join_spaced
+from bot.systems.ace.documents import OPTIONS
 from bot.systems.ace.sheet import sheet_key
-from bot.systems.ace.state import options
 from bot.systems.ace.table import command
 from bot.systems.ace.text import check_line, data, readable
 from bot.systems.ace.words import SPECIALTY, any_of
+from bot.unit_of_work import Sheet
 from rules.systems import ace
 from rules.systems.ace import pool
 
@@ -97,7 +97,7 @@ def precheck(text: str) -> None:
     parse_check(text)
 
 
-async def roll_for(ctx: Context, character: Character | None,
+async def roll_for(ctx: Context, character: Sheet | None,
                    args: CheckArgs) -> pool.CheckResult:
     """AE-2/3 with the sheet's numbers (a bare pool needs no sheet)."""
     check = partial(pool.check, ctx.dice, bonus=args.bonus, specialty=args.specialty,
@@ -113,7 +113,7 @@ async def roll_for(ctx: Context, character: Character | None,
         usage = "ace.error.attribute_missing" if attribute else "ace.error.stat_missing"
         raise CommandError(usage, pc=character.name, name=echo(args.stat))
     if attribute:
-        if not (await options(ctx))["attr"] and ctx.gm_users and not ctx.is_gm:
+        if not (await ctx.uow.load(OPTIONS)).attr and ctx.gm_users and not ctx.is_gm:
             raise CommandError("ace.error.attr_not_allowed", name=key)
         return check(stat=key, attribute=int(stats[key]))
     return check(int(stats[key]), stat=key)
@@ -121,7 +121,7 @@ async def roll_for(ctx: Context, character: Character | None,
 
 async def speaker_check(ctx: Context, *, hidden_result: bool) -> list[Outgoing]:
     args = parse_check(ctx.args)
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     result = await roll_for(ctx, character, args)
     who = character.name if character is not None else ctx.name
     text = check_line(ctx, who, result, args.reason)

@@ -13,16 +13,17 @@ state (they survive a restart).
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import asdict
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import fold
-from bot.systems.ace.args import check_name, dc_of, echo, is_word, join_spaced, option
+from bot.systems.ace.args import check_name, dc_of, echo, join_spaced, option
 from bot.systems.ace.commands.checks import parse_check, roll_for
-from bot.systems.ace.documents import ExtendedActions
+from bot.systems.ace.documents import EXTENDED, Started
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, dp_label, joined, pool_text, readable
 from bot.systems.ace.words import any_of
@@ -37,16 +38,7 @@ MISHAP = ("過失", "过失", "mishap")
 DEADLINE = ("期限", "deadline", "limit")
 
 
-async def load(ctx: Context) -> tuple[Any, dict[str, dict[str, Any]]]:
-    row = await ctx.document(ExtendedActions)
-    return row, {str(k): dict(a) for k, a in ((row.data or {}).get("actions") or {}).items()}
-
-
-def save(row: Any, actions: dict[str, dict[str, Any]]) -> None:
-    row.data = {"actions": actions}
-
-
-def find(actions: dict[str, dict[str, Any]], ref: str) -> str:
+def find(actions: dict[str, Started], ref: str) -> str:
     name = ref.strip()
     if name in actions:
         return name
@@ -90,10 +82,10 @@ async def ext(ctx: Context) -> list[Outgoing]:
 
 
 async def show(ctx: Context) -> list[Outgoing]:
-    _row, actions = await load(ctx)
+    actions = (await ctx.uow.load(EXTENDED)).actions
     if not actions:
         return [ctx.reply(ctx.t("ace.ext.none"), data("extended", actions={}))]
-    items = [summary(ctx, name, extended.Extended.from_dict(a)) for name, a in actions.items()]
+    items = [summary(ctx, name, action) for name, action in actions.items()]
     return [ctx.reply(ctx.t("ace.ext.list", items=joined(ctx, items)),
                       data("extended", actions=actions))]
 
@@ -128,14 +120,15 @@ def parse_new(text: str) -> tuple[str, int, int | None, bool]:
 async def new(ctx: Context, text: str) -> list[Outgoing]:
     """AE-4: a new extended action (DC, deadline, mishap)."""
     name, dc, deadline, mishap = parse_new(text)
-    row, actions = await load(ctx)
+    stored = await ctx.uow.load(EXTENDED)
+    actions = stored.actions
     if any(fold(k) == fold(name) for k in actions):
         raise CommandError("ace.error.ext_exists", name=name)
     if len(actions) >= MAX_ACTIONS:
         raise CommandError("ace.error.ext_too_many", limit=MAX_ACTIONS)
     action = extended.start(name, dc, deadline=deadline, mishap=mishap)
-    actions[name] = {**action.to_dict(), "by": ctx.user}
-    save(row, actions)
+    actions[name] = Started(**asdict(action), by=ctx.user)
+    ctx.uow.save(EXTENDED, stored)
     options = []
     if deadline is not None:
         options.append(ctx.t("ace.ext.deadline", deadline=deadline))
@@ -148,18 +141,18 @@ async def new(ctx: Context, text: str) -> list[Outgoing]:
 
 async def roll(ctx: Context, ref: str, text: str) -> list[Outgoing]:
     """AE-4: one period rolled with the speaker's sheet."""
-    row, actions = await load(ctx)
-    name = find(actions, ref)
-    action = extended.Extended.from_dict(actions[name])
+    stored = await ctx.uow.load(EXTENDED)
+    name = find(stored.actions, ref)
+    action = stored.actions[name]
     extended.check_open(action)  # before any die
     args = parse_check(text, "ace.error.ext_roll_usage")
     if args.dc != pool.DEFAULT_DC:
         raise CommandError("ace.error.ext_roll_usage")
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     result = await roll_for(ctx, character, args)
     after, event = extended.advance(action, result.pool)
-    actions[name] = {**actions[name], **after.to_dict()}
-    save(row, actions)
+    stored.actions[name] = after
+    ctx.uow.save(EXTENDED, stored)
     who = character.name if character is not None else ctx.name
     stat = result.stat if result.stat is not None else ctx.t("ace.check.pool")
     lines = [ctx.t("ace.ext.rolled", who=who, name=name, period=event.period, stat=stat,
@@ -183,30 +176,29 @@ def _one(rest: list[str], usage: str) -> str:
     return rest[0]
 
 
-def require_starter(ctx: Context, actions: dict[str, dict[str, Any]], name: str) -> None:
+def require_starter(ctx: Context, action: Started) -> None:
     """Restarting or dropping an extended action wipes its progress: its starter's or a
     GM's to do. One stored before starters were kept is everyone's where there is no GM."""
-    if not may_act_for(ctx, actions[name].get("by")):
-        raise CommandError("ace.error.ext_not_yours", name=name)
+    if not may_act_for(ctx, action.by):
+        raise CommandError("ace.error.ext_not_yours", name=action.name)
 
 
 async def restart(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """AE-4: start over (after a mishap, the seed's 「必须重新从头开始」)."""
-    row, actions = await load(ctx)
-    name = find(actions, _one(rest, "ace.error.ext_usage"))
-    require_starter(ctx, actions, name)
-    action = extended.restart(extended.Extended.from_dict(actions[name]))
-    actions[name] = {**actions[name], **action.to_dict()}
-    save(row, actions)
+    stored = await ctx.uow.load(EXTENDED)
+    name = find(stored.actions, _one(rest, "ace.error.ext_usage"))
+    require_starter(ctx, stored.actions[name])
+    action = stored.actions[name] = extended.restart(stored.actions[name])
+    ctx.uow.save(EXTENDED, stored)
     return [ctx.reply(ctx.t("ace.ext.restarted", name=name, progress=progress(ctx, action)),
-                      data("extended", action=action))]
+                      data("extended", action=action.rules()))]
 
 
 async def drop(ctx: Context, rest: list[str]) -> list[Outgoing]:
-    row, actions = await load(ctx)
-    name = find(actions, _one(rest, "ace.error.ext_usage"))
-    require_starter(ctx, actions, name)
-    action = extended.Extended.from_dict(actions.pop(name))
-    save(row, actions)
+    stored = await ctx.uow.load(EXTENDED)
+    name = find(stored.actions, _one(rest, "ace.error.ext_usage"))
+    require_starter(ctx, stored.actions[name])
+    action = stored.actions.pop(name)
+    ctx.uow.save(EXTENDED, stored)
     return [ctx.reply(ctx.t("ace.ext.dropped", name=name, progress=progress(ctx, action)),
                       data("extended", dropped=name))]

@@ -9,28 +9,25 @@ Every rule — initiative, order, the ambush, what a stance does and how long �
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.permissions import require_gm_if_any
-from bot.systems.ace.args import MAX_VALUE, check_name, echo, is_word, join_spaced, option
+from bot.systems.ace.args import MAX_VALUE, check_name, echo, join_spaced, option
+from bot.systems.ace.documents import ENEMIES, FIGHT, OPTIONS, Enemy
 from bot.systems.ace.sheet import hp_of, missing_attributes
 from bot.systems.ace.state import (
     Someone,
     actor_or_speaker,
     down_names,
     find_enemy,
-    load_enemies,
-    load_fight,
-    options,
     pop_by,
-    save_enemies,
-    save_fight,
     someone,
     speaker,
 )
@@ -90,9 +87,8 @@ def parse_enemy(text: str) -> tuple[str, dict[str, int], int | None]:
     return name, stats, hp
 
 
-def enemy_line(ctx: Context, name: str, record: dict[str, Any]) -> str:
-    stats = record.get("stats") or {}
-    return ctx.t("ace.enemy.item", name=name, hp=record["hp"], max=ace.hp_max(stats[v.CON]))
+def enemy_line(ctx: Context, name: str, record: Enemy) -> str:
+    return ctx.t("ace.enemy.item", name=name, hp=record.hp, max=ace.hp_max(record.stats[v.CON]))
 
 
 @command("enemy", "敵人", "敌人")
@@ -101,7 +97,8 @@ async def enemy(ctx: Context) -> list[Outgoing]:
     """`.enemy add 狼人 力量8 敏捷6 體質7 精神力3 [防具2 基本步法1 hp=60 火抗5 …]`,
     `.enemy del 狼人`, `.enemy 狼人` (its numbers), `.enemy` (every one)."""
     tokens = ctx.args.split()
-    row, enemies = await load_enemies(ctx)
+    stored = await ctx.uow.load(ENEMIES)
+    enemies = stored.enemies
     if not tokens:
         items = [enemy_line(ctx, n, e) for n, e in enemies.items()]
         return [ctx.reply(ctx.t("ace.enemy.list", items=joined(ctx, items) or
@@ -115,13 +112,13 @@ async def enemy(ctx: Context) -> list[Outgoing]:
             raise CommandError("ace.error.enemy_exists", name=name)
         if len(enemies) >= MAX_ENEMIES:
             raise CommandError("ace.error.enemy_too_many", limit=MAX_ENEMIES)
-        enemies[name] = {"stats": stats, "hp": hp if hp is not None else hp_of(stats)}
-        save_enemies(row, enemies)
+        enemies[name] = Enemy(stats, hp if hp is not None else hp_of(stats))
+        ctx.uow.save(ENEMIES, stored)
         text = ctx.t("ace.enemy.added", line=enemy_line(ctx, name, enemies[name]),
-                     stats=stats_text(enemies[name]["stats"]))
+                     stats=stats_text(stats))
         if ace.unconscious(stats[v.SPI]):  # AE-1: a GM should know why its turns pass
             text += ctx.t("ace.enemy.unconscious")
-        return [ctx.reply(text, data("enemy", name=name, **enemies[name]))]
+        return [ctx.reply(text, data("enemy", name=name, **asdict(enemies[name])))]
     if is_word(verb, *DEL):
         require_gm_if_any(ctx)
         if len(tokens) != 2:
@@ -130,10 +127,10 @@ async def enemy(ctx: Context) -> list[Outgoing]:
         if name is None:
             raise CommandError("ace.error.unknown_target", name=echo(tokens[1]))
         del enemies[name]
-        save_enemies(row, enemies)
-        fight_row, fight = await load_fight(ctx)
+        ctx.uow.save(ENEMIES, stored)
+        fight = await ctx.uow.load(FIGHT)
         if fight.find(name) is not None:
-            save_fight(fight_row, rules_fight.remove(fight, name))
+            ctx.uow.save(FIGHT, rules_fight.remove(fight, name))
         return [ctx.reply(ctx.t("ace.enemy.removed", name=name), data("enemy", removed=name))]
     if len(tokens) != 1:
         raise CommandError("ace.error.enemy_usage")
@@ -141,8 +138,8 @@ async def enemy(ctx: Context) -> list[Outgoing]:
     if name is None:
         raise CommandError("ace.error.unknown_target", name=echo(tokens[0]))
     return [ctx.reply(ctx.t("ace.enemy.show", line=enemy_line(ctx, name, enemies[name]),
-                            stats=stats_text(enemies[name]["stats"])),
-                      data("enemy", name=name, **enemies[name]))]
+                            stats=stats_text(enemies[name].stats)),
+                      data("enemy", name=name, **asdict(enemies[name])))]
 
 
 def stats_text(stats: dict[str, int]) -> str:
@@ -192,7 +189,7 @@ def order_text(ctx: Context, fight: Fight) -> str:
 
 
 def fight_data(event: str, fight: Fight, **extra: Any) -> dict[str, Any]:
-    return data("fight", event=event, fight=fight.to_dict(), **extra)
+    return data("fight", event=event, fight=fight, **extra)
 
 
 def notify(out: Outgoing, fight: Fight, owners: dict[str, str | None]) -> Outgoing:
@@ -208,8 +205,8 @@ async def ri(ctx: Context) -> list[Outgoing]:
     """`.ri` (the speaker's active character), `.ri 狼人 蝙蝠` (enemies, GM), `.ri 艾莉絲`:
     1d20 + 敏捷 (+ ⌊敏捷 / 10⌋ with `.ace super on`) each, in the order written."""
     refs: list[str | None] = [*ctx.args.split()] or [None]
-    row, fight = await load_fight(ctx)
-    supernatural = (await options(ctx))["super"]
+    fight = await ctx.uow.load(FIGHT)
+    supernatural = (await ctx.uow.load(OPTIONS)).super
     lines, joined_now = [], []
     for ref in refs:
         who = await speaker(ctx, ref)
@@ -223,7 +220,7 @@ async def ri(ctx: Context) -> list[Outgoing]:
         bonus = signed(member.dex) + (signed(member.bonus) if member.bonus else "")
         lines.append(ctx.t("ace.init.rolled", name=member.name, raw=member.raw, mods=bonus,
                            initiative=member.initiative))
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     text = ctx.t("ace.init.rolls", items=joined(ctx, lines))
     if fight.started:
         text = ctx.t("ace.init.joined_running", text=text, round=fight.round)
@@ -236,14 +233,14 @@ async def init(ctx: Context) -> list[Outgoing]:
     """`.init` (the order), `.init start` (round 1: ambushers first), `.init end`,
     `.init del 狼人`."""
     tokens = ctx.args.split()
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     if not tokens:
         return [ctx.reply(order_text(ctx, fight), fight_data("show", fight))]
     verb = tokens[0]
     if is_word(verb, *START) and len(tokens) == 1:
         require_gm_if_any(ctx)
         fight = rules_fight.start(fight)
-        save_fight(row, fight)
+        ctx.uow.save(FIGHT, fight)
         ambush = [m.name for m in fight.members if m.ambush]
         lines = [ctx.t("ace.init.started", order=" → ".join(
             member_text(ctx, m) for m in fight.members))]
@@ -254,7 +251,7 @@ async def init(ctx: Context) -> list[Outgoing]:
         return [notify(ctx.reply("\n".join(lines), fight_data("start", fight)), fight, owners)]
     if is_word(verb, *END) and len(tokens) == 1:
         require_gm_if_any(ctx)
-        save_fight(row, rules_fight.end(fight))
+        ctx.uow.save(FIGHT, rules_fight.end(fight))
         return [ctx.reply(ctx.t("ace.init.ended"), fight_data("end", Fight()))]
     if is_word(verb, *DEL) and len(tokens) == 2:
         member = fight.find(tokens[1])
@@ -263,7 +260,7 @@ async def init(ctx: Context) -> list[Outgoing]:
         if not may_act_for(ctx, member.owner):
             raise CommandError("core.error.not_yours")
         fight = rules_fight.remove(fight, member.name)
-        save_fight(row, fight)
+        ctx.uow.save(FIGHT, fight)
         return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
                           fight_data("remove", fight))]
     raise CommandError("ace.error.init_usage")
@@ -274,12 +271,12 @@ async def init(ctx: Context) -> list[Outgoing]:
 async def next_(ctx: Context) -> list[Outgoing]:
     """The current fighter's turn ends (its player or a GM); fighters that are down are
     passed over; a stance and the reflex action end when their fighter's turn starts."""
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     actor = fight.actor
     if actor is not None and not may_act_for(ctx, actor.owner):
         raise CommandError("ace.error.not_your_turn", name=actor.name)
     fight, event = rules_fight.next_turn(fight, await down_names(ctx, fight))
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     key = "ace.init.new_round" if event.new_round else "ace.init.turn"
     text = ctx.t(key, name=event.current, round=event.round)
     if event.skipped:
@@ -301,7 +298,7 @@ async def acting(ctx: Context, words: list[str], fight: Fight) -> tuple[list[str
 async def stance(ctx: Context) -> list[Outgoing]:
     """AE-10: `.stance 全力攻擊` / `.stance 衝鋒 3` / `.stance 全防禦` / `.stance 格擋` /
     `.stance 伏地` / `.stance 無` — for this round (until the fighter's next turn)."""
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     words, who = await acting(ctx, ctx.args.split(), fight)
     if not words or len(words) > 2:
         raise CommandError("ace.error.stance_usage")
@@ -317,7 +314,7 @@ async def stance(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.stance_usage")
     strength = who.fighter().strength
     fight = rules_fight.set_stance(fight, who.name, key, metres=metres, strength=strength)
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     text = ctx.t(f"ace.stance.set_{key}", name=who.name, metres=metres)
     return [ctx.reply(text, fight_data("stance", fight, name=who.name, stance=key,
                                        metres=metres))]
@@ -328,7 +325,7 @@ async def stance(ctx: Context) -> list[Outgoing]:
 async def cover(ctx: Context) -> list[Outgoing]:
     """AE-10: `.cover 少許|部分|大量|完全|無 [名字]` — against ranged attacks, and on the
     covered fighter's own shots."""
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     words, by = pop_by(ctx.args.split())
     if len(words) == 2 and by is None:
         words, by = words[:1], words[1]
@@ -339,7 +336,7 @@ async def cover(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.cover_usage")
     who = await actor_or_speaker(ctx, by, fight)
     fight = rules_fight.set_cover(fight, who.name, key)
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     return [ctx.reply(ctx.t(f"ace.cover.set_{key}", name=who.name),
                       fight_data("cover", fight, name=who.name, cover=key))]
 
@@ -360,9 +357,9 @@ async def cond(ctx: Context) -> list[Outgoing]:
     key = None if any_of(tokens[1], CLEAR) else lookup(tokens[1], CONDITIONS)
     if key is None and not any_of(tokens[1], CLEAR):
         raise CommandError("ace.error.cond_usage")
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     fight = rules_fight.set_condition(fight, who.name, key)
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     text = ctx.t("ace.cond.set", name=who.name, condition=word(ctx, "condition", key)) \
         if key else ctx.t("ace.cond.cleared", name=who.name)
     return [ctx.reply(text, fight_data("condition", fight, name=who.name, condition=key))]

@@ -15,17 +15,11 @@ from __future__ import annotations
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
-from bot.systems.ace.args import is_word, join_spaced, option
-from bot.systems.ace.state import (
-    actor_or_speaker,
-    armed,
-    load_fight,
-    options,
-    pop_by,
-    save_fight,
-    someone,
-)
+from bot.systems.ace.args import join_spaced, option
+from bot.systems.ace.documents import FIGHT, OPTIONS
+from bot.systems.ace.state import actor_or_speaker, armed, pop_by, someone
 from bot.systems.ace.table import command
 from bot.systems.ace.text import contest_text, data, hit_text, joined, readable, word
 from bot.systems.ace.words import CHOICES, lookup
@@ -54,7 +48,7 @@ def parse(words: list[str]) -> tuple[list[str], str | None, int]:
 @command("grab", "擒抱", "grapple")
 @readable
 async def grab(ctx: Context) -> list[Outgoing]:
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     words, by = pop_by(join_spaced(ctx.args).split())
     if not words:
         lines = [ctx.t(f"ace.grab.state_{h.state}", grappler=h.grappler, target=h.target,
@@ -67,7 +61,7 @@ async def grab(ctx: Context) -> list[Outgoing]:
         target = await someone(ctx, words[1])
         fight = rules_fight.with_holds(fight, grapple.release(fight.holds, me.name,
                                                               target.name))
-        save_fight(row, fight)
+        ctx.uow.save(FIGHT, fight)
         return [ctx.reply(ctx.t("ace.grab.released", grappler=me.name, target=target.name),
                           data("holds", holds=fight.holds))]
     if is_word(verb, *FREE):
@@ -82,7 +76,7 @@ async def grab(ctx: Context) -> list[Outgoing]:
         holds, result = grapple.break_free(ctx.dice, fight.holds, armed(me, fight),
                                            armed(grappler, fight), choice=choice)
         fight = rules_fight.with_holds(fight, holds)
-        save_fight(row, fight)
+        ctx.uow.save(FIGHT, fight)
         contest = result.contest
         assert contest is not None  # breaking free is always a contest (AE-9)
         outcome = ctx.t(f"ace.grab.free_{result.after or 'free'}" if contest.win
@@ -96,12 +90,12 @@ async def grab(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.grab_usage")
     me = await actor_or_speaker(ctx, by, fight)
     target = await someone(ctx, rest[0])
-    supernatural = (await options(ctx))["super"]
+    supernatural = (await ctx.uow.load(OPTIONS)).super
     holds, result = grapple.grab(ctx.dice, fight.holds, armed(me, fight), armed(target, fight),
                                  round=fight.round, choice=choice, hit_mod=hit_mod,
                                  supernatural=supernatural)
     fight = rules_fight.with_holds(fight, holds)
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     parts = []
     if result.hit is not None:
         parts.append(hit_text(ctx, result.hit))

@@ -14,6 +14,7 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import (
     active_sheet,
     investigator,
@@ -23,9 +24,8 @@ from bot.kits.references import (
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.store.models import Character, CharacterState
-from bot.systems.ace.args import check_name, is_word, join_spaced, number, option
-from bot.systems.ace.documents import MarkDoc
+from bot.systems.ace.args import check_name, join_spaced, number, option
+from bot.systems.ace.documents import MARK
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, joined, readable
 from rules.systems.ace import mark
@@ -35,11 +35,6 @@ KILLS = ("kills", "kill", "殺戮", "杀戮", "殺戮值", "杀戮值")
 PER = ("per", "每格", "stack")
 SPAN = ("span", "佔格", "占格", "slots", "格數", "格数")
 _COUNT = re.compile(r"^[x×*]?(\d{1,5})$", re.IGNORECASE)
-
-
-async def load(ctx: Context, character: Character) -> tuple[CharacterState, mark.Mark]:
-    row = await ctx.document(MarkDoc, character)
-    return row, mark.Mark.from_dict(row.data or {})
 
 
 def stored_name(m: mark.Mark, item: str) -> str:
@@ -75,14 +70,14 @@ async def mark_command(ctx: Context) -> list[Outgoing]:
         character = await investigator(ctx, tokens[2]) if len(tokens) == 3 \
             else await active_sheet(ctx)
         require_owner_or_gm(ctx, character.owner)
-        row, m = await load(ctx, character)
+        m = await ctx.uow.load(MARK, character)
         if is_word(verb, *LEVEL):
             m = mark.set_level(m, number(tokens[1], "ace.error.mark_usage"))
         else:
             m = mark.add_kills(m, number(tokens[1], "ace.error.mark_usage", signed=True))
-        row.data = m.to_dict()
+        ctx.uow.save(MARK, m, character)
         return [ctx.reply(mark_text(ctx, character.name, m),
-                          data("mark", character=character.name, mark=m.to_dict()))]
+                          data("mark", character=character.name, mark=m))]
     if len(tokens) > 1:
         raise CommandError("ace.error.mark_usage")
     if tokens:
@@ -90,9 +85,9 @@ async def mark_command(ctx: Context) -> list[Outgoing]:
         require_may_read(ctx, character.owner)  # showing a mark is reading, not acting
     else:
         character = await active_sheet(ctx)
-    _row, m = await load(ctx, character)
+    m = await ctx.uow.load(MARK, character)
     return [ctx.reply(mark_text(ctx, character.name, m),
-                      data("mark", character=character.name, mark=m.to_dict()))]
+                      data("mark", character=character.name, mark=m))]
 
 
 def parse_item(text: str, usage: str) -> tuple[str, int, int | None, int | None]:
@@ -122,14 +117,14 @@ async def store(ctx: Context) -> list[Outgoing]:
     """AE-14: put items in the speaker's mark (a standard action)."""
     item, count, per, span = parse_item(ctx.args, "ace.error.store_usage")
     character = await active_sheet(ctx)
-    row, m = await load(ctx, character)
+    m = await ctx.uow.load(MARK, character)
     m, event = mark.store(m, stored_name(m, item), count, per_slot=per, span=span)
-    row.data = m.to_dict()
+    ctx.uow.save(MARK, m, character)
     text = ctx.t("ace.mark.stored", name=character.name, item=event.item, moved=event.moved,
                  count=event.count, used=event.used, capacity=event.capacity,
                  actions=actions_text(ctx, event.actions))
     return [ctx.reply(text, data("mark_store", character=character.name, event=event,
-                                 mark=m.to_dict()))]
+                                 mark=m))]
 
 
 @command("take", "取出")
@@ -140,11 +135,11 @@ async def take(ctx: Context) -> list[Outgoing]:
     if per is not None or span is not None:
         raise CommandError("ace.error.take_usage")
     character = await active_sheet(ctx)
-    row, m = await load(ctx, character)
+    m = await ctx.uow.load(MARK, character)
     m, event = mark.take(m, stored_name(m, item), count)
-    row.data = m.to_dict()
+    ctx.uow.save(MARK, m, character)
     text = ctx.t("ace.mark.taken", name=character.name, item=event.item, moved=event.moved,
                  count=event.count, used=event.used, capacity=event.capacity,
                  actions=actions_text(ctx, event.actions))
     return [ctx.reply(text, data("mark_take", character=character.name, event=event,
-                                 mark=m.to_dict()))]
+                                 mark=m))]

@@ -16,10 +16,12 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
-from bot.systems.ace.args import is_word, join_spaced
+from bot.systems.ace.args import join_spaced
+from bot.systems.ace.documents import FIGHT
 from bot.systems.ace.sheet import level
-from bot.systems.ace.state import Someone, actor_or_speaker, load_fight, pop_by, save_fight, someone
+from bot.systems.ace.state import Someone, actor_or_speaker, pop_by, someone
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, joined, pool_text, readable, signed
 from bot.systems.ace.words import ACTIVE, EXPOSED, SPECIALTY, any_of
@@ -41,7 +43,7 @@ def spirit(who: Someone) -> int:
 @command("sneak", "潛行", "潜行")
 @readable
 async def sneak(ctx: Context) -> list[Outgoing]:
-    row, fight = await load_fight(ctx)
+    fight = await ctx.uow.load(FIGHT)
     words, by = pop_by(join_spaced(ctx.args).split())
     if not words:
         items = [ctx.t("ace.sneak.item", name=h.hider,
@@ -53,7 +55,7 @@ async def sneak(ctx: Context) -> list[Outgoing]:
     if len(words) == 1 and is_word(words[0], *OFF):
         me = await actor_or_speaker(ctx, by, fight)
         fight = rules_fight.with_hidden(fight, stealth.reveal(fight.hidden, me.name))
-        save_fight(row, fight)
+        ctx.uow.save(FIGHT, fight)
         return [ctx.reply(ctx.t("ace.sneak.revealed", name=me.name),
                           data("hidden", hidden=fight.hidden))]
     active = exposed = specialty = False
@@ -81,7 +83,7 @@ async def sneak(ctx: Context) -> list[Outgoing]:
         watchers.append(stealth.Watcher(who.name, spirit(who), level(who.stats, skill), active))
     result = stealth.sneak(ctx.dice, hider, watchers, penalty=penalty, exposed=exposed)
     fight = rules_fight.with_hidden(fight, stealth.record(fight.hidden, result))
-    save_fight(row, fight)
+    ctx.uow.save(FIGHT, fight)
     if result.exposed:
         head = ctx.t("ace.sneak.exposed")
     elif result.pool is None:

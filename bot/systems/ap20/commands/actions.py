@@ -8,10 +8,11 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word, key_value
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import integer, is_word, may_speak_for, option
+from bot.systems.ap20.args import integer, may_speak_for
 from bot.systems.ap20.state import actor, find, numbers, running, save, sheet_of
 from bot.systems.ap20.table import command
 from bot.systems.ap20.text import label
@@ -58,7 +59,7 @@ async def write_pool(ctx: Context, combat: Combat, fighter: Fighter, key: str,
 @command("ap", "行動力", "行动力")
 async def ap(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     if not tokens:
         return [ctx.reply(show_text(ctx, combat), ap_data(combat))]
     if is_word(tokens[0], "set", "設", "设", "設定", "设定"):
@@ -70,7 +71,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
             raise CommandError("ap20.error.not_yours", name=fighter.name)
         value = integer(tokens[2], USAGE)
         combat = ap20.update(combat, fighter.name, ap=value)
-        save(row, combat)
+        save(ctx, combat)
         return [ctx.reply(ctx.t("ap20.ap.set", name=fighter.name, before=fighter.ap,
                                 after=value), ap_data(combat))]
     if is_word(tokens[0], "spend", "use", "花", "用"):
@@ -80,7 +81,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
     action = ap20.action_key(tokens[0])
     named, stamina_base = None, 0
     for token in tokens[1:]:
-        pair = option(token)
+        pair = key_value(token)
         if pair is not None and is_word(pair[0], "耐力", "stamina", "體力", "体力"):
             stamina_base = integer(pair[1], USAGE)
         elif named is None and pair is None:
@@ -95,7 +96,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
     combat = await write_pool(ctx, combat, fighter, "mp", paid.mp_after)
     combat = await write_pool(ctx, combat, combat.get(fighter.name), "stamina",
                               paid.stamina_after)
-    save(row, combat)
+    save(ctx, combat)
     extra = ""
     if paid.mp_cost:
         extra += ctx.t("ap20.ap.mp", cost=paid.mp_cost, before=paid.mp_before,

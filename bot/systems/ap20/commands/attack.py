@@ -10,10 +10,11 @@ from bot import systems
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
+from bot.kits.args import is_word, key_value
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import ECHO, is_word, kind, layer, may_speak_for, option
+from bot.systems.ap20.args import ECHO, kind, layer, may_speak_for
 from bot.systems.ap20.state import (
     actor,
     find,
@@ -50,11 +51,11 @@ class AttackArgs:
 
 def parse_attack(text: str) -> AttackArgs:
     tokens = text.split()
-    if not tokens or option(tokens[0]) is not None:
+    if not tokens or key_value(tokens[0]) is not None:
         raise CommandError("ap20.error.atk_usage")
     args = AttackArgs(tokens[0])
     for token in tokens[1:]:
-        pair = option(token)
+        pair = key_value(token)
         if pair is not None and is_word(pair[0], "by", "由"):
             args.by = pair[1]
         elif _DICE.match(token):
@@ -173,7 +174,7 @@ def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackAr
 @command("atk", "attack", "攻擊", "攻击")
 async def atk(ctx: Context) -> list[Outgoing]:
     args = parse_attack(ctx.args)
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     attacker = await actor(ctx, combat, args.by)
     target = find(combat, args.target)
     if target.name == attacker.name:
@@ -207,7 +208,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     if result.damage is not None:
         combat, before, after = await write_hp(ctx, combat.get(target.name), combat,
                                                result.damage.taken)
-    save(row, combat)
+    save(ctx, combat)
     text = attack_text(ctx, attacker, target, args, result, notes, (before, after))
     return [ctx.reply(text, {
         "kind": "ap20.attack", "attacker": attacker.name, "target": target.name,
@@ -245,7 +246,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("ap20.error.dmg_usage")
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     target = find(combat, tokens[0])
     if not may_speak_for(ctx, target.owner):
         raise CommandError("ap20.error.not_yours", name=target.name)
@@ -265,7 +266,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     else:
         raise CommandError("ap20.error.dmg_usage")
     combat, before, after = await write_hp(ctx, target, combat, roll.taken)
-    save(row, combat)
+    save(ctx, combat)
     return [ctx.reply(damage_text(ctx, roll, target.name, before, after), {
         "kind": "ap20.damage", "target": target.name, "dice": list(roll.dice),
         "crit": roll.crit, "rolled": roll.rolled, "type": roll.type,

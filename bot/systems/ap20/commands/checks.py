@@ -9,9 +9,10 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word, key_value
 from bot.kits.references import active_sheet, require_may_read
 from bot.messages import Outgoing
-from bot.systems.ap20.args import ECHO, is_word, layer, option
+from bot.systems.ap20.args import ECHO, layer
 from bot.systems.ap20.state import actor, attribute, find, load, numbers, own_fighter
 from bot.systems.ap20.table import command
 from bot.systems.ap20.text import label, signed
@@ -36,7 +37,7 @@ class CheckArgs:
 def parse_check(text: str, usage: str) -> CheckArgs:
     args = CheckArgs()
     for token in text.split():
-        pair = option(token)
+        pair = key_value(token)
         declared = ap20.SYSTEM.stat(token)
         if pair is not None and is_word(pair[0], "by", "由"):
             args.by = pair[1]
@@ -60,7 +61,7 @@ async def subject(ctx: Context, by: str | None, read: bool = False
     else the speaker's active character outside a fight. With ``read`` (`.dc`, which
     rolls nothing) naming a fighter is reading its numbers, not acting for it
     (``require_may_read``): anyone's in a channel without GMs."""
-    _, combat = await load(ctx)
+    combat = await load(ctx)
     if by is not None:
         if combat is None:
             raise CommandError("ap20.error.no_fight")
@@ -179,7 +180,7 @@ async def def_(ctx: Context) -> list[Outgoing]:
     """AP-2: a fighter's defence level now — its four parts, and armor only at 0 AP or
     incapacitated."""
     named = ctx.args.strip() or None
-    _, combat = await load(ctx)
+    combat = await load(ctx)
     if combat is None:
         who, values, fighter = await subject(ctx, None)
         ap, down = None, False

@@ -7,17 +7,11 @@ from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word, key_value
 from bot.kits.references import active_sheet
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import (
-    ECHO,
-    integer,
-    is_word,
-    may_speak_for,
-    name_arg,
-    option,
-)
+from bot.systems.ap20.args import ECHO, integer, may_speak_for, name_arg
 from bot.systems.ap20.state import (
     attribute,
     find,
@@ -73,7 +67,7 @@ async def init(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.strip().partition(" ")
     rest = rest.strip()
     if not verb or is_word(verb, "show", "list", "查看"):
-        _, combat = await load(ctx)
+        combat = await load(ctx)
         if combat is None:
             return [ctx.reply(ctx.t("ap20.fight.none"), fight_data(None, "show"))]
         return [ctx.reply(await fight_text(ctx, combat), fight_data(combat, "show"))]
@@ -119,7 +113,7 @@ def _initiative_arg(rest: str) -> tuple[int | None, int]:
 async def join(ctx: Context, rest: str) -> list[Outgoing]:
     """A player's active character joins: initiative = d20 + 敏捷 modifier (decision 2)."""
     character = await active_sheet(ctx)
-    row, combat = await load(ctx)
+    combat = await load(ctx)
     if combat is not None and any(f.character_id == character.id for f in combat.fighters):
         raise CommandError("ap20.error.already_in", name=character.name)
     value, bonus = _initiative_arg(rest)
@@ -127,10 +121,10 @@ async def join(ctx: Context, rest: str) -> list[Outgoing]:
     values = await numbers(ctx, fighter)
     fighter = refreshed(fighter, values)
     fighter = replace(fighter, ap=fighter.ap_max)
-    return _entered(ctx, row, combat, fighter, values, value, bonus)
+    return _entered(ctx, combat, fighter, values, value, bonus)
 
 
-def _entered(ctx: Context, row, combat: Combat | None, fighter: Fighter,
+def _entered(ctx: Context, combat: Combat | None, fighter: Fighter,
              values: dict[str, int], value: int | None, bonus: int) -> list[Outgoing]:
     dex = attribute(values, "敏捷")
     modifier = ap20.modifier(dex) if dex is not None else 0
@@ -145,7 +139,7 @@ def _entered(ctx: Context, row, combat: Combat | None, fighter: Fighter,
         fighter = replace(fighter, initiative=value, tiebreak=modifier)
         detail = ctx.t("ap20.fight.init_set")
     combat = ap20.join(combat, fighter)
-    save(row, combat)
+    save(ctx, combat)
     text = ctx.t("ap20.fight.joined", name=fighter.name, init=fighter.initiative, detail=detail,
                  side=label(ctx, "side", fighter.side), ap=fighter.ap_max,
                  place=combat.fighters.index(combat.get(fighter.name)) + 1)
@@ -160,9 +154,9 @@ async def add(ctx: Context, rest: str) -> list[Outgoing]:
     if not tokens:
         raise CommandError("ap20.error.add_usage")
     name = name_arg(tokens[0])
-    if option(name) is not None:
+    if key_value(name) is not None:
         raise CommandError("ap20.error.add_usage")
-    row, combat = await load(ctx)
+    combat = await load(ctx)
     stats: dict[str, int] = {}
     resist: dict[str, int] = {}
     flags: list[str] = []
@@ -175,7 +169,7 @@ async def add(ctx: Context, rest: str) -> list[Outgoing]:
         if flag is not None:
             flags.append(flag)
             continue
-        pair = option(token)
+        pair = key_value(token)
         if pair is None:
             raise CommandError("ap20.error.add_option", option=token[:ECHO])
         key, text = pair
@@ -200,13 +194,13 @@ async def add(ctx: Context, rest: str) -> list[Outgoing]:
     fighter = Fighter(name, side, None, None, tier=tier, ap=max(0, ap_max),
                       ap_max=max(0, ap_max), stats=stats,
                       flags=tuple(f for f in ap20.FLAGS if f in flags), resist=resist)
-    return _entered(ctx, row, combat, fighter, stats, value, bonus)
+    return _entered(ctx, combat, fighter, stats, value, bonus)
 
 
 async def next_(ctx: Context) -> list[Outgoing]:
     """End the current turn (its player or a GM); the first `next` starts round 1 (GM).
     The incoming fighter's AP refill to its max (AP-1; a player's max from the sheet)."""
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     actor = combat.actor
     if actor is None:
         require_gm_if_any(ctx)
@@ -219,7 +213,7 @@ async def next_(ctx: Context) -> list[Outgoing]:
             combat = ap20.update(combat, fighter.name,
                                  ap_max=refreshed(fighter, values).ap_max)
     combat, turn = ap20.next_turn(combat)
-    save(row, combat)
+    save(ctx, combat)
     current = combat.get(turn.current)
     out = ctx.reply(turn_text(ctx, turn, combat),
                     fight_data(combat, "next", turn={"previous": turn.previous,
@@ -239,12 +233,12 @@ async def remove(ctx: Context, rest: str) -> list[Outgoing]:
     require_gm_if_any(ctx)
     if not rest:
         raise CommandError(USAGE)
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     fighter = find(combat, rest)
     if not may_speak_for(ctx, fighter.owner):
         raise CommandError("ap20.error.not_yours", name=fighter.name)
     after = ap20.remove(combat, fighter.name)
-    save(row, after)
+    save(ctx, after)
     return [ctx.reply(ctx.t("ap20.fight.removed", name=fighter.name),
                       fight_data(after, "remove", name=fighter.name))]
 
@@ -255,7 +249,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
     tokens = rest.split()
     if len(tokens) < 2:
         raise CommandError("ap20.error.set_usage")
-    row, combat = await running(ctx)
+    combat = await running(ctx)
     fighter = find(combat, tokens[0])
     if not may_speak_for(ctx, fighter.owner):
         raise CommandError("ap20.error.not_yours", name=fighter.name)
@@ -267,7 +261,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
             (add_flags if token[0] == "+" else drop_flags).append(flag)
             continue
         require_gm_if_any(ctx)
-        pair = option(token)
+        pair = key_value(token)
         if pair is None:
             raise CommandError("ap20.error.set_usage")
         key, text = pair
@@ -286,7 +280,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
             raise CommandError("ap20.error.add_option", option=token[:ECHO])
     combat = ap20.update(combat, fighter.name, stats=stats,
                          flags=ap20.with_flags(fighter, add_flags, drop_flags), **changes)
-    save(row, combat)
+    save(ctx, combat)
     index = combat.fighters.index(combat.get(fighter.name))
     return [ctx.reply(ctx.t("ap20.fight.updated", line=(await fighter_line(
         ctx, combat, index)).strip()), fight_data(combat, "set", name=fighter.name))]
@@ -294,8 +288,8 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
 
 async def end(ctx: Context) -> list[Outgoing]:
     require_gm_if_any(ctx)
-    row, combat = await running(ctx)
-    save(row, None)
+    combat = await running(ctx)
+    save(ctx, None)
     parts = []
     for fighter in combat.fighters:
         hp = (await numbers(ctx, fighter)).get("hp")

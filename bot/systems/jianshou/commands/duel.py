@@ -28,12 +28,12 @@ async def attack(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("jianshou.error.attack_usage")
-    row, game = await running(ctx)
+    game = await running(ctx)
     player = me(ctx, game)
     target = find_player(ctx, game, tokens[0])
     art, level = split_level(tokens[1:])
     game, step = js.attack(game, player.user, target.user, art_ref(game, art), level)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     d = step.declared
     lines = [ctx.t("jianshou.duel.attack", name=player.name, target=target.name,
                    art=card_label(ctx, game, d.art), level=d.level, attack=d.value,
@@ -50,7 +50,7 @@ async def defend(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if not tokens:
         raise CommandError("jianshou.error.defend_usage")
-    row, game = await running(ctx)
+    game = await running(ctx)
     player = me(ctx, game)
     if is_no(tokens[0]):
         if len(tokens) > 2:
@@ -60,7 +60,8 @@ async def defend(ctx: Context) -> list[Outgoing]:
     else:
         art, level = split_level(tokens)
         game, step = js.defend(game, player.user, art_ref(game, art), level)
-    return [_step_reply(ctx, game, step, "defend", note=save(ctx, row, game))]
+    note = await save(ctx, game)
+    return [_step_reply(ctx, game, step, "defend", note=note)]
 
 
 @command("assist", "援助")
@@ -70,14 +71,15 @@ async def assist(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if not tokens:
         raise CommandError("jianshou.error.assist_usage")
-    row, game = await running(ctx)
+    game = await running(ctx)
     player = me(ctx, game)
     if is_no(tokens[0]) and len(tokens) == 1:
         game, step = js.assist(game, player.user)
     else:
         art, level = split_level(tokens)
         game, step = js.assist(game, player.user, art_ref(game, art), level)
-    return [_step_reply(ctx, game, step, "assist", note=save(ctx, row, game))]
+    note = await save(ctx, game)
+    return [_step_reply(ctx, game, step, "assist", note=note)]
 
 
 @command("evade", "回避", "閃避", "闪避")
@@ -87,14 +89,15 @@ async def evade(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if not tokens:
         raise CommandError("jianshou.error.evade_usage")
-    row, game = await running(ctx)
+    game = await running(ctx)
     player = me(ctx, game)
     if is_no(tokens[0]) and len(tokens) == 1:
         game, step = js.evade(game, player.user, ctx.dice)
     else:
         art, level = split_level(tokens)
         game, step = js.evade(game, player.user, ctx.dice, art_ref(game, art), level)
-    return [_step_reply(ctx, game, step, "evade", note=save(ctx, row, game))]
+    note = await save(ctx, game)
+    return [_step_reply(ctx, game, step, "evade", note=note)]
 
 
 @command("duel", "對決", "对决")
@@ -107,7 +110,7 @@ async def duel(ctx: Context) -> list[Outgoing]:
     `.evade no`)."""
     tokens = ctx.args.split()
     if tokens and is_word(tokens[0], "pass", "force", "略過", "略过", "代答"):
-        row, game = await running(ctx)
+        game = await running(ctx)
         if not referee(ctx, game):
             if game.duel is not None and game.duel.awaited == ctx.user:
                 raise CommandError("jianshou.error.pass_yourself",
@@ -117,11 +120,12 @@ async def duel(ctx: Context) -> list[Outgoing]:
             raise CommandError("jianshou.error.no_duel")
         who = name_of(game, game.duel.awaited)
         game, step = js.force_pass(game, ctx.dice)
+        note = await save(ctx, game)
         return [_step_reply(ctx, game, step, "forced", ctx.t("jianshou.duel.forced", name=who),
-                            note=save(ctx, row, game))]
+                            note=note)]
     if tokens:
         raise CommandError("jianshou.error.duel_usage")
-    _, game = await load(ctx)
+    game = await load(ctx)
     if game.duel is None:
         return [ctx.reply(ctx.t("jianshou.duel.none"), {"kind": "jianshou.duel", "duel": None})]
     return [channel(ctx, [duel_line(ctx, game)], "duel", game)]

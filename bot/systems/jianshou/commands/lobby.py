@@ -14,7 +14,7 @@ from bot.names import visible_name
 from bot.permissions import require_gm_if_any
 from bot.systems.jianshou.args import card_named, find_player, is_word, short
 from bot.systems.jianshou.decks import sample, table_deck
-from bot.systems.jianshou.documents import DeckDoc, DraftDoc
+from bot.systems.jianshou.documents import DECK, DRAFT, NO_DRAFT, Draft, TableDeck
 from bot.systems.jianshou.state import (
     agree,
     load,
@@ -58,7 +58,7 @@ async def table_command(ctx: Context) -> list[Outgoing]:
 
 
 async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    _, game = await load(ctx)
+    game = await load(ctx)
     if game.status == "lobby":
         deck, _ = await table_deck(ctx)
         players = sep(ctx).join(
@@ -80,9 +80,9 @@ async def join(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """JS-1: sit down, optionally in a team (`.js join 紅`)."""
     if len(rest) > 1:
         raise CommandError("jianshou.error.join_usage")
-    row, game = await load(ctx)
+    game = await load(ctx)
     game, joined = js.join(game, ctx.user, short(ctx.name), visible_name(rest[0]) if rest else "")
-    save(ctx, row, game)
+    await save(ctx, game)
     key = "jianshou.rejoined" if joined.rejoined else "jianshou.joined"
     team = ctx.t("jianshou.status.team", team=joined.team) if joined.team else ""
     return [ctx.reply(ctx.t(key, name=joined.name, team=team, count=joined.players),
@@ -91,9 +91,9 @@ async def join(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """Leave the lobby; in a running game, resign (JS-5: defeated)."""
-    row, game = await load(ctx)
+    game = await load(ctx)
     player = me(ctx, game)
-    return await _remove(ctx, row, game, player)
+    return await _remove(ctx, game, player)
 
 
 async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
@@ -104,22 +104,22 @@ async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
     defeated is out: there is nothing to kick."""
     if len(rest) != 1:
         raise CommandError("jianshou.error.kick_usage")
-    row, game = await load(ctx)
+    game = await load(ctx)
     target = find_player(ctx, game, rest[0])
     if game.status in js.PLAYING and not target.alive:
         raise RuleError("jianshou.target_defeated", who=target.name)
     if target.user == ctx.user:  # kicking oneself is leaving
-        return await _remove(ctx, row, game, target)
+        return await _remove(ctx, game, target)
     if referee(ctx, game):
-        return await _remove(ctx, row, game, target, ("referee", [ctx.user], short(ctx.name)))
+        return await _remove(ctx, game, target, ("referee", [ctx.user], short(ctx.name)))
     player = _voter_or_refuse(ctx, game)
     needed = [u for u in voters(game) if u != target.user]
     if len(needed) < 2:
         raise CommandError("jianshou.error.kick_needs_referee")
-    agreed, missing = agree(ctx, row, f"kick:{target.user}", needed)
+    agreed, missing = await agree(ctx, f"kick:{target.user}", needed)
     if missing:
         return [_agreement(ctx, game, "kick", player, agreed, missing, target)]
-    return await _remove(ctx, row, game, target, ("agreed", needed, names(ctx, game, needed)))
+    return await _remove(ctx, game, target, ("agreed", needed, names(ctx, game, needed)))
 
 
 def _voter_or_refuse(ctx: Context, game: js.Game) -> js.Player:
@@ -150,19 +150,19 @@ Kicked = tuple[str, list[str], str]
 """How a kick was decided: ``("referee" | "agreed", the deciders' ids, their names)``."""
 
 
-async def _remove(ctx: Context, row, game: js.Game, player: js.Player,
+async def _remove(ctx: Context, game: js.Game, player: js.Player,
                   kicked: Kicked | None = None) -> list[Outgoing]:
     """The player leaves the table (lobby, finished game) or the game (JS-5: resigns,
     or is kicked — the channel is told which, and by whom)."""
     event, extra = ("kick", {"by": kicked[1]}) if kicked else ("leave", {})
     if game.status in ("lobby", "over"):
         game = js.leave(js.reset(game), player.user)
-        save(ctx, row, game)
+        await save(ctx, game)
         text = ctx.t(f"jianshou.kicked.{kicked[0]}_table", name=player.name, by=kicked[2]) \
             if kicked else ctx.t("jianshou.left", name=player.name)
         return [ctx.reply(text, data(event, game, user=player.user, **extra))]
     game, resigned = js.resign(game, player.user)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     head = ctx.t(f"jianshou.kicked.{kicked[0]}", name=player.name, by=kicked[2]) \
         if kicked else ctx.t("jianshou.defeated.resigned", name=player.name)
     lines = [head, *turn_start_lines(ctx, game, resigned.starts), note]  # ends with the winner
@@ -172,7 +172,7 @@ async def _remove(ctx: Context, row, game: js.Game, player: js.Player,
 
 async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """JS-1: seats, HP, 內力, a shuffled deck each and six cards dealt privately."""
-    row, game = await load(ctx)
+    game = await load(ctx)
     if game.status in ("lobby", "over"):
         if ctx.gm_users:
             require_gm_if_any(ctx)
@@ -180,7 +180,7 @@ async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
             me(ctx, game)
     deck, _ = await table_deck(ctx)
     game, started = js.start(game, deck, ctx.dice)
-    save(ctx, row, game)
+    await save(ctx, game)
     order = sep(ctx).join(f"{i}.{p.name}" for i, p in enumerate(game.players, start=1))
     text = ctx.t("jianshou.started", order=order, hp=started.hp, neili=started.neili,
                  deck=started.deck_size, name=deck.name)
@@ -195,17 +195,17 @@ async def reset(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     turns) is reset by a referee (a GM who does not play it) or by every player still
     in it, each typing it (issue 22); a lobby or a finished game by a GM, or by anyone
     at a table without a GM."""
-    row, game = await load(ctx)
+    game = await load(ctx)
     if game.status in js.PLAYING:
         if not referee(ctx, game):
             player = _voter_or_refuse(ctx, game)
-            agreed, missing = agree(ctx, row, "reset", voters(game))
+            agreed, missing = await agree(ctx, "reset", voters(game))
             if missing:
                 return [_agreement(ctx, game, "reset", player, agreed, missing)]
     elif game.status != "over" or ctx.gm_users:
         require_gm_if_any(ctx)
     game = js.reset(game)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     text = "\n".join(line for line in (ctx.t("jianshou.reset", count=len(game.players)), note)
                      if line)
     return [ctx.reply(text, data("reset", game))]
@@ -219,10 +219,11 @@ async def card(ctx: Context, rest: list[str]) -> list[Outgoing]:
     require_jianshou(ctx)
     if not rest:
         raise CommandError("jianshou.error.card_usage")
-    _, game = await load(ctx)
+    game = await load(ctx)
     cards = game.cards or (await table_deck(ctx))[0].cards
     found = card_named(cards, " ".join(rest))
-    return [ctx.reply(card_text(ctx, found), {"kind": "jianshou.card", "card": found.to_dict()})]
+    return [ctx.reply(card_text(ctx, found),
+                      {"kind": "jianshou.card", "card": js.card_json(found)})]
 
 
 async def deck(ctx: Context, rest: list[str]) -> list[Outgoing]:
@@ -243,14 +244,13 @@ async def deck_show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     key = "jianshou.deck.sample" if is_sample else "jianshou.deck.loaded"
     return [ctx.reply(ctx.t("jianshou.deck.show", name=current.name, count=current.size,
                             kinds=kinds, origin=ctx.t(key)),
-                      {"kind": "jianshou.deck", "deck": current.to_dict()})]
+                      {"kind": "jianshou.deck", "deck": js.deck_json(current)})]
 
 
 async def deck_begin(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: start pasting a deck (`.js deck begin [name]`)."""
     require_gm_if_any(ctx)
-    row = await ctx.document(DraftDoc)
-    row.data = {"name": short(" ".join(rest)), "cards": []}
+    ctx.uow.save(DRAFT, Draft(short(" ".join(rest))))
     return [ctx.reply(ctx.t("jianshou.deck.begin"), {"kind": "jianshou.deck_draft", "cards": 0})]
 
 
@@ -268,17 +268,14 @@ async def deck_add(ctx: Context, rest: list[str]) -> list[Outgoing]:
     items = items if isinstance(items, list) else [items]
     if not items:  # `[]` or `{"cards": []}`: nothing to add, and not "received 0"
         raise CommandError("jianshou.error.part_empty")
-    row = await ctx.document(DraftDoc)
-    draft = dict(row.data or {"name": "", "cards": []})
-    cards = list(draft.get("cards", []))
-    if whole:
-        draft["name"] = str(part.get("name", draft.get("name", "")))[:40]
-    for offset, raw in enumerate(items, start=len(cards) + 1):
+    draft = await ctx.uow.load(DRAFT)
+    name = str(part.get("name", draft.name))[:40] if whole else draft.name
+    for offset, raw in enumerate(items, start=len(draft.cards) + 1):
         parse_card(raw, offset)
-    cards += items
+    cards = (*draft.cards, *items)
     if len(cards) > MAX_CARDS:
         raise RuleError("jianshou.deck_too_large", count=len(cards), limit=MAX_CARDS)
-    row.data = {**draft, "cards": cards}
+    ctx.uow.save(DRAFT, Draft(name, cards))
     total = sum(int(c.get("copies", 1)) for c in cards)
     return [ctx.reply(ctx.t("jianshou.deck.added", added=len(items), kinds=len(cards),
                             count=total), {"kind": "jianshou.deck_draft", "cards": total})]
@@ -287,32 +284,31 @@ async def deck_add(ctx: Context, rest: list[str]) -> list[Outgoing]:
 async def deck_done(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """GM: validate the pasted deck (JS-1) and use it from the next game on."""
     require_gm_if_any(ctx)
-    row = await ctx.document(DraftDoc)
-    draft = dict(row.data or {})
-    if not draft:
+    draft = await ctx.uow.load(DRAFT)
+    if not draft.begun:
         raise CommandError("jianshou.error.no_draft")
-    if not draft.get("cards"):  # begun, nothing pasted yet: the draft stays
+    if not draft.cards:  # begun, nothing pasted yet: the draft stays
         raise CommandError("jianshou.error.draft_empty")
-    loaded = js.parse_deck({"name": draft.get("name") or ctx.t("jianshou.deck.unnamed"),
-                            "cards": draft["cards"]})
-    (await ctx.document(DeckDoc)).data = {"deck": loaded.to_dict()}
-    row.data = {}
+    loaded = js.parse_deck({"name": draft.name or ctx.t("jianshou.deck.unnamed"),
+                            "cards": list(draft.cards)})
+    ctx.uow.save(DECK, TableDeck(loaded))
+    ctx.uow.save(DRAFT, NO_DRAFT)
     return [ctx.reply(ctx.t("jianshou.deck.done", name=loaded.name, count=loaded.size),
-                      {"kind": "jianshou.deck", "deck": loaded.to_dict()})]
+                      {"kind": "jianshou.deck", "deck": js.deck_json(loaded)})]
 
 
 async def deck_cancel(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     require_gm_if_any(ctx)
-    (await ctx.document(DraftDoc)).data = {}
+    ctx.uow.save(DRAFT, NO_DRAFT)
     return [ctx.reply(ctx.t("jianshou.deck.cancelled"), {"kind": "jianshou.deck_draft",
                                                          "cards": 0})]
 
 
 async def deck_sample(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     require_gm_if_any(ctx)
-    (await ctx.document(DeckDoc)).data = {}
+    ctx.uow.save(DECK, TableDeck())
     return [ctx.reply(ctx.t("jianshou.deck.to_sample", name=sample().name),
-                      {"kind": "jianshou.deck", "deck": sample().to_dict()})]
+                      {"kind": "jianshou.deck", "deck": js.deck_json(sample())})]
 
 
 DECK_VERBS: list[tuple[tuple[str, ...], Verb]] = [

@@ -12,7 +12,6 @@ from __future__ import annotations
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
-from bot.store.models import ChannelState
 from bot.systems.jianshou.args import find_player, hand_card
 from bot.systems.jianshou.state import load, me, running, save
 from bot.systems.jianshou.table import command
@@ -48,10 +47,10 @@ def _begun_lines(ctx: Context, game: js.Game, begun: js.Begun | None) -> list[st
 @readable
 async def mull(ctx: Context) -> list[Outgoing]:
     """JS-1: the hand goes back, the deck is shuffled, six new cards (privately)."""
-    row, game = await load(ctx)
+    game = await load(ctx)
     player = me(ctx, game)
     game, done = js.mulligan(game, player.user, ctx.dice)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     key = "jianshou.mulligan.last" if done.left == 0 else "jianshou.mulligan.done"
     lines = [ctx.t(key, name=player.name, count=done.count, draw=done.first_draw),
              *_begun_lines(ctx, game, done.begun), note]
@@ -66,10 +65,10 @@ async def mull(ctx: Context) -> list[Outgoing]:
 @readable
 async def keep(ctx: Context) -> list[Outgoing]:
     """JS-1: keep the hand; when everyone has, a die picks the first player."""
-    row, game = await load(ctx)
+    game = await load(ctx)
     player = me(ctx, game)
     game, kept = js.keep(game, player.user, ctx.dice)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     lines = [ctx.t("jianshou.kept", name=player.name, draw=kept.first_draw)]
     if kept.begun is None:
         lines.append(ctx.t("jianshou.mulligan.waiting", who=sep(ctx).join(
@@ -85,7 +84,7 @@ async def keep(ctx: Context) -> list[Outgoing]:
 @readable
 async def hand(ctx: Context) -> list[Outgoing]:
     """Your hand, again, privately (the channel learns only that it was sent)."""
-    _, game = await load(ctx)
+    game = await load(ctx)
     player = me(ctx, game)
     if game.status == "lobby":
         raise CommandError("jianshou.error.not_playing")
@@ -100,9 +99,9 @@ async def hand(ctx: Context) -> list[Outgoing]:
 # --------------------------------------------------------------------------- JS-2 phases
 
 
-async def _acting(ctx: Context) -> tuple[ChannelState, js.Game, js.Player]:
-    row, game = await running(ctx)
-    return row, game, me(ctx, game)
+async def _acting(ctx: Context) -> tuple[js.Game, js.Player]:
+    game = await running(ctx)
+    return game, me(ctx, game)
 
 
 @command("practise", "practice", "learn", "修煉", "修炼", "習武", "习武", hidden=True)
@@ -111,10 +110,10 @@ async def practise(ctx: Context) -> list[Outgoing]:
     """JS-2 practise: an art from the hand into play, or one level up."""
     if not ctx.args.strip():
         raise CommandError("jianshou.error.practise_usage")
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     name = hand_card(game, player, ctx.args)
     game, done = js.practise(game, player.user, name)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     key = "jianshou.practised.new" if done.level == 1 else "jianshou.practised.up"
     text = ctx.t(key, name=player.name, card=card_label(ctx, game, done.card),
                  kind=kind_word(ctx, done.kind), level=done.level)
@@ -139,10 +138,10 @@ def _card_and_target(ctx: Context, game: js.Game, player: js.Player) -> tuple[st
 @readable
 async def item(ctx: Context) -> list[Outgoing]:
     """JS-2 item phase: use an item at once, or equip it."""
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     name, target = _card_and_target(ctx, game, player)
     game, played = js.item(game, player.user, name, target)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     card = game.card(played.card)
     if played.equipped:
         text = ctx.t("jianshou.item.equip", name=player.name, card=card_label(ctx, game, name),
@@ -156,10 +155,10 @@ async def item(ctx: Context) -> list[Outgoing]:
 @readable
 async def event(ctx: Context) -> list[Outgoing]:
     """JS-3: play an event as the turn's action."""
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     name, target = _card_and_target(ctx, game, player)
     game, played = js.event(game, player.user, name, target)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     return _played(ctx, game, player, game.card(name), played, "jianshou.event.play", "event",
                    note)
 
@@ -189,9 +188,9 @@ def _played(ctx: Context, game: js.Game, player: js.Player, card: js.Card, playe
 @readable
 async def meditate(ctx: Context) -> list[Outgoing]:
     """JS-3 打坐: 內力 + the highest 打坐 (1 without an internal art)."""
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     game, done = js.meditate(game, player.user)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     text = ctx.t("jianshou.meditated", name=player.name, gained=done.gained, neili=done.neili)
     return [channel(ctx, [text, note], "meditate", game, user=player.user, gained=done.gained,
                     neili=done.neili)]
@@ -204,10 +203,10 @@ async def transfer(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) != 2 or not tokens[1].isdigit() or len(tokens[1]) > 3:
         raise CommandError("jianshou.error.transfer_usage")
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     target = find_player(ctx, game, tokens[0])
     game, done = js.transfer(game, player.user, target.user, int(tokens[1]))
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     lines = [ctx.t("jianshou.transferred", name=player.name, target=target.name,
                    amount=done.amount, neili=done.neili, target_neili=done.target_neili)]
     if done.lost:
@@ -223,13 +222,13 @@ async def transfer(ctx: Context) -> list[Outgoing]:
 @readable
 async def discard(ctx: Context) -> list[Outgoing]:
     """JS-2 end phase: discard down to seven (`.discard 3 5`, by position or name)."""
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     names = _discards(game, player, ctx.args.split())
     if not names:
         raise CommandError("jianshou.error.discard_usage")
     game, done = js.discard(game, player.user, names)
-    return [_discard_reply(ctx, game, player, done, save(ctx, row, game)),
-            hand_private(ctx, game, player.user)]
+    note = await save(ctx, game)
+    return [_discard_reply(ctx, game, player, done, note), hand_private(ctx, game, player.user)]
 
 
 def _discards(game: js.Game, player: js.Player, tokens: list[str]) -> tuple[str, ...]:
@@ -249,14 +248,14 @@ def _discard_reply(ctx: Context, game: js.Game, player: js.Player,
 @readable
 async def end(ctx: Context) -> list[Outgoing]:
     """JS-2 end phase, then the next player's turn; `.end 3 5` discards first."""
-    row, game, player = await _acting(ctx)
+    game, player = await _acting(ctx)
     outs: list[Outgoing] = []
     tokens = ctx.args.split()
     if tokens:
         game, done = js.discard(game, player.user, _discards(game, player, tokens))
         outs.append(_discard_reply(ctx, game, player, done))
     game, ended = js.end_turn(game, player.user)
-    note = save(ctx, row, game)
+    note = await save(ctx, game)
     lines = [ctx.t("jianshou.ended", name=player.name),
              *turn_start_lines(ctx, game, ended.starts), note]
     return [*outs, channel(ctx, lines, "end", game, user=player.user),

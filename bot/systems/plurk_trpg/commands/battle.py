@@ -16,16 +16,16 @@ render.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.gm import user_ref
-from bot.kits.references import require_owner_or_gm
+from bot.kits.args import is_word
+from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.store.models import Character
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, is_word
+from bot.systems.plurk_trpg.battle_args import current_actor, gm_target
 from bot.systems.plurk_trpg.battle_roster import (
     enemy_entrant,
     enter,
@@ -33,7 +33,6 @@ from bot.systems.plurk_trpg.battle_roster import (
     remember_enemy,
 )
 from bot.systems.plurk_trpg.battle_state import (
-    Setup,
     entrant_from_sheet,
     load_battle,
     load_setup,
@@ -44,6 +43,7 @@ from bot.systems.plurk_trpg.battle_state import (
 )
 from bot.systems.plurk_trpg.battle_text import (
     battle_data,
+    battle_json,
     hp_text,
     initiative_line,
     readable,
@@ -53,7 +53,9 @@ from bot.systems.plurk_trpg.battle_text import (
     turn_line,
 )
 from bot.systems.plurk_trpg.check_records import last_checks, store_record
+from bot.systems.plurk_trpg.documents import Setup
 from bot.systems.plurk_trpg.table import command
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Entrant, OpposedSide
@@ -85,18 +87,18 @@ async def turn_command(ctx: Context) -> list[Outgoing]:
 
 async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """The order and whose turn it is; without a battle, who joined and which enemies wait."""
-    row, battle = await load_battle(ctx)
+    stored, battle = await load_battle(ctx)
     if battle is None:
         return [ctx.reply(await setup_text(ctx), battle_data("none", None))]
-    battle = await sync_sheet_hp(ctx, row, battle)
+    battle = await sync_sheet_hp(ctx, stored, battle)
     return [ctx.reply(state_text(ctx, battle), battle_data("show", battle))]
 
 
 async def setup_text(ctx: Context) -> str:
-    _, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     party = []
     for user in setup.party:
-        character = await ctx.active_character(user)
+        character = await ctx.uow.active_sheet(user)
         party.append(character.name if character is not None else
                      ctx.t("plurk.battle.no_character", user=user))
     enemies = [e["name"] for e in setup.enemies]
@@ -108,31 +110,31 @@ async def setup_text(ctx: Context) -> str:
 async def join(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """A player enlists their active character; during a battle it enters at once
     with its own initiative roll (PL-14), after everyone with an equal value."""
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     if character is None:
         raise CommandError("core.error.pc_no_active")
-    setup_row, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     if ctx.user not in setup.party:
         setup.party.append(ctx.user)
-        save_setup(setup_row, setup)
-    row, battle = await load_battle(ctx)
+        save_setup(ctx, setup)
+    stored, battle = await load_battle(ctx)
     if battle is None:
         return [ctx.reply(ctx.t("plurk.battle.joined", name=character.name),
                           battle_data("join", None, user=ctx.user))]
-    return enter(ctx, row, battle, entrant_from_sheet(ctx.user, character), character)
+    return enter(ctx, stored, battle, entrant_from_sheet(ctx.user, character), character)
 
 
 async def leave(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """A player withdraws before the battle; during it the GM removes combatants."""
-    setup_row, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     if ctx.user not in setup.party:
         raise CommandError("plurk.error.battle.not_joined")
     _, battle = await load_battle(ctx)
     if battle is not None:
         raise CommandError("plurk.error.battle.leave_running")
     setup.party.remove(ctx.user)
-    save_setup(setup_row, setup)
-    character = await ctx.active_character()
+    save_setup(ctx, setup)
+    character = await ctx.uow.active_sheet(ctx.user)
     name = character.name if character is not None else ctx.name
     return [ctx.reply(ctx.t("plurk.battle.left", name=name), battle_data("leave", None))]
 
@@ -143,7 +145,7 @@ async def party_entrants(ctx: Context, setup: Setup
     one are reported, not fatal."""
     entrants, missing, ids = [], [], {}
     for user in setup.party:
-        character = await ctx.active_character(user)
+        character = await ctx.uow.active_sheet(user)
         if character is None:
             missing.append(user)
         else:
@@ -208,10 +210,10 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """PL-13/14: everyone rolls 靈巧 initiative (ties rerolled by the rules), round 0."""
     require_gm_if_any(ctx)
     first_side, sneak = parse_start_options(rest)
-    row, running = await load_battle(ctx)
+    stored, running = await load_battle(ctx)
     if running is not None:
         raise CommandError("plurk.error.battle.already")
-    setup_row, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     entrants, missing, ids = await party_entrants(ctx, setup)
     entrants.extend(enemy_entrant(e) for e in setup.enemies)
     if not entrants:
@@ -224,8 +226,8 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
     battle = plurk.start_battle(ctx.dice, entrants, costs=setup.costs, width=setup.width,
                                 height=setup.height, first_side=first_side)
     setup.serial += 1
-    save_setup(setup_row, setup)
-    save_battle(row, battle, serial=setup.serial, sheets=ids)
+    save_setup(ctx, setup)
+    save_battle(ctx, stored, battle, serial=setup.serial, sheets=ids)
     await forget_old_hit_checks(ctx)
     lines = [ctx.t("plurk.battle.started")]
     if sneak is not None:
@@ -260,21 +262,21 @@ async def add(ctx: Context, rest: list[str]) -> list[Outgoing]:
     require_gm_if_any(ctx)
     if not rest:
         raise CommandError("plurk.error.battle.add_usage")
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     entrant, character = await entrant_to_add(ctx, rest)
-    return enter(ctx, row, battle, entrant, character)
+    return enter(ctx, stored, battle, entrant, character)
 
 
-async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Character | None]:
+async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Sheet | None]:
     """The entrant `.battle add` means, and the sheet it comes from (a player's)."""
     if rest[0].startswith(("@", "<@", "[CQ:")) and len(rest) == 1:
-        user = user_ref(rest[0])
+        user = mention(rest[0]) or rest[0]
         require_owner_or_gm(ctx, user)
-        character = await ctx.active_character(user)
+        character = await ctx.uow.active_sheet(user)
         if character is None:
             raise CommandError("plurk.error.battle.user_no_character", user=user)
         return entrant_from_sheet(user, character), character
-    setup_row, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     _, battle = await load_battle(ctx)
     known = setup.enemy(rest[0])
     if known is not None and len(rest) == 1:
@@ -284,26 +286,26 @@ async def entrant_to_add(ctx: Context, rest: list[str]) -> tuple[Entrant, Charac
     else:
         values = parse_enemy(" ".join(rest))
     remember_enemy(setup, values, battle)
-    save_setup(setup_row, setup)
+    save_setup(ctx, setup)
     return enemy_entrant(values), None
 
 
 async def retrieve(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: a weapon stuck in a target (PL-18 impale) is taken back — after the
     〈武器〉 check the seed asks for succeeded (a thrown item needs none)."""
-    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.retrieve_usage")
+    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.retrieve_usage")
     target = battle.get(name).stuck_in
     battle = plurk_damage.retrieve_weapon(battle, name)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     return [ctx.reply(ctx.t("plurk.battle.retrieved", name=battle.get(name).name,
                             target=target), battle_data("retrieve", battle))]
 
 
 async def remove(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: take a combatant out (fled, dead, left the table); its turn passes if current."""
-    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.remove_usage")
+    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.remove_usage")
     battle, event = plurk.remove_combatant(battle, name)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     text = ctx.t("plurk.battle.removed", name=name)
     if event is not None:
         text += "\n" + turn_event_text(ctx, battle, event)
@@ -314,10 +316,10 @@ async def skip(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     """GM: the current actor loses the rest of its turn. In a channel without GMs only
     its player ends an investigator's turn (:func:`current_actor`), as `.pass` does."""
     require_gm_if_any(ctx)
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     current_actor(ctx, battle)
     battle, event = plurk.skip_turn(battle)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("skip", battle, turn=event))]
 
 
@@ -330,25 +332,25 @@ async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
     clear = bool(rest) and is_word(rest[0], "clear", "清除", "清空")
     if len(rest) > 1 or (rest and not clear):
         raise CommandError("plurk.error.battle.end_usage")
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     battle = plurk.end_battle(battle)
-    save_battle(row, None)
-    setup_row, setup = await load_setup(ctx)
+    save_battle(ctx, stored, None)
+    setup = await load_setup(ctx)
     setup.party = []
     if clear:
         setup.enemies = []
-    save_setup(setup_row, setup)
+    save_setup(ctx, setup)
     standing = [f"{c.name} {ctx.t('plurk.battle.hp_label')} {hp_text(ctx, c.hp)}"
                 for c in battle.combatants]
     text = ctx.t("plurk.battle.ended", round=battle.round, summary=sep(ctx).join(standing))
-    return [ctx.reply(text, battle_data("end", None, final=battle.to_dict()))]
+    return [ctx.reply(text, battle_data("end", None, final=battle_json(battle)))]
 
 
 async def wake(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: a successful 醫療 check woke a knocked-out combatant."""
-    row, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.usage")
+    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.usage")
     battle = plurk.wake(battle, name)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     return [ctx.reply(ctx.t("plurk.battle.woken", name=battle.get(name).name),
                       battle_data("wake", battle))]
 
@@ -370,7 +372,6 @@ _BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [
 async def forget_old_hit_checks(ctx: Context) -> None:
     """A combat check made before this battle started is no hit check of it: `.atk`
     links only a check made during the battle (see ``commands/damage.py``)."""
-    _row, last = await last_checks(ctx)
-    for owner, record in last.items():
-        if (record.get("check") or {}).get("combat") and not record.get("attack_used"):
-            await store_record(ctx, owner, {**record, "attack_used": True})
+    for owner, record in (await last_checks(ctx)).items():
+        if record.check.combat and not record.attack_used:
+            await store_record(ctx, owner, replace(record, attack_used=True))

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import is_word
 from bot.systems.plurk_trpg.battle_roster import (
     enemy_entrant,
     enemy_line,
@@ -38,15 +38,15 @@ async def enemy_command(ctx: Context) -> list[Outgoing]:
     if is_word(verb, "del", "rm", "remove", "刪除", "移除"):
         return await delete_enemy(ctx, rest.strip())
     if is_word(verb, "clear", "清除", "清空"):
-        setup_row, setup = await load_setup(ctx)
+        setup = await load_setup(ctx)
         setup.enemies = []
-        save_setup(setup_row, setup)
+        save_setup(ctx, setup)
         return [ctx.reply(ctx.t("plurk.battle.enemies_cleared"))]
     raise CommandError("plurk.error.battle.enemy_usage")
 
 
 async def list_enemies(ctx: Context) -> list[Outgoing]:
-    _, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     if not setup.enemies:
         return [ctx.reply(ctx.t("plurk.battle.enemies_none"))]
     lines = [ctx.t("plurk.battle.enemies_header")]
@@ -59,25 +59,25 @@ async def add_enemy(ctx: Context, text: str) -> list[Outgoing]:
     or fighting is numbered (a second 狂信者 is 狂信者2, issue 12 item 13): the
     first is never silently replaced (`.enemy del` removes one)."""
     values = parse_enemy(text)
-    setup_row, setup = await load_setup(ctx)
-    row, battle = await load_battle(ctx)
+    setup = await load_setup(ctx)
+    stored, battle = await load_battle(ctx)
     asked = remember_enemy(setup, values, battle)
-    save_setup(setup_row, setup)
+    save_setup(ctx, setup)
     note = ctx.t("plurk.battle.enemy_numbered", asked=asked, name=values["name"]) \
         if asked else None
     if battle is None:
         text = ctx.t("plurk.battle.enemy_defined", line=enemy_line(ctx, values))
         return [ctx.reply(f"{note}\n{text}" if note else text,
                           {"kind": "plurk.enemies", "enemies": setup.enemies})]
-    return enter(ctx, row, await sync_sheet_hp(ctx, row, battle), enemy_entrant(values),
+    return enter(ctx, stored, await sync_sheet_hp(ctx, stored, battle), enemy_entrant(values),
                  note=note)
 
 
 async def delete_enemy(ctx: Context, name: str) -> list[Outgoing]:
-    setup_row, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     found = setup.enemy(name) if name else None
     if found is None:
         raise CommandError("plurk.error.battle.enemy_unknown", name=name)
     setup.enemies.remove(found)
-    save_setup(setup_row, setup)
+    save_setup(ctx, setup)
     return [ctx.reply(ctx.t("plurk.battle.enemy_deleted", name=found["name"]))]

@@ -11,9 +11,10 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, is_word, number
+from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, number
 from bot.systems.plurk_trpg.battle_state import (
     load_battle,
     load_setup,
@@ -60,10 +61,10 @@ def parse_act(args: str) -> tuple[str, int]:
 async def act(ctx: Context) -> list[Outgoing]:
     """PL-13: the current actor spends BP on an action (cost from the battle's table)."""
     action, count = parse_act(ctx.args)
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     battle, event = plurk.spend_bp(battle, action, actor=actor.name, count=count)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     return [ctx.reply(spend_text(ctx, battle, event), battle_data("spend", battle, bp=event))]
 
 
@@ -71,10 +72,10 @@ async def act(ctx: Context) -> list[Outgoing]:
 @readable
 async def pass_(ctx: Context) -> list[Outgoing]:
     """PL-13: the actor ends its turn; BP refills, the next in order acts."""
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     battle, event = plurk.pass_turn(battle, actor.name)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("pass", battle, turn=event))]
 
 
@@ -112,8 +113,8 @@ def costs_reply(ctx: Context, costs: dict[str, int]) -> list[Outgoing]:
 
 async def bp_cost(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """Costs are GM configuration: they apply to the running battle and the next ones."""
-    row, battle = await load_battle(ctx)
-    setup_row, setup = await load_setup(ctx)
+    stored, battle = await load_battle(ctx)
+    setup = await load_setup(ctx)
     configured = {**plurk.BP_DEFAULT_COSTS, **setup.costs}
     if not rest:
         return costs_reply(ctx, battle.costs if battle is not None else configured)
@@ -123,20 +124,20 @@ async def bp_cost(ctx: Context, rest: list[str]) -> list[Outgoing]:
     cost = number(rest[1], usage="plurk.error.battle.bp_usage")
     # the rules canonicalise the action name (攻擊 → attack) on a battle-less table
     setup.costs = dict(plurk.set_bp_cost(Battle((), costs=configured), rest[0], cost).costs)
-    save_setup(setup_row, setup)
+    save_setup(ctx, setup)
     if battle is None:
         return costs_reply(ctx, setup.costs)
     battle = plurk.set_bp_cost(battle, rest[0], cost)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     return costs_reply(ctx, battle.costs)
 
 
 async def bp_max(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: one combatant's BP max for the rest of this battle."""
-    row, battle, name = await gm_target(ctx, rest, 2, "plurk.error.battle.bp_usage")
+    stored, battle, name = await gm_target(ctx, rest, 2, "plurk.error.battle.bp_usage")
     value = number(rest[1], usage="plurk.error.battle.bp_usage")
     battle = plurk.update_combatant(battle, name, bp_max=value)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     c = battle.get(name)
     return [ctx.reply(ctx.t("plurk.battle.bp_max_set", name=c.name, bp=c.bp, bp_max=c.bp_max),
                       battle_data("bp_max", battle))]

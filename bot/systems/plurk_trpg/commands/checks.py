@@ -11,14 +11,13 @@ multiple and collective checks are in ``plurk_checks_special.py``.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import asdict, replace
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.references import investigator, mention, require_owner_or_gm, sheet_by_id
 from bot.messages import Outgoing
 from bot.permissions import require_gm, require_gm_if_any
-from bot.store.models import Character
 from bot.systems.plurk_trpg.check_args import (
     PUSH_WORDS,
     CheckArgs,
@@ -41,10 +40,18 @@ from bot.systems.plurk_trpg.check_records import (
     store_record,
     store_request,
 )
+from bot.systems.plurk_trpg.documents import (
+    CONSENT,
+    CheckRecord,
+    CheckRequest,
+    FateCall,
+    FateRoll,
+)
 from bot.systems.plurk_trpg.rendering import check_data, check_text, outcome_text, result_dict
 from bot.systems.plurk_trpg.system import require_plurk
 from bot.systems.plurk_trpg.table import command
 from bot.systems.plurk_trpg.terms import Term, parse_terms
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg.checks import check_pushable
@@ -62,14 +69,14 @@ async def speaker_check(ctx: Context, *, hidden: bool) -> list[Outgoing]:
     Take 10 / take 20 need the GM's consent (PL-10 「若局方允許」): without it the
     check is checked (stat on the sheet …) and queued for `.ra allow` instead."""
     args = parse_check(ctx.args)
-    character = await ctx.active_character()
+    character = await ctx.uow.active_sheet(ctx.user)
     if args.mode in ("take10", "take20") and await needs_consent(ctx, args.mode):
         roll_for(ctx, character, args)  # refuse now what could never be allowed; no die
         return await request_check(ctx, character, args, hidden=hidden)
     return await run_check(ctx, ctx.user, character, args, hidden=hidden)
 
 
-async def run_check(ctx: Context, owner: str, character: Character | None, args: CheckArgs,
+async def run_check(ctx: Context, owner: str, character: Sheet | None, args: CheckArgs,
                     *, hidden: bool, prefix: str | None = None) -> list[Outgoing]:
     """Roll ``owner``'s check, keep it as their last check and report it."""
     result = roll_for(ctx, character, args)
@@ -84,14 +91,14 @@ async def run_check(ctx: Context, owner: str, character: Character | None, args:
     return deliver(ctx, owner, who, text, data, hidden=hidden)
 
 
-async def request_check(ctx: Context, character: Character | None, args: CheckArgs,
+async def request_check(ctx: Context, character: Sheet | None, args: CheckArgs,
                         *, hidden: bool) -> list[Outgoing]:
     """Queue a take-10 / take-20 check for the GM (`.ra allow` rolls it, `.ra deny` drops it);
     a newer request of the same player replaces an older one."""
     who = character.name if character is not None else ctx.name
-    await store_request(ctx, ctx.user, {
-        "args": ctx.args.strip(), "mode": args.mode, "hidden": hidden, "character": who,
-        "character_id": character.id if character is not None else None, "name": ctx.name})
+    await store_request(ctx, ctx.user, CheckRequest(
+        args=ctx.args.strip(), mode=args.mode, hidden=hidden, character=who,
+        character_id=character.id if character is not None else None, name=ctx.name))
     mode = ctx.t(f"plurk.consent.kind_{args.mode}")
     stat = args.stat if args.stat is not None else ctx.t("plurk.check.unnamed")
     text = (ctx.t("plurk.consent.requested_hidden", who=who, mode=mode) if hidden
@@ -142,41 +149,40 @@ async def push_last(ctx: Context) -> list[Outgoing]:
     return await about_record(ctx, ctx.user, record, "push", lambda: push_record(ctx, record))
 
 
-async def push_needs_consent(ctx: Context, record: dict[str, Any]) -> bool:
+async def push_needs_consent(ctx: Context, record: CheckRecord) -> bool:
     """Whether the push waits for a GM (PL-10): not once allowed, and not when no GM
     may referee the check — a hidden check's GMs are those who were sent it, so one
     seated since neither sees nor allows it, and its player pushes as at a table
     without GMs (issue 22)."""
-    if record.get("push_allowed") or not referees(ctx, record):
+    if record.push_allowed or not referees(ctx, record):
         return False
     return await needs_consent(ctx, "push")
 
 
-async def push_record(ctx: Context, record: dict[str, Any]) -> list[Outgoing]:
-    if record.get("pushed"):
+async def push_record(ctx: Context, record: CheckRecord) -> list[Outgoing]:
+    if record.pushed:
         raise CommandError("plurk.error.push_twice")
-    original = plurk.CheckResult.from_dict(record["check"])
+    original = record.check
     check_pushable(original)
     if await push_needs_consent(ctx, record):
         # PL-10: the GM agrees and states the omen first; `.ra allow` lets this push
-        await store_record(ctx, ctx.user, {**record, "push_request": True})
-        text = ctx.t("plurk.consent.push_requested", who=record["character"],
+        await store_record(ctx, ctx.user, replace(record, push_request=True))
+        text = ctx.t("plurk.consent.push_requested", who=record.character,
                      stat=original.stat or ctx.t("plurk.check.unnamed"))
         data = {"kind": "plurk_consent_request", "user": ctx.user,
-                "character": record["character"], "mode": "push", "hidden": record["hidden"]}
-        return deliver(ctx, ctx.user, record["character"], text, data, hidden=record["hidden"],
+                "character": record.character, "mode": "push", "hidden": record.hidden}
+        return deliver(ctx, ctx.user, record.character, text, data, hidden=record.hidden,
                        record=record)
-    if record["hidden"]:
+    if record.hidden:
         refuse_platform_dice_when_hidden(ctx)
     result = plurk.push(original, ctx.dice)
-    await store_record(ctx, ctx.user, {**record, "check": result.to_dict(), "fate": None,
-                                       "pushed": True, "push_request": False,
-                                       "push_allowed": False})
-    who, reason = record["character"], record.get("reason")
+    await store_record(ctx, ctx.user, replace(record, check=result, fate=None, pushed=True,
+                                              push_request=False, push_allowed=False))
+    who, reason = record.character, record.reason
     text = ctx.t("plurk.push.line", text=check_text(ctx, who, result, reason=reason))
     data = check_data(result, character=who, user=ctx.user, original=result_dict(original),
                       reason=reason)
-    return deliver(ctx, ctx.user, who, text, data, hidden=record["hidden"], record=record)
+    return deliver(ctx, ctx.user, who, text, data, hidden=record.hidden, record=record)
 
 
 # --------------------------------------------------------------------------- fate (PL-4)
@@ -216,69 +222,67 @@ async def fate(ctx: Context) -> list[Outgoing]:
                               lambda: own_fate(ctx, record, threshold))
 
 
-async def own_fate(ctx: Context, record: dict[str, Any], threshold: int | None
+async def own_fate(ctx: Context, record: CheckRecord, threshold: int | None
                    ) -> list[Outgoing]:
     """The investigator's `.fate`: roll the called one (or, without GMs, call and roll)."""
-    called = record.get("fate") or {}
-    if called.get("result") is not None:
-        raise CommandError("plurk.error.fate_done", who=record["character"])
-    if called.get("threshold") is not None:
+    called = record.fate
+    if called is not None and called.result is not None:
+        raise CommandError("plurk.error.fate_done", who=record.character)
+    if called is not None:
         if threshold is not None:  # the caller's threshold stands
             raise CommandError("plurk.error.fate_usage")
-        return await roll_fate(ctx, ctx.user, record)
+        return await roll_fate(ctx, ctx.user, record, called)
     if not referees(ctx, record):  # no GM, or none was sent this hidden check
         return await call_fate(ctx, ctx.user, record, threshold, True)
     raise CommandError("plurk.error.fate_not_called")
 
 
-async def call_fate(ctx: Context, owner: str, record: dict[str, Any], threshold: int | None,
+async def call_fate(ctx: Context, owner: str, record: CheckRecord, threshold: int | None,
                     roll_now: bool) -> list[Outgoing]:
     """Call a fate check on a crit or fumble (PL-4), and roll it when asked to."""
-    original = plurk.CheckResult.from_dict(record["check"])
-    if (record.get("fate") or {}).get("result") is not None:
-        raise CommandError("plurk.error.fate_done", who=record["character"])
+    original = record.check
+    if record.fate is not None and record.fate.result is not None:
+        raise CommandError("plurk.error.fate_done", who=record.character)
     if not (original.crit or original.fumble):
         raise RuleError("plurk.fate_not_allowed", stat=original.stat, raw=original.raw)
-    if roll_now and record["hidden"]:
+    if roll_now and record.hidden:
         refuse_platform_dice_when_hidden(ctx)  # before the call is stored
-    called = {"threshold": plurk.FATE_THRESHOLD if threshold is None else threshold,
-              "called_by": ctx.user}
-    record = {**record, "fate": called}
+    called = FateCall(plurk.FATE_THRESHOLD if threshold is None else threshold, ctx.user)
+    record = replace(record, fate=called)
     await store_record(ctx, owner, record)
     if roll_now:
-        return await roll_fate(ctx, owner, record)
-    text = ctx.t("plurk.fate.called", who=record["character"], threshold=called["threshold"],
+        return await roll_fate(ctx, owner, record, called)
+    text = ctx.t("plurk.fate.called", who=record.character, threshold=called.threshold,
                  stat=original.stat or ctx.t("plurk.check.unnamed"))
-    data = {"kind": "plurk_fate_call", "user": owner, "character": record["character"],
-            "threshold": called["threshold"]}
+    data = {"kind": "plurk_fate_call", "user": owner, "character": record.character,
+            "threshold": called.threshold}
     # a hidden check's call tells the player (and the GMs) privately: a fate check is
     # only called after a crit or a fumble, so a public call would reveal that
-    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"],
+    return deliver(ctx, owner, record.character, text, data, hidden=record.hidden,
                    record=record)
 
 
-async def roll_fate(ctx: Context, owner: str, record: dict[str, Any]) -> list[Outgoing]:
-    """Roll a called fate check and keep its result on the record."""
-    original = plurk.CheckResult.from_dict(record["check"])
-    called = record["fate"]
-    if record["hidden"]:
+async def roll_fate(ctx: Context, owner: str, record: CheckRecord, called: FateCall
+                    ) -> list[Outgoing]:
+    """Roll the fate check ``called`` on ``record`` and keep its result on the record."""
+    original = record.check
+    if record.hidden:
         refuse_platform_dice_when_hidden(ctx)
-    result = plurk.fate_check(original, ctx.dice, threshold=called["threshold"])
-    await store_record(ctx, owner, {**record, "fate": {**called, "result": {
-        "raw": result.raw, "success": result.success, "certain": result.certain,
-        "final_success": result.final_success}}})
+    result = plurk.fate_check(original, ctx.dice, threshold=called.threshold)
+    await store_record(ctx, owner, replace(record, fate=replace(called, result=FateRoll(
+        result.raw, result.success, result.certain, result.final_success))))
     effect = ctx.t(f"plurk.fate.certain_{result.certain}" if result.certain
                    else "plurk.fate.stands")
-    text = ctx.t("plurk.fate.line", who=record["character"],
+    text = ctx.t("plurk.fate.line", who=record.character,
                  trigger=ctx.t(f"plurk.fate.trigger_{result.trigger.replace('+', '_')}"),
                  raw=result.raw, cmp="≥" if result.success else "<",
                  threshold=result.threshold, outcome=outcome_text(ctx, result.success),
                  effect=effect, final=outcome_text(ctx, result.final_success))
-    data = {"kind": "plurk_fate", "user": owner, "character": record["character"],
+    data = {"kind": "plurk_fate", "user": owner, "character": record.character,
             "raw": result.raw, "threshold": result.threshold, "success": result.success,
             "trigger": result.trigger, "certain": result.certain,
             "original_success": result.original_success, "final_success": result.final_success}
-    return deliver(ctx, owner, record["character"], text, data, hidden=record["hidden"],
+    return deliver(ctx, owner, record.character, text, data, hidden=record.hidden,
                    record=record)
 
 
@@ -329,14 +333,13 @@ async def deny(ctx: Context, args: str) -> list[Outgoing]:
     else:
         raise CommandError("plurk.error.no_request" if not pending
                            else "plurk.error.request_ambiguous")
-    _row, data = await consent_doc(ctx)
-    request = data["requests"].get(owner)
+    request = (await consent_doc(ctx)).requests.get(owner)
     if request is not None:
         await drop_request(ctx, owner)
-        text = ctx.t("plurk.consent.denied", who=request["character"],
-                     mode=ctx.t(f"plurk.consent.kind_{request['mode']}"))
+        text = ctx.t("plurk.consent.denied", who=request.character,
+                     mode=ctx.t(f"plurk.consent.kind_{request.mode}"))
         return [ctx.reply(text, {"kind": "plurk_consent", "user": owner, "allowed": False,
-                                 "mode": request["mode"]})]
+                                 "mode": request.mode})]
     return await answer_push(ctx, owner, allowed=False)
 
 
@@ -345,12 +348,11 @@ async def pending_requests(ctx: Context) -> list[tuple[str, str, str]]:
     A hidden check's push only for the GMs who may allow it (its :func:`referees`):
     for anyone else — a GM seated since too — even "one request waits" (a bare
     `.ra allow` granting it, `.ra deny` finding it) would say the check failed."""
-    _row, data = await consent_doc(ctx)
-    found = [(owner, r["character"], r["mode"]) for owner, r in data["requests"].items()]
-    _row, last = await last_checks(ctx)
-    found += [(owner, r["character"], "push") for owner, r in last.items()
-              if r.get("push_request") and owner not in data["requests"]
-              and (not r.get("hidden") or ctx.user in referees(ctx, r))]
+    requests = (await consent_doc(ctx)).requests
+    found = [(owner, r.character, r.mode) for owner, r in requests.items()]
+    found += [(owner, r.character, "push") for owner, r in (await last_checks(ctx)).items()
+              if r.push_request and owner not in requests
+              and (not r.hidden or ctx.user in referees(ctx, r))]
     return found
 
 
@@ -364,19 +366,18 @@ async def request_owner(ctx: Context, ref: str) -> str:
 
 async def grant(ctx: Context, owner: str) -> list[Outgoing]:
     """Let ``owner``'s waiting request happen."""
-    _row, data = await consent_doc(ctx)
-    request = data["requests"].get(owner)
+    request = (await consent_doc(ctx)).requests.get(owner)
     if request is not None:
         character = None
-        if request.get("character_id") is not None:
-            character = await sheet_by_id(ctx, request["character_id"], owner)
+        if request.character_id is not None:
+            character = await sheet_by_id(ctx, request.character_id, owner)
             if character is None:
-                raise CommandError("core.error.no_character", who=request["character"])
+                raise CommandError("core.error.no_character", who=request.character)
         await drop_request(ctx, owner)
-        args = parse_check(request["args"])
-        prefix = ctx.t("plurk.consent.allowed", who=request["character"],
-                       mode=ctx.t(f"plurk.consent.kind_{request['mode']}"))
-        return await run_check(ctx, owner, character, args, hidden=request["hidden"],
+        args = parse_check(request.args)
+        prefix = ctx.t("plurk.consent.allowed", who=request.character,
+                       mode=ctx.t(f"plurk.consent.kind_{request.mode}"))
+        return await run_check(ctx, owner, character, args, hidden=request.hidden,
                                prefix=prefix)
     return await answer_push(ctx, owner, allowed=True)
 
@@ -384,27 +385,25 @@ async def grant(ctx: Context, owner: str) -> list[Outgoing]:
 async def answer_push(ctx: Context, owner: str, *, allowed: bool) -> list[Outgoing]:
     """The GM's answer to ``owner``'s waiting push (PL-10): allowed, their player may
     now `.push`; denied, the request is dropped."""
-    _row, last = await last_checks(ctx)
-    record = last.get(owner)
+    record = (await last_checks(ctx)).get(owner)
     if record is None:
         raise CommandError("plurk.error.no_request")
 
     async def work() -> list[Outgoing]:
         # inside about_record: of a hidden check, "no request waits" says it succeeded
-        if not record.get("push_request"):
+        if not record.push_request:
             raise CommandError("plurk.error.no_request")
-        await store_record(ctx, owner, {**record, "push_request": False,
-                                        **({"push_allowed": True} if allowed else {})})
+        await store_record(ctx, owner, replace(
+            record, push_request=False, push_allowed=allowed or record.push_allowed))
         if allowed:
-            original = plurk.CheckResult.from_dict(record["check"])
-            text = ctx.t("plurk.consent.push_allowed", who=record["character"],
-                         stat=original.stat or ctx.t("plurk.check.unnamed"))
+            text = ctx.t("plurk.consent.push_allowed", who=record.character,
+                         stat=record.check.stat or ctx.t("plurk.check.unnamed"))
         else:
-            text = ctx.t("plurk.consent.denied", who=record["character"],
+            text = ctx.t("plurk.consent.denied", who=record.character,
                          mode=ctx.t("plurk.consent.kind_push"))
-        return deliver(ctx, owner, record["character"], text,
+        return deliver(ctx, owner, record.character, text,
                        {"kind": "plurk_consent", "user": owner, "allowed": allowed,
-                        "mode": "push"}, hidden=record["hidden"], record=record)
+                        "mode": "push"}, hidden=record.hidden, record=record)
 
     return await about_record(ctx, owner, record, "push", work)
 
@@ -415,8 +414,9 @@ async def set_consent(ctx: Context, parts: list[str]) -> list[Outgoing]:
     if len(parts) != 2 or parts[1].casefold() not in ON_WORDS | OFF_WORDS:
         raise CommandError("plurk.error.allow_usage")
     kind = KIND_WORDS[parts[0].casefold()]
-    row, data = await consent_doc(ctx)
-    row.data = {**data, "allow": {**data["allow"], kind: parts[1].casefold() in ON_WORDS}}
+    consent = await consent_doc(ctx)
+    ctx.uow.save(CONSENT, replace(consent, allow=replace(
+        consent.allow, **{kind: parts[1].casefold() in ON_WORDS})))
     return [await consent_status(ctx, await pending_requests(ctx))]
 
 
@@ -424,17 +424,17 @@ async def consent_status(ctx: Context, pending: list[tuple[str, str, str]]) -> O
     """What players may do without asking, and what waits for the GM — in the channel,
     so not the push a hidden check waits for: a push is only asked after a failure,
     and the GMs who may allow it were told privately (PL-7, issue 22)."""
-    _row, last = await last_checks(ctx)
+    last = await last_checks(ctx)
     pending = [(owner, who, kind) for owner, who, kind in pending
-               if not (kind == "push" and (last.get(owner) or {}).get("hidden"))]
-    _row, data = await consent_doc(ctx)
+               if not (kind == "push" and owner in last and last[owner].hidden)]
+    allow = asdict((await consent_doc(ctx)).allow)
     state = ctx.t("core.references.list_sep").join(
         ctx.t("plurk.consent.setting", mode=ctx.t(f"plurk.consent.kind_{kind}"),
               state=ctx.t("plurk.consent.free" if on else "plurk.consent.ask"))
-        for kind, on in data["allow"].items())
+        for kind, on in allow.items())
     lines = [ctx.t("plurk.consent.status" if ctx.gm_users else "plurk.consent.status_no_gm",
                    settings=state)]
     lines += [ctx.t("plurk.consent.waiting", who=who, mode=ctx.t(f"plurk.consent.kind_{kind}"))
               for _owner, who, kind in pending]
-    return ctx.reply("\n".join(lines), {"kind": "plurk_consent_settings", **data["allow"],
+    return ctx.reply("\n".join(lines), {"kind": "plurk_consent_settings", **allow,
                                          "pending": [list(p) for p in pending]})

@@ -22,7 +22,6 @@ from bot.kits.references import (
 )
 from bot.messages import Outgoing
 from bot.permissions import require_gm
-from bot.store.models import Character
 from bot.systems.plurk_trpg.characters import resource_value, stat_modifier
 from bot.systems.plurk_trpg.check_args import check_args, roll_for
 from bot.systems.plurk_trpg.check_records import (
@@ -42,6 +41,7 @@ from bot.systems.plurk_trpg.rendering import (
 from bot.systems.plurk_trpg.system import SAN, require_plurk
 from bot.systems.plurk_trpg.table import command
 from bot.systems.plurk_trpg.terms import Term, attach_bonuses, parse_terms
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 
@@ -150,7 +150,7 @@ async def build_side(ctx: Context, terms: list[Term], *, left: bool,
     if ref is None and not left:
         raise CommandError("plurk.error.op_usage")
     if ref is None:
-        character = await ctx.active_character()
+        character = await ctx.uow.active_sheet(ctx.user)
         if character is None:
             # a GM runs NPCs and usually has no sheet: say how to name the left side
             # rather than "you have no active character" (issue 12 item 11)
@@ -297,7 +297,7 @@ async def multiple(ctx: Context) -> list[Outgoing]:
     return [ctx.reply("\n".join(lines), data)]
 
 
-async def compound_check(ctx: Context, character: Character,
+async def compound_check(ctx: Context, character: Sheet,
                          looked: list[tuple[tuple[str, int], Term]], threshold: int,
                          mode: str) -> list[Outgoing]:
     """`.rm … compound`: one d20 + the floored mean of the stats against one threshold;
@@ -336,7 +336,7 @@ async def collective(ctx: Context) -> list[Outgoing]:
     (stat, first), refs = words[0], words[1:]
     if plurk.is_combat_skill(stat):
         raise RuleError("plurk.collective_combat", stat=plurk.stat_label(stat))
-    chosen: list[tuple[Character, int]] = [((await investigator(ctx, word)), t.bonus)
+    chosen: list[tuple[Sheet, int]] = [((await investigator(ctx, word)), t.bonus)
                                            for word, t in refs]
     roller = ctx.name
     if not ctx.is_gm:

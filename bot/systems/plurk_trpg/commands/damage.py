@@ -17,19 +17,17 @@ intervenes, the hook below gives the battle its HP back (``cancel_damage``).
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.references import require_owner_or_gm, same_character
+from bot.kits.args import is_word
+from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.store.models import ChannelState, Character
-from bot.systems.plurk_trpg.battle_args import current_actor, find_name, is_word, number
+from bot.systems.plurk_trpg.battle_args import current_actor, find_name, number
 from bot.systems.plurk_trpg.battle_state import (
-    battle_serial,
     hp_waiting,
     load_battle,
     running_battle,
@@ -42,9 +40,11 @@ from bot.systems.plurk_trpg.battle_state import (
 from bot.systems.plurk_trpg.battle_text import battle_data, hp_text, readable, spend_text
 from bot.systems.plurk_trpg.characters import stat_modifier
 from bot.systems.plurk_trpg.check_records import last_checks, remember, store_record
+from bot.systems.plurk_trpg.documents import CheckRecord, FatalEvent, StoredBattle
 from bot.systems.plurk_trpg.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.system import HP
 from bot.systems.plurk_trpg.table import command
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant, DamageResult, KnockOutResult
@@ -224,7 +224,7 @@ def strike(
     return battle, hit, None
 
 
-async def settle_hp(ctx: Context, row: ChannelState, battle: Battle,
+async def settle_hp(ctx: Context, stored: StoredBattle, battle: Battle,
                     hit: DamageResult) -> list[str]:
     """Where the HP loss goes: an investigator's sheet, or a fatal event (PL-12)
     that waits for intervention; an enemy's stays in the battle.
@@ -233,40 +233,40 @@ async def settle_hp(ctx: Context, row: ChannelState, battle: Battle,
     already at 0 HP, or whose earlier fatal event is still pending, is reported
     (the GM rules on it) instead of opening a second event for the same fall."""
     victim = battle.get(hit.target)
-    character = await sheet_for(ctx, row, victim)
+    character = await sheet_for(ctx, stored, victim)
     if character is None:  # an enemy or ally (or a deleted sheet): the battle's HP only
         return [ctx.t("plurk.battle.dmg.down", name=victim.name)] if hit.hp_after <= 0 < hit.taken \
             else []
     if hit.taken > 0 and (hit.fatal or hit.hp_before <= 0):
         pending = await hp_waiting(ctx, character)
         if pending:
-            return [ctx.t("plurk.battle.dmg.fatal_pending", name=victim.name, id=pending[0]["id"],
+            return [ctx.t("plurk.battle.dmg.fatal_pending", name=victim.name, id=pending[0].id,
                           taken=hit.taken)]
         if hit.hp_before <= 0:
             return [ctx.t("plurk.battle.dmg.already_down", name=victim.name, taken=hit.taken)]
-        details = {"serial": battle_serial(row), "combatant": victim.name, "hit": asdict(hit)}
+        details = {"serial": stored.serial, "combatant": victim.name, "hit": asdict(hit)}
         return await fatal_event(ctx, victim.owner or character.owner, character.name, HP,
                                  hit.taken, source=FATAL_SOURCE, current=hit.hp_before,
                                  details=details, character_id=character.id)
-    await write_sheet_hp(ctx, row, victim, hit.hp_after)
+    await write_sheet_hp(ctx, stored, victim, hit.hp_after)
     return []
 
 
 @on_fatal_resolved(FATAL_SOURCE)
-async def fatal_resolved(ctx: Context, record: dict[str, Any], outcome: Outcome) -> list[str]:
+async def fatal_resolved(ctx: Context, record: FatalEvent, outcome: Outcome) -> list[str]:
     """PL-12 in battle: an intervention cancels the hit in the battle too; an
     accepted loss is already in the battle (the sheet just caught up)."""
     if outcome != "intervened":
         return []
-    row, battle = await load_battle(ctx)
-    details = record.get("details") or {}
-    if battle is None or battle_serial(row) != details.get("serial"):
+    stored, battle = await load_battle(ctx)
+    details = record.details
+    if battle is None or stored.serial != details.get("serial"):
         return []
     if battle.find(details.get("combatant", "")) is None:
         return []
     hit = DamageResult(**details["hit"])
     battle = plurk.cancel_damage(battle, hit)
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     restored = battle.get(hit.target)
     return [ctx.t("plurk.battle.dmg.restored", name=restored.name, hp=hp_text(ctx, restored.hp))]
 
@@ -296,7 +296,7 @@ async def parry(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) not in (1, 2):
         raise CommandError("plurk.error.battle.parry_usage")
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     enemy = find_name(battle, tokens[0])
     durability, key, source = None, None, "battle"
@@ -304,7 +304,7 @@ async def parry(ctx: Context) -> list[Outgoing]:
     if len(tokens) == 2 and weapon is None:
         durability, source = number(tokens[1], usage="plurk.error.battle.parry_usage"), "typed"
     else:
-        character = await sheet_for(ctx, row, actor)
+        character = await sheet_for(ctx, stored, actor)
         found = sheet_durability(character.stats, weapon) if character is not None else None
         if weapon is not None and found is None:
             raise CommandError("plurk.error.battle.parry_no_weapon_entry", name=actor.name,
@@ -313,7 +313,7 @@ async def parry(ctx: Context) -> list[Outgoing]:
             (key, durability), source = found, "sheet"
     battle, event = plurk.declare_parry(battle, enemy, actor=actor.name, durability=durability,
                                         allow_monster=False)
-    save_battle(row, battle, weapons={actor.name: key} if key else None)
+    save_battle(ctx, stored, battle, weapons={actor.name: key} if key else None)
     me = battle.get(actor.name)
     text = ctx.t("plurk.battle.parry_declared", actor=actor.name, enemy=battle.get(enemy).name,
                  durability=hp_text(ctx, me.weapon_durability),
@@ -340,28 +340,27 @@ def target_and_dice(battle: Battle, tokens: list[str]) -> tuple[str, str]:
     return battle.get(find_name(battle, first)).name, second
 
 
-async def linked_check(ctx: Context, row: ChannelState, actor: Combatant
-                       ) -> tuple[dict[str, Any] | None, plurk.CheckResult | None]:
+async def linked_check(ctx: Context, stored: StoredBattle, actor: Combatant
+                       ) -> tuple[CheckRecord | None, plurk.CheckResult | None]:
     """The hit check `.atk` uses when it rolls none: the actor's player's last check,
     if it is a public combat-skill check of this character not yet used by an attack
     and made during this battle (`.battle start` retires older ones). Hidden checks
     are never linked (the attack would publish them)."""
     if actor.owner is None or actor.kind != "investigator":
         return None, None
-    _row, last = await last_checks(ctx)
-    record = last.get(actor.owner)
-    if record is None or record.get("hidden") or record.get("attack_used"):
+    record = (await last_checks(ctx)).get(actor.owner)
+    if record is None or record.hidden or record.attack_used:
         return None, None
-    result = plurk.CheckResult.from_dict(record["check"])
+    result = record.check
     if not result.combat or result.mode != "roll":
         return None, None
-    character = await sheet_for(ctx, row, actor)
-    if character is None or not same_character({**record, "owner": actor.owner}, character):
+    character = await sheet_for(ctx, stored, actor)
+    if character is None or not record.is_of(actor.owner, character):
         return None, None
     return record, result
 
 
-def roll_hit(ctx: Context, character: Character | None, opts: HitOptions) -> plurk.CheckResult:
+def roll_hit(ctx: Context, character: Sheet | None, opts: HitOptions) -> plurk.CheckResult:
     """The hit check `.atk` rolls (PL-2): d20 + the sheet's combat skill (an enemy:
     0) + bonus ≥ threshold (11 unless given)."""
     modifier = 0
@@ -397,7 +396,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) < 2:
         raise CommandError("plurk.error.battle.atk_usage")
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     target, expr = target_and_dice(battle, tokens)
     if target == actor.name:  # as a parry against oneself is (PL-16)
@@ -414,8 +413,8 @@ async def atk(ctx: Context) -> list[Outgoing]:
     plurk_damage.impale_on_hit(None, opts.kind, opts.impale)
     if opts.knock_out and not battle.get(target).human_like:
         raise RuleError("plurk.knockout_not_human", target=target)
-    character = await sheet_for(ctx, row, actor)
-    record, hit_check = (None, None) if opts.rolls_hit else await linked_check(ctx, row, actor)
+    character = await sheet_for(ctx, stored, actor)
+    record, hit_check = (None, None) if opts.rolls_hit else await linked_check(ctx, stored, actor)
     if hit_check is not None and opts.impale:
         plurk_damage.impale_on_hit(hit_check, opts.kind, opts.impale)
     if opts.rolls_hit:
@@ -428,7 +427,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     if hit_check is not None and not hit_check.success:
         battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
         lines.append(spend_text(ctx, battle, spent))
-        save_battle(row, battle)
+        save_battle(ctx, stored, battle)
         return [ctx.reply("\n".join(lines), battle_data("attack", battle, check=hit_check,
                                                          roll=None, hit=None, knock_out=None,
                                                          bp=spent))]
@@ -446,32 +445,32 @@ async def atk(ctx: Context) -> list[Outgoing]:
     lines.extend(damage_lines(ctx, "", ko, hit)[1:])
     if impale and opts.kind in plurk_damage.LODGING_KINDS:
         lines.append(ctx.t("plurk.battle.dmg.lodged", attacker=actor.name, target=target))
-    lines.extend(await settle_hp(ctx, row, battle, hit))
-    await settle_durability(ctx, row, battle, hit)
+    lines.extend(await settle_hp(ctx, stored, battle, hit))
+    await settle_durability(ctx, stored, battle, hit)
     lines.append(spend_text(ctx, battle, spent))
-    save_battle(row, battle)
+    save_battle(ctx, stored, battle)
     data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
                        bp=spent)
     return [ctx.reply("\n".join(lines), data)]
 
 
-async def keep_hit_check(ctx: Context, actor: Combatant, character: Character | None,
-                         record: dict[str, Any] | None, result: plurk.CheckResult) -> None:
+async def keep_hit_check(ctx: Context, actor: Combatant, character: Sheet | None,
+                         record: CheckRecord | None, result: plurk.CheckResult) -> None:
     """A hit check serves one attack: a linked one is marked used; one rolled here
     becomes the player's last check (a fate check may follow a crit, PL-4), used."""
     if record is not None and actor.owner is not None:
-        await store_record(ctx, actor.owner, {**record, "attack_used": True})
+        await store_record(ctx, actor.owner, replace(record, attack_used=True))
     elif character is not None and actor.owner is not None:
         await remember(ctx, actor.owner, character.name, result, character_id=character.id)
-        _row, last = await last_checks(ctx)
-        await store_record(ctx, actor.owner, {**last[actor.owner], "attack_used": True})
+        last = await last_checks(ctx)
+        await store_record(ctx, actor.owner, replace(last[actor.owner], attack_used=True))
 
 
-async def settle_durability(ctx: Context, row: ChannelState, battle: Battle,
+async def settle_durability(ctx: Context, stored: StoredBattle, battle: Battle,
                             hit: DamageResult) -> None:
     """A parry used the weapon (PL-16): an investigator's sheet keeps the durability."""
     if hit.parried:
-        await write_sheet_durability(ctx, row, battle.get(hit.target), hit.durability_after)
+        await write_sheet_durability(ctx, stored, battle.get(hit.target), hit.durability_after)
 
 
 @command("dmg", "damage", "傷害", "伤害")
@@ -487,7 +486,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     opts = parse_hit_options(tokens[2:], "plurk.error.battle.dmg_usage")
     if opts.impale:
         raise CommandError("plurk.error.battle.dmg_impale")
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     target = battle.get(find_name(battle, tokens[0])).name
     # an investigator's HP, outside any roll, is their player's or a GM's (as `.hp -N`)
     require_owner_or_gm(ctx, battle.get(target).owner)
@@ -497,8 +496,8 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     head = ctx.t("plurk.battle.dmg.raw", target=target, raw=raw,
                  attacker=opts.attacker or ctx.t("plurk.battle.dmg.no_attacker"))
     lines = damage_lines(ctx, head, ko, hit)
-    lines.extend(await settle_hp(ctx, row, battle, hit))
-    await settle_durability(ctx, row, battle, hit)
-    save_battle(row, battle)
+    lines.extend(await settle_hp(ctx, stored, battle, hit))
+    await settle_durability(ctx, stored, battle, hit)
+    save_battle(ctx, stored, battle)
     return [ctx.reply("\n".join(lines), battle_data("damage", battle, hit=hit, knock_out=ko))]
 

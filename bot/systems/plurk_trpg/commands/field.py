@@ -13,13 +13,12 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.store.models import ChannelState
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, is_word
+from bot.systems.plurk_trpg.battle_args import current_actor, gm_target
 from bot.systems.plurk_trpg.battle_state import (
     assign_marks,
-    board_marks,
     load_battle,
     load_setup,
     running_battle,
@@ -27,6 +26,7 @@ from bot.systems.plurk_trpg.battle_state import (
     save_setup,
 )
 from bot.systems.plurk_trpg.battle_text import battle_data, readable, sep, spend_text
+from bot.systems.plurk_trpg.documents import StoredBattle
 from bot.systems.plurk_trpg.field_view import field_picture
 from bot.systems.plurk_trpg.table import command
 from rules.systems import plurk_trpg as plurk
@@ -38,17 +38,17 @@ PICTURE_WORDS = ("png", "pic", "picture", "image", "img", "圖", "圖片", "图"
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*X ]\s*(\d{1,2})$")
 
 
-def markers(row: ChannelState, battle: Battle) -> dict[str, str]:
+def markers(stored: StoredBattle, battle: Battle) -> dict[str, str]:
     """PL-15: the placed combatants' markers — given once per battle and kept
     (``battle_state.assign_marks``): placing someone never changes another's
     marker, and a marker is a lowercase letter or a symbol, never a column letter
     or a row number."""
-    marks = assign_marks(board_marks(row), [c.name for c in battle.combatants])
+    marks = assign_marks(stored.marks, [c.name for c in battle.combatants])
     return {c.name: marks.get(c.name, "?") for c in battle.combatants if c.position is not None}
 
 
-def board_text(ctx: Context, row: ChannelState, battle: Battle) -> str:
-    marks = markers(row, battle)
+def board_text(ctx: Context, stored: StoredBattle, battle: Battle) -> str:
+    marks = markers(stored, battle)
     lines = [ctx.t("plurk.battle.field.header", width=battle.width, height=battle.height)]
     lines.extend(plurk.render_board(battle, markers=marks))
     if marks:
@@ -61,10 +61,10 @@ def board_text(ctx: Context, row: ChannelState, battle: Battle) -> str:
     return "\n".join(lines)
 
 
-def changed_lines(row: ChannelState, battle: Battle, *cells: str) -> list[str]:
+def changed_lines(stored: StoredBattle, battle: Battle, *cells: str) -> list[str]:
     """The board's column header and the rows of ``cells`` (a move's start and end),
     top to bottom: what changed, without the whole board (issue 12 item 8)."""
-    board = plurk.render_board(battle, markers=markers(row, battle))
+    board = plurk.render_board(battle, markers=markers(stored, battle))
     rows = sorted({plurk.parse_cell(c, battle.width, battle.height)[1] for c in cells})
     return [board[0], *(board[r + 1] for r in rows)]
 
@@ -81,36 +81,36 @@ def parse_size(text: str) -> tuple[int, int]:
 async def field(ctx: Context) -> list[Outgoing]:
     """Show the board, or (GM) set its size: for the running battle and the next ones."""
     if not ctx.args.strip():
-        shown_row, shown = await running_battle(ctx)
-        return [ctx.reply(board_text(ctx, shown_row, shown), battle_data("field", shown),
+        shown_stored, shown = await running_battle(ctx)
+        return [ctx.reply(board_text(ctx, shown_stored, shown), battle_data("field", shown),
                           block=True)]
     if is_word(ctx.args.strip(), *PICTURE_WORDS):
         return await field_png(ctx)
     require_gm_if_any(ctx)
     width, height = parse_size(ctx.args)
-    row, battle = await load_battle(ctx)
+    stored, battle = await load_battle(ctx)
     if battle is not None:
         battle = plurk.set_field(battle, width, height)
-        save_battle(row, battle)
+        stored = save_battle(ctx, stored, battle)
     else:  # the rules check the size on an empty board
         plurk.set_field(Battle(()), width, height)
-    setup_row, setup = await load_setup(ctx)
+    setup = await load_setup(ctx)
     setup.width, setup.height = width, height
-    save_setup(setup_row, setup)
+    save_setup(ctx, setup)
     done = ctx.t("plurk.battle.field.size_set", width=width, height=height)
     if battle is None:
         return [ctx.reply(done)]
-    return [ctx.reply(f"{done}\n{board_text(ctx, row, battle)}", battle_data("field", battle),
-                      block=True)]
+    return [ctx.reply(f"{done}\n{board_text(ctx, stored, battle)}",
+                      battle_data("field", battle), block=True)]
 
 
 async def field_png(ctx: Context) -> list[Outgoing]:
     """`.field png` (issue 16 item 3): the board as text and as a picture. Adapters
     that can send a picture send both; the others send the text, which is complete."""
-    row, battle = await running_battle(ctx)
-    _setup_row, setup = await load_setup(ctx)
-    picture, complete = await field_picture(ctx, row, battle, setup)
-    text = board_text(ctx, row, battle)
+    stored, battle = await running_battle(ctx)
+    setup = await load_setup(ctx)
+    picture, complete = await field_picture(ctx, stored, battle, setup)
+    text = board_text(ctx, stored, battle)
     if not complete:
         text += "\n" + ctx.t("plurk.battle.field.picture_without_names")
     data = battle_data("field", battle, picture=picture.describe())
@@ -122,14 +122,14 @@ async def field_png(ctx: Context) -> list[Outgoing]:
 async def place(ctx: Context) -> list[Outgoing]:
     """GM: put a combatant on a cell (no BP), or `off` the board."""
     tokens = ctx.args.split()
-    row, battle, name = await gm_target(ctx, tokens, 2, "plurk.error.battle.place_usage")
+    stored, battle, name = await gm_target(ctx, tokens, 2, "plurk.error.battle.place_usage")
     off = is_word(tokens[1], "off", "none", "移除", "離場")
     battle = plurk.place(battle, name, None if off else tokens[1])
-    save_battle(row, battle)
+    stored = save_battle(ctx, stored, battle)
     placed = battle.get(name)
     key = "plurk.battle.field.removed" if off else "plurk.battle.field.placed"
     return [ctx.reply(ctx.t(key, name=placed.name, cell=placed.position) + "\n"
-                      + board_text(ctx, row, battle), battle_data("place", battle),
+                      + board_text(ctx, stored, battle), battle_data("place", battle),
                       block=True)]
 
 
@@ -140,13 +140,13 @@ async def move(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) != 1:
         raise CommandError("plurk.error.battle.move_usage")
-    row, battle = await running_battle(ctx)
+    stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     battle, event = plurk.move(battle, tokens[0], actor=actor.name)
-    save_battle(row, battle)
+    stored = save_battle(ctx, stored, battle)
     text = ctx.t("plurk.battle.field.moved", actor=event.actor, start=event.from_cell,
                  to=event.to_cell, cells=event.distance)
-    text += "\n" + "\n".join(changed_lines(row, battle, event.from_cell, event.to_cell))
+    text += "\n" + "\n".join(changed_lines(stored, battle, event.from_cell, event.to_cell))
     spent = plurk.BpEvent(event.actor, "move", event.cost, event.bp_before, event.bp_after,
                           event.turn)
     return [ctx.reply(text + "\n" + spend_text(ctx, battle, spent),

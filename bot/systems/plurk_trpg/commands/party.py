@@ -4,25 +4,19 @@ HP or SAN not on a sheet shows as unknown; CP not on it is 0, as everywhere else
 
 from __future__ import annotations
 
-from sqlalchemy import select
-
 from bot.context import Context
 from bot.messages import Outgoing
-from bot.store.models import Character
 from bot.systems.plurk_trpg.characters import resource_value
-from bot.systems.plurk_trpg.documents import ActionPoints
+from bot.systems.plurk_trpg.documents import ACTION_POINTS
 from bot.systems.plurk_trpg.system import CP, HP, SAN, require_plurk
 from bot.systems.plurk_trpg.table import command
-from rules.systems import plurk_trpg as plurk
 
 
 @command("party", "隊伍", "队伍", "全員", "全员")
 async def party(ctx: Context) -> list[Outgoing]:
     require_plurk(ctx)
-    characters = list(await ctx.session.scalars(
-        select(Character).where(Character.channel_id == ctx.channel.id,
-                                Character.active.is_(True)).order_by(Character.id)))
-    pool = plurk.ApPool.from_dict((await ctx.document(ActionPoints)).data or {})
+    characters = await ctx.uow.active_sheets()
+    pool = await ctx.uow.load(ACTION_POINTS)
     unknown = ctx.t("plurk.party.unknown")
     lines = [ctx.t("plurk.party.header", ap=pool.points)]
     rows = []

@@ -12,6 +12,7 @@ spends can never both pass a pool that only covers one.
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Any
 
 from bot.context import Context
@@ -21,14 +22,12 @@ from bot.kits.references import (
     investigator,
     mention,
     require_owner_or_gm,
-    same_character,
     target_or_self,
 )
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.store.models import ChannelState, Character
 from bot.systems.plurk_trpg.characters import resource_value, set_resource
-from bot.systems.plurk_trpg.documents import ActionPoints
+from bot.systems.plurk_trpg.documents import ACTION_POINTS, FatalEvent
 from bot.systems.plurk_trpg.fatal import (
     Outcome,
     expire,
@@ -45,6 +44,7 @@ from bot.systems.plurk_trpg.fatal import (
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
 from bot.systems.plurk_trpg.system import CP, FATAL_RESOURCES, HP, SAN, require_plurk
 from bot.systems.plurk_trpg.table import command
+from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 
@@ -84,11 +84,6 @@ def bounded(value: int, *, result: bool = False) -> int:
 # --------------------------------------------------------------------------- AP (PL-11)
 
 
-async def load_pool(ctx: Context) -> tuple[ChannelState, plurk.ApPool]:
-    row = await ctx.document(ActionPoints)
-    return row, plurk.ApPool.from_dict(row.data or {})
-
-
 def action_label(ctx: Context, key: str) -> str:
     """The localised name of a default action (observe → 觀察/搜索), else as the GM wrote it."""
     return text_or(ctx, f"plurk.ap.action_{key}", key)
@@ -99,7 +94,7 @@ def costs_text(ctx: Context, pool: plurk.ApPool) -> str:
 
 
 def ap_data(pool: plurk.ApPool, event: plurk.ApEvent | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": "plurk_ap", **pool.to_dict()}
+    data: dict[str, Any] = {"kind": "plurk_ap", **asdict(pool)}
     if event is not None:
         data.update(op=event.op, action=event.action, cost=event.cost, before=event.before,
                     after=event.after, exhausted=event.exhausted)
@@ -119,7 +114,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
 
 async def ap_command(ctx: Context) -> list[Outgoing]:
     require_plurk(ctx)
-    row, pool = await load_pool(ctx)
+    pool = await ctx.uow.load(ACTION_POINTS)
     verb, _, rest = ctx.args.strip().partition(" ")
     verb, rest = verb.casefold(), rest.strip()
     if verb in SHOW_WORDS and not rest:
@@ -131,7 +126,7 @@ async def ap_command(ctx: Context) -> list[Outgoing]:
         change = plurk.grant_ap if verb in GRANT_WORDS else plurk.set_ap
         pool, event = change(pool, amount)
         bounded(event.after, result=True)
-        row.data = pool.to_dict()
+        ctx.uow.save(ACTION_POINTS, pool)
         return [ctx.reply(ctx.t(f"plurk.ap.{event.op}", amount=amount, before=event.before,
                                 after=event.after, who=ctx.name), ap_data(pool, event))]
     if verb in COST_WORDS:
@@ -143,23 +138,22 @@ async def ap_command(ctx: Context) -> list[Outgoing]:
         if not action.strip():
             raise CommandError("plurk.error.ap_usage")
         pool = plurk.set_ap_cost(pool, action.strip(), number(cost, "plurk.error.ap_usage"))
-        row.data = pool.to_dict()
+        ctx.uow.save(ACTION_POINTS, pool)
         return [ctx.reply(ctx.t("plurk.ap.cost_set", costs=costs_text(ctx, pool)),
                           ap_data(pool))]
     spend = rest if verb in SPEND_WORDS else ctx.args.strip()
-    return [spend_reply(ctx, row, pool, spend, await spender(ctx))]
+    return [spend_reply(ctx, pool, spend, await spender(ctx))]
 
 
 async def spender(ctx: Context) -> str:
     """Who spends the AP, as `.rg` names its roller: a player's active character
     (艾莉絲 spends, not the account alice); a GM, or a player without a character,
     by display name."""
-    character = None if ctx.is_gm else await ctx.active_character()
+    character = None if ctx.is_gm else await ctx.uow.active_sheet(ctx.user)
     return character.name if character is not None else ctx.name
 
 
-def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str,
-                who: str) -> Outgoing:
+def spend_reply(ctx: Context, pool: plurk.ApPool, text: str, who: str) -> Outgoing:
     parts = text.split()
     if not parts or len(parts) > 2:
         raise CommandError("plurk.error.ap_usage")
@@ -181,7 +175,7 @@ def spend_reply(ctx: Context, row: ChannelState, pool: plurk.ApPool, text: str,
         else:
             raise
         raise RuleError(exc.code, **params) from None
-    row.data = pool.to_dict()
+    ctx.uow.save(ACTION_POINTS, pool)
     lines = [ctx.t("plurk.ap.spent", who=who, action=action_label(ctx, event.action or ""),
                    cost=event.cost, before=event.before, after=event.after)]
     if event.exhausted:
@@ -271,7 +265,7 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
 
 
 async def fatal_losses_on_the_sheet(
-    ctx: Context, character: Character, name: str, old: int | None, new: int
+    ctx: Context, character: Sheet, name: str, old: int | None, new: int
 ) -> list[str] | None:
     """`.st 體力-8` is a loss like `.hp -8`: one that would reach 0 is a fatal event
     (PL-12), held until `.intervene` / `.accept`, not a plain write."""
@@ -303,7 +297,7 @@ async def san(ctx: Context) -> list[Outgoing]:
 # --------------------------------------------------------------------------- fatal events
 
 
-async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
+async def pick_event(ctx: Context, ref: str | None) -> FatalEvent:
     """The pending fatal event a resolution command means (PL-12, issue 12 item 2).
 
     `#3` names it; an investigator or `@player` picks their *newest* — the one just
@@ -316,29 +310,29 @@ async def pick_event(ctx: Context, ref: str | None) -> dict[str, Any]:
         raise CommandError("plurk.error.no_fatal")
     if ref is not None and ref.startswith("#"):
         wanted = number(ref[1:], "plurk.error.fatal_usage")
-        found = [e for e in events if e["id"] == wanted]
+        found = [e for e in events if e.id == wanted]
     elif ref is not None:
         user = mention(ref)
         if user is not None:
-            found = [e for e in events if e["owner"] == user]
+            found = [e for e in events if e.owner == user]
         else:
             character = await investigator(ctx, ref)
-            found = [e for e in events if same_character(e, character)]
+            found = [e for e in events if e.is_of(character)]
     else:
-        found = [e for e in events if e["owner"] == ctx.user]
-        active = await ctx.active_character()
-        if active is not None and any(same_character(e, active) for e in found):
-            found = [e for e in found if same_character(e, active)]
+        found = [e for e in events if e.owner == ctx.user]
+        active = await ctx.uow.active_sheet(ctx.user)
+        if active is not None and any(e.is_of(active) for e in found):
+            found = [e for e in found if e.is_of(active)]
         if not found and ctx.is_gm:
-            sheets = {(e["owner"], e.get("character_id"), e["character"]) for e in events}
+            sheets = {(e.owner, e.character_id, e.character) for e in events}
             if len(sheets) > 1:
                 raise CommandError("plurk.error.fatal_ambiguous", ids=" ".join(
-                    f"#{e['id']}" for e in events))
+                    f"#{e.id}" for e in events))
             found = events
     if not found:
         raise CommandError("plurk.error.no_fatal")
     event = found[-1]
-    require_owner_or_gm(ctx, event["owner"])
+    require_owner_or_gm(ctx, event.owner)
     return event
 
 
@@ -349,12 +343,12 @@ async def settle(ctx: Context, ref: str | None, outcome: Outcome,
     event (its value changed since) is expired instead, and the reply says so."""
     event = await pick_event(ctx, ref)
     stale = await stale_value(ctx, event)
-    lines = await resolve_fatal(ctx, event["id"], outcome,
+    lines = await resolve_fatal(ctx, event.id, outcome,
                                 cost=None if cost is None else int(cost))
     return [ctx.reply("\n".join(lines), {
         "kind": "plurk_fatal", "outcome": "expired" if stale is not None else outcome,
-        "id": event["id"], "character": event["character"], "resource": event["resource"],
-        "loss": event["loss"], "source": event["source"]})]
+        "id": event.id, "character": event.character, "resource": event.resource,
+        "loss": event.loss, "source": event.source})]
 
 
 @command("intervene", "干預", "干预", "常世干預", "常世干预")
@@ -403,7 +397,8 @@ async def fatal(ctx: Context) -> list[Outgoing]:
     if not events:
         return [ctx.reply("\n".join([*lines, ctx.t("plurk.fatal.none")]))]
     lines.append(ctx.t("plurk.fatal.list_header", cost=await intervention_cost(ctx)))
-    lines += [ctx.t("plurk.fatal.list_item", id=e["id"], pc=e["character"],
-                    resource=e["resource"], loss=e["loss"], before=e["before"])
+    lines += [ctx.t("plurk.fatal.list_item", id=e.id, pc=e.character,
+                    resource=e.resource, loss=e.loss, before=e.before)
               for e in events]
-    return [ctx.reply("\n".join(lines), {"kind": "plurk_fatal_list", "events": events})]
+    return [ctx.reply("\n".join(lines), {"kind": "plurk_fatal_list",
+                                         "events": [asdict(e) for e in events]})]

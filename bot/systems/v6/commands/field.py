@@ -10,8 +10,8 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
+from bot.kits.args import is_word, key_value, split_by
 from bot.messages import Outgoing
-from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.systems.v6.state import (
     ECHO,
@@ -34,36 +34,14 @@ from bot.systems.v6.table import command
 from rules.kits import grid
 from rules.systems import v6
 
-_OPTION = re.compile(r"^([^=＝:：\s]+)[=＝:：](.+)$")
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*]\s*(\d{1,2})$", re.IGNORECASE)
 
-
-def is_word(token: str, *spellings: str) -> bool:
-    key = fold(token)
-    return any(fold(s) == key for s in spellings)
-
-
-def option(token: str) -> tuple[str, str] | None:
-    match = _OPTION.match(token)
-    return (match.group(1), match.group(2)) if match else None
 
 
 def small(text: str, usage: str) -> int:
     if not re.fullmatch(r"\d{1,3}", text.strip()):
         raise CommandError(usage)
     return int(text)
-
-
-def split_by(tokens: list[str]) -> tuple[list[str], str | None]:
-    """The tokens without ``by=<name>``, and the name."""
-    rest, by = [], None
-    for token in tokens:
-        pair = option(token)
-        if pair is not None and is_word(pair[0], "by", "由"):
-            by = pair[1]
-        else:
-            rest.append(token)
-    return rest, by
 
 
 STATS = {"stride": ("stride", "步幅"), "agility": ("agility", "靈巧", "灵巧"),
@@ -78,7 +56,7 @@ async def place(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if not tokens or (len(tokens) < 2 and not looks_like_cell(tokens[0])):
         raise CommandError("v6.error.place_usage")
-    row, f = await load(ctx)
+    f = await load(ctx)
     roster = await fight(ctx)
     if looks_like_cell(tokens[0]) and roster.find(tokens[0]) is None:
         who = await mover(ctx, roster, None)  # `.place B3`: the speaker's own
@@ -93,7 +71,7 @@ async def place(ctx: Context) -> list[Outgoing]:
     facing = size = sense = None
     stats: dict[str, int] = {}
     for token in tokens[2:]:
-        pair = option(token)
+        pair = key_value(token)
         if pair is not None:
             key = next((k for k, words in STATS.items() if is_word(pair[0], *words)), None)
             if key is None:
@@ -108,7 +86,7 @@ async def place(ctx: Context) -> list[Outgoing]:
         else:
             raise CommandError("v6.error.place_word", word=token[:ECHO])
     f, unit = v6.place(f, who.name, where, facing=facing, size=size, sense=sense, stats=stats)
-    save(row, f)
+    save(ctx, f)
     return [ctx.reply(ctx.t("v6.field.placed", unit=unit_text(ctx, unit),
                             size=label(ctx, "size", unit.size)),
                       field_data(f, "place", name=unit.name))]
@@ -120,7 +98,7 @@ async def face(ctx: Context) -> list[Outgoing]:
     tokens, by = split_by(ctx.args.split())
     if len(tokens) != 1:
         raise CommandError("v6.error.face_usage")
-    row, f = await load(ctx)
+    f = await load(ctx)
     roster = await fight(ctx)
     who = await mover(ctx, roster, by)
     own_turn(roster, who)
@@ -129,7 +107,7 @@ async def face(ctx: Context) -> list[Outgoing]:
         other = member(roster, tokens[0])
         facing = v6.facing_toward(f, who.name, other.name)
     f, turned = v6.face(f, who.name, facing)
-    save(row, f)
+    save(ctx, f)
     unit = f.unit(who.name)
     return [ctx.reply(ctx.t("v6.field.faced", name=who.name, before=turned.before,
                             after=turned.after, arrow=arrow(unit.facing)),
@@ -145,12 +123,12 @@ async def pose(ctx: Context) -> list[Outgoing]:
     if len(tokens) != 1:
         raise CommandError("v6.error.pose_usage")
     after = v6.posture(tokens[0])
-    row, f = await load(ctx)
+    f = await load(ctx)
     roster = await fight(ctx)
     who = await mover(ctx, roster, by)
     f, change = v6.pose(f, who.name, after)
     paid = await layers.charge(ctx, who.name, change.kind, change.count)
-    save(row, f)
+    save(ctx, f)
     cost = ctx.t("v6.cost.paid", kind=label(ctx, "action", change.kind), count=change.count,
                  cost=paid.cost, before=paid.before, after=paid.after) if paid else ""
     return [ctx.reply(ctx.t("v6.field.posed", name=who.name,
@@ -168,7 +146,7 @@ async def move(ctx: Context) -> list[Outgoing]:
     tokens, by = split_by(ctx.args.split())
     path, vaults, leaps, climb, mode, partner = [], [], [], 0, "walk", None
     for token in tokens:
-        pair = option(token)
+        pair = key_value(token)
         if looks_like_cell(token):
             path.append(cell(token))
         elif pair is not None and is_word(pair[0], "climb", "攀爬", "爬"):
@@ -185,7 +163,7 @@ async def move(ctx: Context) -> list[Outgoing]:
             raise CommandError("v6.error.move_word", word=token[:ECHO])
     if not path and not climb:
         raise CommandError("v6.error.move_usage")
-    row, f = await load(ctx)
+    f = await load(ctx)
     roster = await fight(ctx)
     who = await mover(ctx, roster, by)
     own_turn(roster, who)
@@ -204,7 +182,7 @@ async def move(ctx: Context) -> list[Outgoing]:
     if moved.roll:
         paid = await layers.charge(ctx, who.name, moved.action_kind or "tactical",
                                    moved.action_count)
-    save(row, f)
+    save(ctx, f)
     if moved.roll:
         text = ctx.t("v6.field.rolled", name=who.name, start=moved.start, end=moved.end,
                      cost=ctx.t("v6.cost.paid", kind=label(ctx, "action", "tactical"),
@@ -242,13 +220,13 @@ async def shove(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if len(tokens) != 2:
         raise CommandError("v6.error.shove_usage")
-    row, f = await load(ctx)
+    f = await load(ctx)
     roster = await fight(ctx)
     who = member(roster, tokens[0])
     if not may_speak_for(ctx, who):
         raise CommandError("v6.error.not_yours", name=who.name)
     f, moved = v6.forced_move(f, who.name, cell(tokens[1]))
-    save(row, f)
+    save(ctx, f)
     stop = ctx.t("v6.field.stopped", other=moved.stopped_by) if moved.stopped_by else ""
     return [ctx.reply(ctx.t("v6.field.shoved", name=who.name, start=moved.start, end=moved.end,
                             steps=moved.walked, stop=stop),
@@ -261,14 +239,14 @@ async def map_(ctx: Context) -> list[Outgoing]:
     """`.map` shows the field: the board (letters mark combatants, a legend below);
     `.map 16x12` (GM) resizes it."""
     text = ctx.args.strip()
-    row, f = await load(ctx)
+    f = await load(ctx)
     if text:
         match = _SIZE.match(text)
         if match is None:
             raise CommandError("v6.error.map_usage")
         require_gm_if_any(ctx)
         f = v6.resize(f, int(match.group(1)), int(match.group(2)))
-        save(row, f)
+        save(ctx, f)
     roster = await layers.roster(ctx)
     names = [m.name for m in roster.members] if roster else []
     placed = [u for u in (f.find(n) for n in names) if u is not None and u.cell is not None]
@@ -288,7 +266,7 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     """`.fatigue` shows everyone's fatigue; `.fatigue <name> N` (GM) sets it — in a
     channel without GMs a player's own combatant's only, a GM-run one's anyone."""
     tokens = ctx.args.split()
-    row, f = await load(ctx)
+    f = await load(ctx)
     roster = await fight(ctx)
     if not tokens:
         items = [ctx.t("v6.fatigue.item", name=m.name, fatigue=f.unit(m.name).fatigue)
@@ -304,7 +282,7 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     value = small(tokens[1], "v6.error.fatigue_usage") if len(tokens) == 2 else 0
     before = f.unit(who.name).fatigue
     f = v6.rest(f, who.name, value)
-    save(row, f)
+    save(ctx, f)
     return [ctx.reply(ctx.t("v6.fatigue.set", name=who.name, before=before, after=value),
                       field_data(f, "fatigue", name=who.name))]
 

@@ -8,10 +8,20 @@ documented in docs/qq.md.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr
+from typing import TYPE_CHECKING
+
+from pydantic import Field, SecretStr
+
+from adapters.plugin import PlatformSettings, section_of
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+SECTION = "onebot"
+"""The settings' field and the environment's ``TRPGBOT_ONEBOT__``."""
 
 
-class OneBotSettings(BaseModel):
+class OneBotSettings(PlatformSettings):
     enabled: bool = False
     host: str = Field(default="127.0.0.1", description="address the reverse WebSocket listens on")
     port: int = Field(default=8080, description="port of the reverse WebSocket / HTTP endpoint")
@@ -51,3 +61,8 @@ class OneBotSettings(BaseModel):
     api_timeout: float = Field(
         default=30.0, gt=0, description="seconds to wait for the implementation to answer a call"
     )
+
+
+def onebot_section(settings: Settings) -> OneBotSettings:
+    """The OneBot section of the whole configuration."""
+    return section_of(settings, SECTION, OneBotSettings)

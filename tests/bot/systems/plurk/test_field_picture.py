@@ -18,7 +18,7 @@ from bot.systems.plurk_trpg.field_view import hp_max
 from rules.systems.plurk_trpg import Combatant
 from tests.support import Table, stored_replies
 
-START = [10, 13, 12, 4, 8, 8, 3, 2, 9]  # Bob, Ann, Ghoul, Thug (see test_plurk_battle.py)
+START = [10, 13, 12, 4, 8, 8, 3, 2, 9]  # Bob, Ann, Ghoul, Thug (see test_battle.py)
 
 
 async def battle(table: Table) -> None:

@@ -5,10 +5,20 @@ Every field is documented in docs/discord.md.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, SecretStr
+from typing import TYPE_CHECKING
+
+from pydantic import Field, SecretStr
+
+from adapters.plugin import PlatformSettings, section_of
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+SECTION = "discord"
+"""The settings' field and the environment's ``TRPGBOT_DISCORD__``."""
 
 
-class DiscordSettings(BaseModel):
+class DiscordSettings(PlatformSettings):
     enabled: bool = False
     token: SecretStr | None = Field(default=None, description="the bot token (Bot tab)")
     dev_guild_id: int | None = Field(
@@ -42,3 +52,8 @@ class DiscordSettings(BaseModel):
             "(Discord drops an interaction not answered within 3 s)"
         ),
     )
+
+
+def discord_section(settings: Settings) -> DiscordSettings:
+    """The Discord section of the whole configuration."""
+    return section_of(settings, SECTION, DiscordSettings)

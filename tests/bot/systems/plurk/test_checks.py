@@ -13,13 +13,18 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot import routes, systems
 from bot.context import Context
 from bot.core import Core
 from bot.i18n import LOCALES, Catalog, rule_key
 from bot.messages import Incoming, Outgoing, PlatformDie
+from bot.router import CommandTable
 from bot.store.models import ChannelState
+from bot.systems import SystemPlugin
+from bot.systems.plurk_trpg.documents import FatalEvent
 from bot.systems.plurk_trpg.fatal import fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.terms import parse_terms
+from rules.kits.game_system import GameSystem
 from rules.systems import plurk_trpg as plurk
 from tests.bot.test_commands import sheets
 from tests.support import Table, visible
@@ -638,8 +643,8 @@ async def test_pl12_fatal_event_interface_and_resolution_hook(table: Table) -> N
     seen: list[tuple[str, int, dict[str, Any]]] = []
 
     @on_fatal_resolved("test-source")
-    async def hook(ctx: Context, record: dict[str, Any], outcome: str) -> list[str]:
-        seen.append((outcome, record["loss"], record["details"]))
+    async def hook(ctx: Context, record: FatalEvent, outcome: str) -> list[str]:
+        seen.append((outcome, record.loss, record.details))
         return ["hook ran"]
 
     async def handler(ctx: Context) -> list[Outgoing]:
@@ -647,12 +652,18 @@ async def test_pl12_fatal_event_interface_and_resolution_hook(table: Table) -> N
                                   current=9, details={"combatant": "艾莉絲", "hp_before": 9})
         return [ctx.reply("\n".join(lines))]
 
-    async with table.core.sessions() as session, session.begin():
-        channel = await table.core.channel_row(session, "console", "table")
-        ctx = Context(table.core, session, channel, Incoming("console", "table", "gm", ""),
-                      table.core.dice, "", "test", "zh-Hant")
-        out = await handler(ctx)
-    assert out[0].text.startswith("☠ 致命事件 #1：艾莉絲 的體力將從 9 降到 0（損失 15）")
+    # another command calls it: a layer's own, played on top of plurk
+    hooked = CommandTable("plurkhook")
+    hooked.command("hooked")(handler)
+    routes.register(SystemPlugin(GameSystem("plurkhook", ("Hook",)), hooked,
+                                 layer_of=("plurk",)))
+    try:
+        await table.text("gm", ".system plurk+plurkhook")
+        announced = await one(table, "gm", ".hooked")
+    finally:
+        routes.unregister("plurkhook")
+        await table.text("gm", ".system plurk")
+    assert announced.text.startswith("☠ 致命事件 #1：艾莉絲 的體力將從 9 降到 0（損失 15）")
     assert "體力:10" in await sheet(table, "alice")
     resolved = await one(table, "alice", ".intervene")
     assert resolved.text.endswith("\nhook ran")
@@ -685,7 +696,7 @@ PLURK_CODES = (
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_reachable_plurk_refusal_and_help_is_localised(locale: str) -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     keys = [f"plurk.error.{code}" for code in PLURK_CODES]
     keys += [f"plurk.help.{name}" for name in (
         "ra", "rah", "push", "fate", "sc", "op", "secret", "rm", "rg", "ap", "cp", "hp", "san",
@@ -890,10 +901,10 @@ def test_every_plurk_refusal_passes_every_field_of_its_message() -> None:
     import ast
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[4]
     files = [*sorted((root / "bot" / "systems" / "plurk_trpg").rglob("*.py")),
              *sorted((root / "rules" / "systems" / "plurk_trpg").rglob("*.py"))]
-    catalog = Catalog()
+    catalog = systems.catalog()
     problems: list[str] = []
     checked = 0
     for path in files:

@@ -15,6 +15,9 @@ The session is one list of steps ``(line, dice of that line)`` and runs twice:
 2. a fresh ``Core`` per line on ``b.db`` with only that line's dice (and a fallback
    that fails on any unscripted die), each line fed to ``serve_console``.
 
+The numbers are asserted on the replies' data; every reply's exact text is a step of the
+session table tests/bot/sessions/ace.toml (tests/bot/test_sessions.py), the same script.
+
 The table (channel ``console``): GM ``keeper``; ``alice`` plays 艾莉絲 (力量 4, 敏捷 5,
 體質 5, 精神力 5, 基本步法 1, 基本近戰 1, 武器 3, 隱藏 3: hit +6, melee attack 8, evasion
 6, defense ⌊5 × 60 %⌋ = 3, HP 50), ``bob`` plays 鮑伯 (力量 7, 敏捷 4, 體質 6, 精神力 4,
@@ -140,22 +143,16 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
 
 
 def test_setup_stealth_and_initiative(session: Session) -> None:
-    assert said(session, "system")["text"] == "本頻道的規則系統改為 ace（王牌進化）。"
     assert data(session, "wolf")["hp"] == 70  # 體質 7 × 10 (AE-1)
     sneak = data(session, "sneak")
     assert sneak["result"]["pool"]["total"] == 2
     assert [(c["watcher"], c["pool"]["total"], c["discovered"])
             for c in sneak["result"]["checks"]] == [("狼人", 1, False), ("蝙蝠", 1, False)]
     assert sneak["unseen"] is True
-    assert said(session, "ri_alice")["text"] == "⚡ 先攻：艾莉絲 1d20=2+5 = 7"
     start = data(session, "start")["fight"]
     assert [(m["name"], m["initiative"], m["ambush"]) for m in start["members"]] == [
         ("艾莉絲", 7, True), ("狼人", 22, False), ("鮑伯", 19, False), ("卡蘿", 16, False),
         ("蝙蝠", 13, False)]
-    assert said(session, "start")["text"] == (
-        "⚔ 戰鬥開始！艾莉絲 7（偷襲） → 狼人 22 → 鮑伯 19 → 卡蘿 16 → 蝙蝠 13\n"
-        "🤫 偷襲：艾莉絲 未被發現，不擲先攻直接先行動。\n"
-        "⏭ 輪到 艾莉絲（第1輪）")
 
 
 def test_ambush_assassination_skips_the_evasion(session: Session) -> None:
@@ -166,8 +163,6 @@ def test_ambush_assassination_skips_the_evasion(session: Session) -> None:
         8, 6, 2, [8, 10])
     assert (damage["successes"], damage["total"]) == (2, 10)
     assert (attack["hp_before"], attack["hp_after"]) == (70, 60)
-    assert said(session, "assassinate")["text"] == (
-        "🗡 艾莉絲 暗殺 狼人：無視迴避｜攻8 vs 防6 → DP2 [8,10] 2成功×5 = 10｜狼人 生命 70→60")
     wolf = data(session, "wolf_hits")
     assert wolf["result"]["attacker"] == "狼人"  # the GM plays the enemy whose turn it is
     assert (wolf["result"]["hit"]["total"], wolf["result"]["hit"]["evasion"]) == (15, 6)
@@ -186,9 +181,6 @@ def test_called_shot_crits_only_on_a_raw_10(session: Session) -> None:
     assert (damage["successes"], damage["multiplier"], damage["part_extra"]) == (2, 10, 5)
     assert damage["total"] == 25
     assert data(session, "called_shot")["hp_after"] == 35
-    assert said(session, "called_shot")["text"] == (
-        "⚔ 艾莉絲 → 狼人（腹部）：命中 1d10=10（爆擊）+6-6 = 10 ≤ 迴避12 → 命中｜"
-        "攻11 vs 防6 → DP5 [8,9,3,2,1] 2成功×10+5部位 = 25｜狼人 生命 60→35")
 
 
 def test_grapple_holds_then_pins(session: Session) -> None:
@@ -203,8 +195,6 @@ def test_grapple_holds_then_pins(session: Session) -> None:
     pin = data(session, "pin")["result"]
     assert (pin["action"], pin["after"], pin["margin"]) == ("pin", "pinned", 3)
     assert (pin["contest"]["a"]["total"], pin["contest"]["b"]["total"]) == (23, 20)
-    assert said(session, "pinned_refused")["text"] == (
-        "⚠ 狼人 被壓制，失去所有動作（只能 .grab free 掙脫）。")
     assert "鮑伯 壓制 狼人" in said(session, "init_show")["text"]
 
 
@@ -212,13 +202,10 @@ def test_extended_action_across_rounds(session: Session) -> None:
     first = data(session, "ext_1")["event"]
     assert (first["period"], first["successes"], first["ones"], first["status"]) == (
         1, 1, 1, "running")
-    assert said(session, "ext_1")["text"] == (
-        "⏳ 卡蘿「拆炸彈」第1期（機械）：DP3 [8,1,4] → 1成功｜成功1/3 過失1/3 剩2期")
     second = data(session, "ext_2")["event"]
     assert (second["period"], second["successes"], second["ones"], second["status"]) == (
         2, 3, 1, "done")
     assert data(session, "round_2")["turn"]["new_round"] is True
-    assert said(session, "ext_list")["text"] == "⏳ 延長動作：拆炸彈 成功3/3 過失1/3 已完成"
 
 
 def test_item_stored_and_taken(session: Session) -> None:
@@ -227,8 +214,3 @@ def test_item_stored_and_taken(session: Session) -> None:
         2, 2, 6, ["standard"])
     take = data(session, "take")["event"]
     assert (take["count"], take["used"], take["actions"]) == (1, 1, ["swift", "standard"])
-    assert said(session, "take")["text"] == (
-        "🔖 卡蘿 取出 繃帶×1（剩1）｜印記 1/6格｜花費：迅捷動作+標準動作")
-    assert said(session, "mark")["text"] == (
-        "🔖 卡蘿 的夢魘印記 Lv1：1/6格｜繃帶×1（1格）｜殺戮值0")
-    assert said(session, "enemies")["text"] == "👹 敵人：狼人（生命35/70）、蝙蝠（生命20/20）"

@@ -9,8 +9,8 @@ The scout drops to crawl (V6-2: a tactical action, 3 AP), crawls a step (stride 
 cannot stab while crawling, and 艾莉絲's next crouching shot at the crawling target has
 +1 −2 = one disadvantage (AP-6: the lower d20) against a defence without parry.
 
-Same two runs as the ap20 session (``tests/bot/test_ap20_session.py``): one console
-process, and a restart before every line; identical transcripts.
+Same two runs as the ap20 session (``tests/bot/systems/ap20/test_console_session.py``):
+one console process, and a restart before every line; identical transcripts.
 """
 
 from __future__ import annotations

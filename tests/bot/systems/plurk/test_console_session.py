@@ -25,7 +25,8 @@ The session is one list of steps ``(line, dice of that line)``. It runs twice:
 
 Every line names its speaker, because console heads are sticky within one process
 only. The two JSON transcripts must be identical; the key numbers are read from the
-per-line replies.
+per-line replies' data. Every reply's exact text is a step of the session table
+tests/bot/sessions/plurk.toml (tests/bot/test_sessions.py), the same script.
 
 The table (channel ``console``, system ``plurk`` — the default of a new channel):
 GM ``keeper``; ``alice`` plays 艾莉絲 (靈巧 5, 體質 3, 觀察 4, 潛行 3, 體力 12, 理智 50,
@@ -214,7 +215,6 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
 
 
 def test_setup_checks_and_ap(session: Session) -> None:
-    assert said(session, "gm")["text"] == "keeper 成為本頻道的 GM。"
     assert data(session, "st_alice")["stats"] == {
         "靈巧": 5, "體質": 3, "觀察": 4, "潛行": 3, "體力": 12, "理智": 50, "因果點數": 9}
     assert data(session, "st_bob")["stats"] == {
@@ -223,8 +223,6 @@ def test_setup_checks_and_ap(session: Session) -> None:
     assert data(session, "st_carol")["stats"] == {
         "靈巧": 3, "體質": 2, "觀察": 1, "潛行": 2, "體力": 8, "理智": 30, "因果點數": 0,
         "武器耐久": 4}
-    # PL-12: the GM awards CP
-    assert said(session, "cp_award")["text"] == "艾莉絲 的因果點數 +3：9 → 12"
     # PL-2 / PL-3: raw, modifiers, value, threshold, outcome and fumble apart
     checks = {name: data(session, name) for name in ("ra_alice", "ra_bob", "ra_carol")}
     assert {name: (c["kind"], c["raw"], c["modifier"], c["bonus"], c["value"], c["threshold"],
@@ -233,16 +231,12 @@ def test_setup_checks_and_ap(session: Session) -> None:
         "ra_bob": ("plurk_check", 11, 2, 1, 14, 15, False, False, False),
         "ra_carol": ("plurk_check", 1, 3, 0, 4, 11, False, False, True),
     }
-    assert said(session, "ra_carol")["text"] == \
-        "🎲 卡蘿「靈巧」檢定：1d20=1 靈巧+3 = 4 < 閾值 11 → 失敗｜大失敗（原始 1）"
     # PL-11: the pool 4 is spent by the defaults 1, 1, 2 down to 0
     assert data(session, "ap_set")["points"] == 4
     spends = [data(session, f"ap_{i}") for i in (1, 2, 3)]
     assert [(s["action"], s["cost"], s["before"], s["after"], s["exhausted"])
             for s in spends] == [("observe", 1, 4, 3, False), ("interview", 1, 3, 2, False),
                                  ("move", 2, 2, 0, True)]
-    assert said(session, "ap_3")["text"] == \
-        "卡蘿 花費 2 點行動點數（移動）：2 → 0\n📢 行動點數已用盡，劇情強制推進！"
     assert "強制推進" not in said(session, "ap_2")["text"]
     assert data(session, "ap_end")["points"] == 0
 
@@ -309,9 +303,6 @@ def test_battle_initiative_rounds_and_bp(session: Session) -> None:
         "卡蘿": [14], "鮑伯": [13, 11], "艾莉絲": [10, 6], "暴徒": [17], "食屍鬼": [5]}
     assert roster(battle, "bp_max") == {"卡蘿": 4, "鮑伯": 4, "艾莉絲": 5, "暴徒": 3, "食屍鬼": 4}
     assert (battle["round"], actor(battle)) == (0, "卡蘿")
-    # PL-13: a player cannot spend another actor's BP
-    assert said(session, "not_bobs_turn")["text"] == \
-        "⚠ 現在輪到 卡蘿，只有 卡蘿 的玩家或 GM 可以行動。"
     # PL-15 / PL-13: moving 2 cells costs 2 BP, an item 1, passing refills
     move = data(session, "move")["move"]
     assert (move["from_cell"], move["to_cell"], move["distance"], move["bp_before"],
@@ -344,9 +335,6 @@ def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     shown = data(session, "show")["battle"]
     assert (shown["round"], actor(shown)) == (2, "卡蘿")
     assert roster(shown, "bp") == roster(shown, "bp_max")
-    assert said(session, "end")["text"] == (
-        "⚔ 戰鬥結束（共到第 2 輪）。"
-        "卡蘿 體力 8、鮑伯 體力 10、艾莉絲 體力 12、暴徒 體力 8、食屍鬼 體力 3、狂信者 體力 10")
 
 
 def test_knock_out_impale_and_armor(session: Session) -> None:
@@ -396,25 +384,16 @@ def test_fatal_hit_resolved_by_intervention(session: Session) -> None:
     assert any(line.startswith("艾莉絲 持有 12 點因果點數：可用 .intervene 花費 5 點")
                for line in lines)
     # a second character's event, newer than 艾莉絲's: 卡蘿's 理智 30 → 0 is #2
-    assert said(session, "fatal_san")["text"] == (
-        "☠ 致命事件 #2：卡蘿 的理智將從 30 降到 0（損失 30），尚未套用。\n"
-        "卡蘿 只有 0 點因果點數（需持有 10 點以上且付得起 5 點），無法常世干預；"
-        "請 .accept 承受（GM 也可代為決定）。")
     san = data(session, "fatal_san")
     assert (san["character"], san["resource"], san["before"], san["loss"], san["fatal"],
             san["after"]) == ("卡蘿", "理智", 30, 30, True, 30)
     # issue 12 item 2: the bare .intervene settles the newest event of the speaker's
     # active character — #1 (艾莉絲) — not the channel's newest (#2, 卡蘿's), and says so;
     # it spends 5 CP, cancels the loss and gives the battle its HP back
-    assert said(session, "intervene")["text"] == (
-        "✨ 艾莉絲 對致命事件 #1 發動常世干預，花費 5 點因果點數（12 → 7），取消了體力損失 15。\n"
-        "常世干預：艾莉絲 在戰鬥中的體力恢復為 12。\n"
-        "仍待決：#2 卡蘿（.fatal 查看）")
     assert data(session, "intervene") == {
         "kind": "plurk_fatal", "outcome": "intervened", "id": 1, "character": "艾莉絲",
         "resource": "體力", "loss": 15, "source": "battle"}
     # 卡蘿, without CP, takes hers: the one left, #2
-    assert said(session, "accept")["text"] == "卡蘿 承受了理智損失 30：30 → 0。"
     assert data(session, "accept") == {
         "kind": "plurk_fatal", "outcome": "accepted", "id": 2, "character": "卡蘿",
         "resource": "理智", "loss": 30, "source": "san"}
@@ -462,31 +441,17 @@ def test_surprise_round_decided_in_secret(session: Session) -> None:
 def test_parry_absorbs_a_human_attack_and_a_miss_deals_nothing(session: Session) -> None:
     """PL-16 (issue 12 item 1) and the hit check (issue 12 item 3), in round 2."""
     # 狂信者 joins the running battle with its own initiative: 3 + 2 = 5, last in order
-    assert said(session, "cultist")["text"] == (
-        "加入戰鬥：6. 狂信者 5（d20=3 靈巧+2）\n▶ 第 2 輪，輪到 卡蘿（BP 4/4）")
     joined = data(session, "cultist")["battle"]
     assert (roster(joined, "hp")["狂信者"], roster(joined, "human_like")["狂信者"],
             roster(joined, "weapon_durability")["卡蘿"]) == (10, True, 4)
-    # a parry against the monster is refused and costs nothing
-    assert said(session, "parry_monster")["text"] == (
-        "⚠ 食屍鬼 是怪物：它自己的攻擊無法招架（用人類近身攻擊技能的敵人請定義為 human）。")
     # against the human-like cultist: durability 4 from the sheet's 武器耐久, parry BP 4 → 3
-    assert said(session, "parry")["text"] == (
-        "🛡 卡蘿 宣告對 狂信者 招架（武器耐久 4，取自角色卡「武器耐久」）。\n"
-        "卡蘿：招架 花費 1 BP（4 → 3）")
     parry = data(session, "parry")
     assert (parry["bp"]["action"], parry["bp"]["cost"], parry["bp"]["bp_before"],
             parry["bp"]["bp_after"]) == ("parry", 1, 4, 3)
     assert (roster(parry["battle"], "parry_against")["卡蘿"],
             roster(parry["battle"], "weapon_durability")["卡蘿"]) == ("狂信者", 4)
-    # attack or parry, once a round: the attack after the parry is refused, no die rolled
-    assert said(session, "atk_after_parry")["text"] == (
-        "⚠ 卡蘿 這一輪已宣告對 狂信者 招架：同一輪只能在攻擊與招架中擇一。")
     # the miss: d20 9 + 普通攻擊 1 + 1 = 11 < 13 — attack BP spent, no damage rolled,
     # 狂信者's HP unchanged (11 would have hit against the default threshold 11)
-    assert said(session, "miss")["text"] == (
-        "⚔ 鮑伯 攻擊 狂信者：命中檢定 普通攻擊 d20=9+2 = 11，閾值 13，未命中，不擲傷害\n"
-        "鮑伯：攻擊 花費 2 BP（4 → 2）")
     miss = data(session, "miss")
     check = miss["check"]
     assert (check["stat"], check["raw"], check["modifier"], check["bonus"], check["value"],
@@ -499,10 +464,6 @@ def test_parry_absorbs_a_human_attack_and_a_miss_deals_nothing(session: Session)
     turn = data(session, "cultist_turn")["turn"]
     assert (turn["previous"], turn["current"], turn["round"]) == ("食屍鬼", "狂信者", 2)
     # its 2d6 = 1 + 2 = 3 is absorbed by 卡蘿's parry: 耐久 4 → 1, 體力 8 → 8
-    assert said(session, "parried")["text"] == (
-        "⚔ 狂信者 攻擊 卡蘿：傷害 2d6 = [1, 2] = 3\n"
-        "招架吸收 3（武器耐久 4 → 1）；卡蘿 受到 0 點傷害，體力 8 → 8\n"
-        "狂信者：攻擊 花費 2 BP（4 → 2）")
     parried = data(session, "parried")
     assert (parried["roll"]["rolls"], parried["roll"]["total"]) == ([1, 2], 3)
     hit = parried["hit"]

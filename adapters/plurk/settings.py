@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import Field, SecretStr
+
+from adapters.plugin import PlatformSettings
 
 
-class PlurkSettings(BaseModel):
+class PlurkSettings(PlatformSettings):
     enabled: bool = False
     app_key: SecretStr | None = None
     app_secret: SecretStr | None = None

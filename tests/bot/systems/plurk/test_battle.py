@@ -20,16 +20,18 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot import router
-from bot.config import Settings
+from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Outgoing
+from bot.routes import router as _router
 from bot.store.models import ChannelState, Character
 from tests.support import Table
 
+ROUTER = _router()
+
 START_DICE = [10, 13, 12, 4, 8, 8, 3, 2, 9]
 ORDER = ["Bob", "Ann", "Ghoul", "Thug"]
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "systems" / "plurk_trpg" / "locales"
+LOCALES = Path(__file__).resolve().parents[4] / "bot" / "systems" / "plurk_trpg" / "locales"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -508,7 +510,7 @@ async def test_every_battle_command_is_in_help_in_every_locale(table: Table) -> 
     listing = "\n".join(o.text for o in await table.say("u", ".help all"))
     for name in names:
         assert f"\n.{name} — " in listing
-        assert router.find(name, "plurk") is not None
+        assert ROUTER.find(name, "plurk") is not None
     for locale in ("zh-Hant", "zh-Hans", "en"):
         for name in names:
             assert table.core.catalog.has(f"plurk.help.{name}", locale)

@@ -11,14 +11,15 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.config import Settings
+from adapters.config import Settings
+from bot import systems
 from bot.core import Core
-from bot.i18n import LOCALES, Catalog, rule_key
+from bot.i18n import LOCALES, rule_key
 from bot.messages import Outgoing
 from bot.store.models import ChannelState
 from tests.support import Table
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 SEEDS = [11, 22, 33]
 
 
@@ -38,9 +39,10 @@ async def ready(table: Table, locale: str | None = None) -> list[Outgoing]:
 
 
 async def game(core: Core) -> dict:
+    """The stored game (``jianshou.game``'s ``game``), as JSON."""
     async with core.sessions() as session:
         rows = {row.key: row.data for row in await session.scalars(select(ChannelState))}
-    return rows["jianshou.game"]
+    return rows["jianshou.game"]["game"]
 
 
 def hand_of(state: dict, user: str) -> list[str]:
@@ -291,7 +293,7 @@ def rule_codes() -> set[str]:
 
 
 def test_every_rule_code_has_a_message_and_a_line_in_the_docs() -> None:
-    catalog = Catalog()
+    catalog = systems.catalog()
     codes = rule_codes()
     assert len(codes) > 50
     for locale in LOCALES:

@@ -1,0 +1,47 @@
+"""The field as a typed document (``v6.field``): what the old code stored reads as a
+``Field``, is stored back in the same shape (the replies' ``data.field`` too), and an
+old field with an old ap20 fight plays on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.systems.v6.documents import FIELD
+from rules.systems.v6 import Field, Unit
+from tests.bot.systems.ap20.test_documents import OLD_FIGHT, store
+from tests.support import Table
+
+OLD_FIELD: dict[str, Any] = {
+    "width": 16, "height": 10, "units": [
+        {"name": "哥布林", "cell": [4, 4], "facing": 0, "posture": "crawl", "size": "large",
+         "sense": "tremor", "fatigue": 0, "stats": {"stride": 4, "agility": 3}},
+        {"name": "卡蘿", "cell": None, "facing": 0, "posture": "stand", "size": "medium",
+         "sense": "normal", "fatigue": 0, "stats": {}},
+        {"name": "艾莉絲", "cell": [0, 0], "facing": 135, "posture": "stand",
+         "size": "medium", "sense": "normal", "fatigue": 2, "stats": {}}]}
+"""What ``Field.to_dict()`` stored before the field became a typed document (captured
+from the old code): a crawling 哥布林, an unplaced 卡蘿, a tired 艾莉絲 at A1."""
+
+THE_FIELD = Field(16, 10, (
+    Unit("哥布林", (4, 4), 0, "crawl", "large", "tremor", 0, {"stride": 4, "agility": 3}),
+    Unit("卡蘿"),
+    Unit("艾莉絲", (0, 0), 135, fatigue=2)))
+
+
+def test_a_field_stored_by_the_old_code_reads_as_the_same_field() -> None:
+    assert FIELD.read(OLD_FIELD, 1, "console:table") == THE_FIELD
+    assert FIELD.dump(THE_FIELD) == OLD_FIELD  # stored, and shown in data.field, as before
+
+
+async def test_an_old_field_plays_on(table: Table) -> None:
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system ap20+v6")
+    await table.text("p1", ".pc new 艾莉絲")
+    await store(table.core, "ap20.combat", OLD_FIGHT)
+    await store(table.core, "v6.field", OLD_FIELD)
+    [shown] = await table.say("p1", ".map")
+    assert shown.text.splitlines()[0] == "🗺 場地 16×10（1 格 = 1 步）"
+    assert shown.text.splitlines()[-2:] == [
+        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 疲勞0"]
+    assert shown.data is not None and shown.data["field"] == OLD_FIELD
+    assert await table.text("gm", ".fatigue 艾莉絲 0") == "艾莉絲 的疲勞 2→0"
