@@ -75,7 +75,7 @@ def op_deck(src: ScriptedSource, i: dict[str, Any]) -> Any:
 
 
 def op_card(src: ScriptedSource, i: dict[str, Any]) -> Any:
-    return parse_card(i["raw"], *([i["index"]] if "index" in i else [])).to_dict()
+    return J.card_json(parse_card(i["raw"], *([i["index"]] if "index" in i else [])))
 
 
 def op_sample(src: ScriptedSource, i: dict[str, Any]) -> Any:

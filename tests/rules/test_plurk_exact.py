@@ -482,7 +482,6 @@ def test_a_combatant_keeps_its_owner_and_dex_and_the_field_its_size() -> None:
     ann = battle.combatants[0]
     assert (ann.owner, ann.dex, ann.bp_max, ann.initiative) == ("u1", 3, 4, 13)
     assert (battle.width, battle.height, battle.first_side) == (12, 5, "party")
-    assert battle.to_dict()["version"] == 1
 
 
 def test_the_party_that_surprised_acts_first() -> None:
@@ -585,7 +584,7 @@ def test_a_new_round_of_ones_own_lets_one_parry_after_attacking() -> None:
     battle, _ = P.spend_bp(_duel(), "attack", cost=1)
     battle, _ = P.pass_turn(battle)
     battle, _ = P.pass_turn(battle)
-    assert battle.to_dict()["combatants"][0]["attacked"] is False
+    assert battle.get("Ann").attacked is False
     battle, event = P.declare_parry(battle, "Orc")
     assert (event.action, event.cost) == ("parry", 1)
 
@@ -613,12 +612,6 @@ def test_a_new_action_gets_its_own_cost_and_a_kind_may_change() -> None:
     battle = P.set_bp_cost(_duel(), "dance", 3)
     assert battle.costs["dance"] == 3
     assert P.update_combatant(battle, "Orc", kind="ally").get("Orc").kind == "ally"
-
-
-def test_a_stored_combatant_without_its_rolls_has_none() -> None:
-    data = P.Battle.from_dict(_duel().to_dict()).to_dict()
-    del data["combatants"][0]["initiative_rolls"]
-    assert P.Battle.from_dict(data).combatants[0].initiative_rolls == ()
 
 
 # --------------------------------------------------------------------------- damage, exactly
