@@ -208,3 +208,69 @@ def test_flat_sums_count_their_passes_against_the_limits() -> None:
     assert rolled.terms == (FlatTerm(1, 1, 6),)
     with pytest.raises(ValueError, match=r"^passes must be at least 1$"):
         parse_flat("1d6", passes=0)
+
+
+def test_a_modifier_given_twice_is_named_with_its_place() -> None:
+    with pytest.raises(RuleError) as caught:
+        roll("4d6kh3kh2", src())
+    assert (caught.value.code, caught.value.params) == (
+        "dice.duplicate_modifier", {"position": 6, "modifier": "kh"})
+
+
+def test_rerolling_above_a_face_leaves_the_faces_below_it() -> None:
+    """``r>1`` on a d2 rerolls the 2 only (a condition over every face is refused)."""
+    assert roll("1d2r>1", src(2, 1)).total == 1
+
+
+def test_fudge_dice_render_as_signs_and_every_result_has_its_expression() -> None:
+    result = roll("2dF", src(1, 3))
+    assert result.render() == "2dF = [-, +] = 0"
+    assert result.to_data()["expression"] == "2dF"
+
+
+def test_a_line_is_shortened_only_past_its_length() -> None:
+    """docs/dice.md: the full line fits as it is; else the line without the dice; else
+    cut with an ellipsis."""
+    result = roll("1d20", src(7))
+    assert result.render(max_length=14) == "1d20 = [7] = 7"
+    assert result.render(max_length=13) == "1d20 = 7"
+    assert result.render(max_length=8) == "1d20 = 7"
+    assert result.render(max_length=7) == "1d20 =…"
+    assert result.render(max_length=0) == "…"
+
+
+class _Dice:
+    """A roll-only dice source (no shuffle of its own) with scripted answers."""
+
+    def __init__(self, *values: int) -> None:
+        self.values, self.faces = list(values), []
+
+    def roll(self, faces: int) -> int:
+        self.faces.append(faces)
+        return self.values.pop(0)
+
+
+def test_a_source_without_a_shuffle_shuffles_fisher_yates_with_its_dice() -> None:
+    from rules.dice.source import shuffle
+
+    items, dice = ["a", "b", "c"], _Dice(1, 1)
+    shuffle(items, dice)
+    assert (items, dice.faces) == (["b", "c", "a"], [3, 2])
+
+
+def test_a_script_used_up_shuffles_with_its_fallback() -> None:
+    items, dice = ["a", "b", "c"], _Dice(1, 1)
+    ScriptedSource([], fallback=dice).shuffle(items)  # type: ignore[arg-type]
+    assert items == ["b", "c", "a"]
+    assert 1 <= ScriptedSource([]).roll(6) <= 6  # the default fallback: the system's
+
+
+def test_a_seeded_source_shuffles_as_its_seed_says() -> None:
+    import random
+
+    from rules.dice.source import SeededSource
+
+    items, expected = list("abcdef"), list("abcdef")
+    SeededSource(7).shuffle(items)
+    random.Random(7).shuffle(expected)
+    assert items == expected
