@@ -210,11 +210,15 @@ def test_flat_sums_count_their_passes_against_the_limits() -> None:
         parse_flat("1d6", passes=0)
 
 
-def test_a_modifier_given_twice_is_named_with_its_place() -> None:
+@pytest.mark.parametrize(("text", "position", "modifier"),
+                         [("4d6kh3kh2", 6, "kh"), ("1d6r1ro2", 5, "ro")])
+def test_a_modifier_given_twice_is_named_with_its_place(text: str, position: int,
+                                                         modifier: str) -> None:
+    """A keep only once; a reroll either ``r`` or ``ro``."""
     with pytest.raises(RuleError) as caught:
-        roll("4d6kh3kh2", src())
+        roll(text, src())
     assert (caught.value.code, caught.value.params) == (
-        "dice.duplicate_modifier", {"position": 6, "modifier": "kh"})
+        "dice.duplicate_modifier", {"position": position, "modifier": modifier})
 
 
 def test_rerolling_above_a_face_leaves_the_faces_below_it() -> None:
