@@ -278,3 +278,8 @@ def test_a_seeded_source_shuffles_as_its_seed_says() -> None:
     SeededSource(7).shuffle(items)
     random.Random(7).shuffle(expected)
     assert items == expected
+
+
+def test_a_reroll_once_keeps_its_notation() -> None:
+    result = roll("1d6ro1", src(1, 4))
+    assert (result.expression, result.total, result.terms[0].rolled) == ("1d6ro1", 4, [1, 4])
