@@ -301,13 +301,20 @@ def test_reroll_is_capped_per_die() -> None:
     assert result.terms[0].dice[0].rerolled == (1, 1, 1)
 
 
-@pytest.mark.parametrize("text", ["d6r<=6", "d1r1", "d6r<4r>=4", "dFr<=1"])
+@pytest.mark.parametrize("text", ["d6r<=6", "d1r1", "d6r<4r>=4", "dFr<=1", "d6r>0"])
 def test_reroll_that_always_holds_is_refused(text: str) -> None:
     assert refused(text).code == "dice.reroll_always"
 
 
 def test_reroll_once_that_always_holds_is_fine() -> None:
     assert run("1d1ro1", 1, 1).total == 1
+
+
+def test_an_explosion_after_a_reroll_once_stops_on_its_own_faces() -> None:
+    """``ro<6!``: the faces below 6 are rerolled once only, so the explosion on 6 can
+    stop — only a plain reroll's faces count as always exploding."""
+    result = run("1d6ro<6!", 2, 6, 3, 3)
+    assert (result.total, result.render()) == (9, "1d6ro<6! = [2→6!, 3→3] = 9")
 
 
 def test_mixing_r_and_ro_is_refused() -> None:
@@ -368,6 +375,14 @@ def test_repeat() -> None:
     assert result.dice == [7, 13, 2]
     assert all(r.expression == "1d20+5" for r in result.rolls)
     assert result.render() == "3#1d20+5: [7]+5 = 12; [13]+5 = 18; [2]+5 = 7"
+    # too long: every roll drops its dice for their values, as a single roll does
+    assert result.render(38) == "3#1d20+5: 7+5 = 12; 13+5 = 18; 2+5 = 7"
+
+
+def test_a_repeat_of_one_is_one_roll() -> None:
+    """docs/dice.md: ``N#expr`` with ``1 ≤ N``."""
+    result = run("1#d6", 4)
+    assert (result.expression, result.repeat, result.totals) == ("1#1d6", 1, [4])
 
 
 def test_repeat_must_be_at_the_start() -> None:
@@ -392,6 +407,7 @@ def test_repeat_must_be_at_the_start() -> None:
         ("1d0", "dice.bad_faces", {"faces": 0}),
         ("(1d20+)", "dice.unexpected", {"position": 6, "found": ")"}),
         ("1d6r<", "dice.unexpected_end", {"position": 5}),
+        ("0#d6", "dice.bad_repeat", {"repeats": 0}),
     ],
 )
 def test_errors(text: str, code: str, params: dict[str, object]) -> None:
@@ -464,6 +480,7 @@ def test_to_data_shape() -> None:
 def test_to_data_repeat_and_details() -> None:
     data = run("2#1d6r1!+dF 攻擊", 1, 6, 2, 3, 4, 1).to_data()
     assert data["repeat"] == 2 and data["total"] is None and data["reason"] == "攻擊"
+    assert data["expression"] == "2#1d6r1!+1dF"
     assert data["dice"] == [1, 6, 2, 1, 4, -1]
     first, second = data["rolls"]
     assert first["expression"] == "1d6r1!+1dF" and first["total"] == 9
@@ -473,6 +490,7 @@ def test_to_data_repeat_and_details() -> None:
     assert [d["exploded"] for d in d6["dice"]] == [True, False]
     assert [d["extra"] for d in d6["dice"]] == [False, True]
     assert second["total"] == 3
+    assert first["reason"] == second["reason"] == ""  # the reason belongs to the repeat
     json.dumps(data)
 
 
@@ -482,6 +500,7 @@ def test_to_data_repeat_and_details() -> None:
         ("2d6+3", [4, 5], "2d6+3 = [4, 5]+3 = 12"),
         ("d20", [15], "1d20 = [15] = 15"),
         ("5", [], "5 = 5"),
+        ("5+3", [], "5+3 = 8"),
         ("(1d8+2)*2", [5], "(1d8+2)*2 = ([5]+2)*2 = 14"),
         ("-1d4", [3], "-1d4 = -[3] = -3"),
         ("1d20+5 adv", [3, 15], "2d20kh1+5 = [(3), 15]+5 = 20"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.dice import DEFAULT_LIMITS, Limits, ScriptedSource, roll, roll_pool
+from rules.dice import DEFAULT_LIMITS, Limits, ScriptedSource, parse, roll, roll_pool
 from rules.errors import RuleError
 from tests.support import strict_dice
 
@@ -195,6 +195,15 @@ def test_a_character_that_starts_no_token_is_named_with_its_place() -> None:
     assert tokenize("1d6", 32) == [Token("dice", "1d6", 0, 3), Token("end", "", 3, 3)]
 
 
+def test_the_nesting_depth_counts_open_parentheses_only() -> None:
+    """docs/dice.md ``max_depth``: closed groups and the terms between them do not
+    deepen or lighten what opens after them."""
+    assert parse("(1)+((1))", Limits(max_depth=2)).notation == "(1)+((1))"
+    with pytest.raises(RuleError) as info:
+        parse("(1)+(((1)))", Limits(max_depth=2))
+    assert (info.value.code, info.value.params) == ("dice.too_deep", {"depth": 3, "max": 2})
+
+
 def test_flat_sums_count_their_passes_against_the_limits() -> None:
     from rules.dice import FlatTerm, Limits, parse_flat, roll_flat
 
@@ -229,6 +238,7 @@ def test_rerolling_above_a_face_leaves_the_faces_below_it() -> None:
 def test_fudge_dice_render_as_signs_and_every_result_has_its_expression() -> None:
     result = roll("2dF", src(1, 3))
     assert result.render() == "2dF = [-, +] = 0"
+    assert roll("3dFkh2", src(1, 3, 2)).render() == "3dFkh2 = [(-), +, 0] = 1"
     assert result.to_data()["expression"] == "2dF"
 
 

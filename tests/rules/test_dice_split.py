@@ -26,6 +26,7 @@ from rules.errors import RuleError
         # ... but an operator without an operand after it does not
         ("1d20 * 攻擊", "1d20", "* 攻擊"),
         ("1d20 +", "1d20", "+"),
+        ("1d20 + * 2", "1d20", "+ * 2"),  # only + and - may follow another operator
         # trailing operators and "(" go back to the reason
         ("1d20+攻擊", "1d20", "+攻擊"),
         ("1d20+", "1d20", "+"),
@@ -102,6 +103,7 @@ def test_reason_keeps_its_case() -> None:
         ("(1d6 + 2) 3 goblins", "(1d6 + 2)", "3 goblins"),  # depth back to 0 after ")"
         ("1d20 5 goblins", "1d20", "5 goblins"),  # a number after a space is the reason
         ("d20+2 dis 偷襲", "d20+2 dis", "偷襲"),  # the trailing disadvantage word
+        ("d20 dis + 5", "d20 dis", "+ 5"),  # ends the expression, an operand after or not
     ],
 )
 def test_where_an_expression_ends_after_brackets_numbers_and_dis(
