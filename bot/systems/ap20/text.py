@@ -54,19 +54,21 @@ async def band_of(ctx: Context, fighter: Fighter) -> str:
     return band_text(ctx, band(hp if hp is not None else 1, fighter.hp_max or hp or 1, life))
 
 
-async def health_text(ctx: Context, fighter: Fighter, *, secret: bool = False) -> str:
-    """``｜生命 12`` (and the life state when fallen), or for a fighter whose numbers
-    are the GMs' its health band (``｜受傷``); ``secret`` shows the numbers."""
+async def health_parts(ctx: Context, fighter: Fighter, *, secret: bool = False
+                       ) -> list[str]:
+    """``生命 12`` (and the life state when fallen) — or, for a fighter whose numbers
+    are the GMs', only its health band; ``secret`` shows the numbers."""
     hp = (await numbers(ctx, fighter)).get("hp")
     life = await life_of(ctx, fighter)
     if numbers_hidden(ctx, fighter) and not secret:
-        if hp is None and life is Life.ACTIVE:
-            return ""
-        return ctx.t("ap20.fight.state", state=await band_of(ctx, fighter))
-    text = ctx.t("ap20.fight.hp", hp=hp) if hp is not None else ""
-    if life is not Life.ACTIVE:
-        text += ctx.t("ap20.fight.state", state=life_text(ctx, life))
-    return text
+        return [] if hp is None and life is Life.ACTIVE else [await band_of(ctx, fighter)]
+    parts = [ctx.t("ap20.fight.hp", hp=hp)] if hp is not None else []
+    return parts + ([life_text(ctx, life)] if life is not Life.ACTIVE else [])
+
+
+async def health_text(ctx: Context, fighter: Fighter, *, secret: bool = False) -> str:
+    return "".join(ctx.t("ap20.fight.state", state=part)
+                   for part in await health_parts(ctx, fighter, secret=secret))
 
 
 async def fighter_line(ctx: Context, combat: Combat, index: int, *,
@@ -91,7 +93,7 @@ async def fight_text(ctx: Context, combat: Combat, *, secret: bool = False) -> s
 def stat_block(ctx: Context, fighter: Fighter) -> str:
     """A GM-run fighter's numbers, each named: 生命 20/20、護甲 3 …、抗性 火焰 2、等階 2."""
     items = []
-    for key, value in fighter.stats.items():
+    for key, value in sorted(fighter.stats.items(), key=lambda kv: kv[0] != "hp"):
         if key == "hp":
             top = f"/{fighter.hp_max}" if fighter.hp_max is not None else ""
             items.append(ctx.t("ap20.block.item", name=label(ctx, "stat", "hp"),

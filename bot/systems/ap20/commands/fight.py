@@ -32,7 +32,7 @@ from bot.systems.ap20.text import (
     fight_data,
     fight_text,
     fighter_line,
-    health_text,
+    health_parts,
     initiative_detail,
     label,
     stat_block,
@@ -364,9 +364,8 @@ async def end(ctx: Context) -> list[Outgoing]:
     require_gm_if_any(ctx)
     combat = await running(ctx)
     save(ctx, None)
-    parts = [ctx.t("ap20.fight.end_item", name=fighter.name,
-                   hp=(await health_text(ctx, fighter)).removeprefix("｜"))
-             for fighter in combat.fighters]
+    parts = [ctx.t("ap20.fight.end_item", name=fighter.name, state=" ".join(health))
+             for fighter in combat.fighters if (health := await health_parts(ctx, fighter))]
     return [ctx.reply(ctx.t("ap20.fight.ended", round=combat.round,
-                            items=ctx.t("ap20.sep").join(p for p in parts if p) or "—"),
+                            items=ctx.t("ap20.sep").join(parts) or "—"),
                       fight_data(ctx, None, "end", rounds=combat.round))]
