@@ -95,7 +95,8 @@ def test_initiative_and_the_order(session: Session) -> None:
     assert public["text"] == "食人魔 加入戰鬥（敵方）：先攻 11，排第 3"
     assert secret["text"].splitlines() == [
         "食人魔 加入戰鬥（敵方）：先攻 11（d20 10 + 敏捷 0 + 等階 1），排第 3，行動力 6",
-        "📋 食人魔：生命 20/20、敏捷 10、護甲 3、閃避 1、命中 4、破甲 3、韌性 2、火焰抗性 2、等階 2"]
+        "📋 食人魔：生命 20/20、敏捷 10、護甲 3、閃避 1、命中 4、破甲 3、韌性 2、"
+        "火焰抗性 2、等階 2"]
     public, secret = both(session, "order")
     assert public["text"].splitlines()[1:] == [
         "  1. 鮑伯（我方）先攻 16｜行動力 6/6｜生命 22",
