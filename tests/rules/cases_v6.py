@@ -114,7 +114,7 @@ def _step(f: V.Field, do: str, a: dict[str, Any]) -> tuple[V.Field, Any]:
     if do == "keep":
         kept = f.keep(a["names"])
         return kept, {"units": [u.name for u in kept.units]}
-    if do == "turn":  # decision 10: what the turn has done, and what a move would cost
+    if do == "turn":  # decision 12: what the turn has done, and what a move would cost
         f = f.on_turn(a["turn"])
         f = replace(f, moved=f.moved or a.get("moved", False),
                     acted=f.acted or a.get("acted", False))

@@ -97,7 +97,7 @@ def attribute(values: dict[str, int], name: str) -> int | None:
 
 
 async def life_of(ctx: Context, fighter: Fighter) -> Life:
-    """The fighter's life state (decisions 12, 13): its HP read where it lives."""
+    """The fighter's life state (decisions 12, 14): its HP read where it lives."""
     return ap20.life(fighter, (await numbers(ctx, fighter)).get("hp"))
 
 

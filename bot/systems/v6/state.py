@@ -174,7 +174,7 @@ def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
 
 async def attack_hook(ctx: Context, query: layers.AttackQuery) -> tuple[AttackTactics, str]:
     """``bot.kits.layers.ATTACK``: V6-1 / V6-2 on one attack — and its note. An attack
-    by the combatant whose turn it is is its tactical action (decision 10: a move
+    by the combatant whose turn it is is its tactical action (decision 12: a move
     after it is a standalone one)."""
     f = await load(ctx)
     if query.roster.current is not None and query.attacker == query.roster.current:

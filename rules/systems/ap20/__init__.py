@@ -62,12 +62,14 @@ Decisions where RULES.md and the seed are silent:
 12. A fighter at 0 HP counts as incapacitated (AP-2: armor only) and is ``down``
     (``rules.kits.encounter.Life``, issue 24), as is a 失能 one: it cannot act, its
     turn is passed over without a refill. Attacks on it are allowed (armor only).
-13. The seed names no death: a fighter is dead only by the GM's word (``+死亡``). A dead
+13. (the seed's "precise calculation" is not used: AP-3 adds both levels against the
+    whole defence — docs/systems/ap20.md)
+14. The seed names no death: a fighter is dead only by the GM's word (``+死亡``). A dead
     fighter cannot act nor be attacked; its turn is passed over.
-14. 隱匿 / 隱形 / 真實視覺 / 盲視 grant a benefit (AP-7), so only the GM sets them.
+15. 隱匿 / 隱形 / 真實視覺 / 盲視 grant a benefit (AP-7), so only the GM sets them.
     隱匿 ends with the attack it turned into a sneak attack (attacking gives the
     attacker away); 隱形 and the senses last until the GM ends them.
-15. A fighter's maximum HP is its HP when it entered (a monster's AP-8 體質 × 5 ×
+16. A fighter's maximum HP is its HP when it entered (a monster's AP-8 體質 × 5 ×
     tier, a player's sheet 生命上限 when it has one); HP set by the GM stays within
     0 … maximum.
 """

@@ -23,12 +23,12 @@ from rules.systems.ap20.checks import Check, check
 from rules.systems.ap20.vocabulary import DEFAULT_AP
 
 FLAGS = ("dead", "incapacitated", "hidden", "invisible", "blindsight", "truesight")
-"""States a fighter may be in: 死亡 (decision 13: the GM's word), 失能 (AP-2: armor
+"""States a fighter may be in: 死亡 (decision 14: the GM's word), 失能 (AP-2: armor
 only; down), 隱匿 / 隱形 (AP-7: its attacks are sneak attacks), 盲視 / 真實視覺 (AP-7:
 sneak attacks against it fail)."""
 
 GRANTING = frozenset({"hidden", "invisible", "truesight", "blindsight"})
-"""Decision 14: states that grant a benefit in a fight come from the GM (or end by the
+"""Decision 15: states that grant a benefit in a fight come from the GM (or end by the
 rule's own action: 隱匿 ends with the attack it gave its sneak attack to)."""
 
 SIDES = ("party", "foe")
@@ -99,7 +99,7 @@ class Combat:
 
 
 def life(fighter: Fighter, hp: int | None) -> Life:
-    """Issue 24 on ap20's words (decisions 12, 13): 死亡 is dead; 失能 or 0 HP is down
+    """Issue 24 on ap20's words (decisions 12, 14): 死亡 is dead; 失能 or 0 HP is down
     (AP-2: armor only); else active. ``hp`` is the fighter's current HP (a player's is
     on the sheet), None when it has none."""
     if fighter.has("dead"):
@@ -230,13 +230,13 @@ def check_turn(combat: Combat, name: str, action: str) -> None:
 
 
 def hp_within(value: int, maximum: int | None) -> int:
-    """Issue 24 bounds: HP set or healed stays within 0 … the fighter's maximum (only
-    the floor when no maximum is known)."""
+    """Decision 16 (issue 24 bounds): HP set or healed stays within 0 … the fighter's
+    maximum (only the floor when no maximum is known)."""
     return capped(value, value if maximum is None else maximum)
 
 
 def after_attack(fighter: Fighter) -> Fighter:
-    """Decision 14: attacking gives a hidden (隱匿) attacker away — the state ends with
+    """Decision 15: attacking gives a hidden (隱匿) attacker away — the state ends with
     the attack it made a sneak attack; 隱形 (invisible) lasts until the GM ends it."""
     return replace(fighter, flags=with_flags(fighter, drop=("hidden",)))
 

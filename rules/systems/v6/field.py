@@ -50,7 +50,7 @@ class Unit:
 @dataclass(frozen=True)
 class Field:
     """The board, its combatants, and what the combatant whose turn it is has done in
-    it (``turn``: the base's round and actor, ``moved`` / ``acted`` — decision 10)."""
+    it (``turn``: the base's round and actor, ``moved`` / ``acted`` — decision 12)."""
 
     width: int = DEFAULT_SIZE
     height: int = DEFAULT_SIZE
@@ -89,7 +89,7 @@ class Field:
 
 
 def move_action(f: Field) -> tuple[str, int] | None:
-    """Decision 10 (V6-3, the seed's 转向和移动): the first move of a turn, before its
+    """Decision 12 (V6-3, the seed's 转向和移动): the first move of a turn, before its
     tactical action, goes with that action and costs only fatigue (None); a move after
     the turn's attack, or a second one, is a standalone move — a tactical action of its
     own (``("tactical", 1)``)."""

@@ -207,7 +207,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     target = find(combat, args.target)
     if target.name == attacker.name:
         raise CommandError("ap20.error.self_attack", name=target.name)
-    if args.sneak or args.hidden:  # decision 14: a sneak attack by word is the GM's ruling
+    if args.sneak or args.hidden:  # decision 15: a sneak attack by word is the GM's ruling
         require_gm_if_any(ctx)
     await require_able(ctx, attacker)
     if await life_of(ctx, target) is Life.DEAD:

@@ -131,7 +131,7 @@ async def pose(ctx: Context) -> list[Outgoing]:
     f, change = v6.pose(f, who.name, after)
     paid = await layers.charge(ctx, who.name, change.kind, change.count)
     if change.kind == "tactical" and roster.current == who.name:
-        f = replace(f, acted=True)  # decision 10: the turn's tactical action
+        f = replace(f, acted=True)  # decision 12: the turn's tactical action
     save(ctx, f)
     cost = ctx.t("v6.cost.paid", kind=label(ctx, "action", change.kind), count=change.count,
                  cost=paid.cost, before=paid.before, after=paid.after) if paid else ""

@@ -27,6 +27,7 @@ async def test_a_fighter_at_0_hp_is_passed_over_and_cannot_act(table: Table) -> 
     assert "鮑伯 2/6" in await table.text("p1", ".ap")
     # attacking the downed is allowed: armor only (AP-2)
     text, atk = await data(table, "gm", ".atk 鮑伯 1d4", [5, 1])
+    assert atk["defense"]["armor_only"] == "incapacitated"
     assert text.splitlines()[0] == (
         "⚔ 哥布林→鮑伯：d20=5 +命中3+破甲1 = 9 ≥ 防禦 3（僅護甲：失能） → 命中")
     # the dead are no target and are marked on `.init`
@@ -98,7 +99,8 @@ async def test_the_shared_init_words(table: Table) -> None:
         "⚠ 用法：.init [join [+N|=N] | add <名> … | start | next | list | set <名> … | "
         "reveal <名> | remove <名> | end]")
     # out of turn: refused naming whose turn it is
-    assert await table.text("p2", ".atk 哥布林") == "⚠ 標準動作只能在自己的回合用：現在輪到 艾莉絲。"
+    assert await table.text("p2", ".atk 哥布林") == (
+        "⚠ 標準動作只能在自己的回合用：現在輪到 艾莉絲。")
     assert await table.text("p2", ".pass") == (
         "⚠ 現在是 艾莉絲 的回合，只有 艾莉絲 的玩家或 GM 能結束。")
     assert await table.text("gm", ".init remove 哥布林") == "哥布林 離開戰鬥。"

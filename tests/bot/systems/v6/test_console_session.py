@@ -49,7 +49,7 @@ SCRIPT: list[Step] = [
     Step("bob: .atk 斥候 1d8+2", [9, 3], "bob_front"),  # from the front: defended, 15 ≥ 8
     Step("bob: .pass", [], "to_scout"),
     # the crawling target: V6-2 stand → crawl is a tactical action (3 AP); stride 3 → 1;
-    # a move after the turn's tactical action is a standalone one (decision 10): 3 AP more
+    # a move after the turn's tactical action is a standalone one (decision 12): 3 AP more
     Step("keeper: .pose 匍匐", [], "scout_crawl"),
     Step("keeper: .move G5", [], "scout_move"),
     Step("keeper: .atk 鮑伯 1d6", [], "scout_cannot_stab"),

@@ -155,7 +155,7 @@ async def test_moves_cost_fatigue(table: Table) -> None:
     assert text == "👣 艾莉絲 A1→A5：4 步，步幅 4；疲勞 +1 0→1"
     assert (move["walked"], move["stride"], move["fatigue_after"]) == (4, 4, 1)
     await table.text("p1", ".pose 蹲伏")
-    # decision 10: a second move in a turn is a standalone one, a tactical action (3 AP)
+    # decision 12: a second move in a turn is a standalone one, a tactical action (3 AP)
     assert await table.text("p1", ".move C5") == (
         "👣 艾莉絲 A5→C5：2 步，步幅 2；疲勞 +1 1→2；單獨移動，戰術行動×1 行動力 −3 5→2")
     assert await table.text("p1", ".move C7 vault=2") == (
@@ -199,7 +199,7 @@ async def test_english(table: Table) -> None:
 
 
 async def test_the_move_goes_before_the_attack(table: Table) -> None:
-    """Decision 10 (the seed's 转向和移动): the turn's first move, before its attack,
+    """Decision 12 (the seed's 转向和移动): the turn's first move, before its attack,
     costs only fatigue; a move after the attack is a tactical action of its own;
     turning on one's own turn is free."""
     await started(table)
@@ -231,7 +231,7 @@ async def test_the_fallen_and_those_who_left(table: Table) -> None:
         "c 卡蘿 F7↑ 站立 食草 疲勞0（死亡）"]
     assert await table.text("gm", ".move D4 by=鮑伯") == "⚠ 鮑伯 已倒下，不能行動。"
     assert await table.text("gm", ".pose 蹲伏 by=卡蘿") == "⚠ 卡蘿 已死亡，不能行動。"
-    # a body keeps its cell (v6 decision 11)
+    # a body keeps its cell (v6 decision 13)
     assert await table.text("gm", ".shove 艾莉絲 E3") == (
         "艾莉絲 被迫移動 E5→E5（0 步，不花疲勞），撞上 鮑伯 停下")
     # `.field` (plurk's word for the board) shows the map here
