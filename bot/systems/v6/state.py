@@ -189,8 +189,6 @@ async def attack_hook(ctx: Context, query: layers.AttackQuery) -> tuple[AttackTa
     parts = [ctx.t("v6.note.layer", reason=label(ctx, "layer", layer.reason),
                    amount=f"{layer.amount:+d}") for layer in verdict.layers]
     facts = dict(verdict.facts)
-    if "parry" in verdict.lost_defense:
-        parts.append(ctx.t("v6.note.no_parry"))
     if facts.get("sector") in ("side", "back"):
         parts.append(label(ctx, "sector", str(facts["sector"])))
     if "flank" in facts:

@@ -115,7 +115,7 @@ async def test_a_crouching_archer_against_a_crawling_target(table: Table) -> Non
     await table.text("gm", ".pass")
     text, atk = await data(table, "p1", ".atk 斥候 1d8+1 射擊 穿刺", [15, 8, 5])
     assert text.splitlines()[0] == (
-        "⚔ 艾莉絲→斥候（射擊｜優勢1·劣勢2｜蹲伏射擊+1、目標匍匐-2、匍匐不能招架）："
+        "⚔ 艾莉絲→斥候（射擊｜優勢1·劣勢2｜蹲伏射擊+1、目標匍匐-2）："
         "d20[15,8]取低8 +命中5+破甲1 = 14 ≥ 防禦 5（不計招架） → 命中")
     assert (atk["check"]["advantage"], atk["check"]["disadvantage"], atk["check"]["raw"]) == (
         1, 2, 8)
