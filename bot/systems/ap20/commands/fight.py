@@ -272,9 +272,8 @@ async def next_(ctx: Context) -> list[Outgoing]:
 
 
 async def remove(ctx: Context, rest: str) -> list[Outgoing]:
-    """GM: a fighter leaves the fight; in a channel without GMs a player's fighter
-    only by its player's word (issue 22), a GM-run one by anyone's."""
-    require_gm_if_any(ctx)
+    """A fighter leaves the fight, by its player's word or a GM's (a GM-run one: a
+    GM's, anyone's in a channel without GMs — issues 22, 24)."""
     if not rest:
         raise CommandError(USAGE)
     combat = await running(ctx)
@@ -337,7 +336,12 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
     save(ctx, combat)
     updated = combat.get(fighter.name)
     index = combat.fighters.index(updated)
-    dead = ctx.t("ap20.fight.still_dead") if hp is not None and updated.has("dead") else ""
+    if hp is not None and updated.has("dead"):
+        dead = ctx.t("ap20.fight.still_dead")
+    elif fighter.has("dead") and not updated.has("dead"):
+        dead = ctx.t("ap20.fight.revived", name=fighter.name)
+    else:
+        dead = ""
     line = (await fighter_line(ctx, combat, index, secret=True)).strip()
     text = ctx.t("ap20.fight.updated", line=line) + dead
     if not numbers_hidden(ctx, updated):

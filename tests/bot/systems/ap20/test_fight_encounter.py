@@ -39,10 +39,13 @@ async def test_a_fighter_at_0_hp_is_passed_over_and_cannot_act(table: Table) -> 
     assert await table.text("gm", ".init set 鮑伯 hp=10") == (
         "已更新：2. 鮑伯（我方）先攻 15｜行動力 2/6｜生命 10｜死亡"
         "（仍是死亡：GM 用 -死亡 讓他回來）")
+    assert await table.text("p2", ".init set 鮑伯 -死亡") == "⚠ 只有本頻道的 GM 可以這麼做。"
     outs = await table.say("gm", ".pass")
     assert outs[0].text == "▶ 第 2 輪開始，輪到 艾莉絲（行動力 6/6）"
     assert outs[0].notify == ("p1",)
     assert await table.text("p1", ".pass") == "（跳過：鮑伯（死亡））\n▶ 輪到 哥布林（行動力 6/6）"
+    assert await table.text("gm", ".init set 鮑伯 -死亡") == (
+        "已更新：2. 鮑伯（我方）先攻 15｜行動力 2/6｜生命 10（GM 讓 鮑伯 起死回生）")
 
 
 async def test_the_gm_sets_any_hp_within_its_maximum(table: Table) -> None:
@@ -103,7 +106,11 @@ async def test_the_shared_init_words(table: Table) -> None:
         "⚠ 標準動作只能在自己的回合用：現在輪到 艾莉絲。")
     assert await table.text("p2", ".pass") == (
         "⚠ 現在是 艾莉絲 的回合，只有 艾莉絲 的玩家或 GM 能結束。")
+    assert await table.text("p2", ".init remove 哥布林") == (
+        "⚠ 只有 哥布林 的玩家或 GM 能替 哥布林 行動。")
     assert await table.text("gm", ".init remove 哥布林") == "哥布林 離開戰鬥。"
+    # a player takes their own fighter out
+    assert await table.text("p2", ".init remove 鮑伯") == "鮑伯 離開戰鬥。"
     assert (await table.text("gm", ".init 結束")).startswith("⚔ 戰鬥結束（共 1 輪）。")
 
 
