@@ -1,5 +1,6 @@
-"""The fight (AP-1 turns, decision 2 initiative): `.init` and `.pass` — as Avrae's
-`!init`: join, add, next, remove, set, end; `.init` alone shows the order."""
+"""The fight (AP-1 turns, decision 2 initiative) on the encounter kit (issue 24):
+`.init` with the shared verbs (join, add, start, next, list, end, remove) and ap20's
+own (set, reveal), `.pass` and `.ri`; `.init` alone shows the order."""
 
 from __future__ import annotations
 
