@@ -156,15 +156,32 @@ def _next_lines(ctx: Context, game: js.Game, step: js.DuelStep) -> list[str]:
     if step.resolution is not None:
         return resolution_lines(ctx, game, step.resolution)
     who = name_of(game, step.awaited)
-    if step.waiting == "defend":
-        return [ctx.t("jianshou.duel.ask_defend", name=who)]
+    if step.waiting == "defend":  # an assist is offered only when someone could give it
+        key = "ask_defend" if _helpers(game) else "ask_defend_alone"
+        return [ctx.t(f"jianshou.duel.{key}", name=who)]
     if step.waiting == "assist":
         return [ctx.t("jianshou.duel.ask_assist", name=who,
                       target=name_of(game, game.duel.target if game.duel else ""))]
     return [ctx.t("jianshou.duel.ask_evade", name=who)]
 
 
+def _helpers(game: js.Game) -> list[js.Player]:
+    """Who the target of the open duel could ask for an assist: anyone standing but
+    the two duellists (nobody in a two-player game)."""
+    duel = game.duel
+    assert duel is not None
+    return [p for p in game.alive() if p.user not in (duel.attacker, duel.target)]
+
+
 def resolution_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]:
+    """The resolution; then, while the game goes on, the attacker is reminded that the
+    turn is still theirs to finish (`.end`)."""
+    return [*_outcome_lines(ctx, game, r), *over_lines(ctx, game),
+            *([ctx.t("jianshou.duel.after", name=name_of(game, r.attacker))]
+              if game.status == "play" else [])]
+
+
+def _outcome_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]:
     target = name_of(game, r.target)
     if r.roll is None:
         return [ctx.t("jianshou.duel.blocked", attack=r.attack, defense=r.defense,
@@ -178,8 +195,8 @@ def resolution_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]
                    cmp=">" if r.hit else "≤", evade=evade, target=target,
                    remaining=r.remaining, detail=detail, before=r.hp_before, hp=r.hp)]
     if r.defeated:
-        lines.append(ctx.t("jianshou.defeated.hp", name=target))
-    return [*lines, *over_lines(ctx, game)]
+        lines.append(ctx.t("jianshou.defeated.hp", name=target, hp=r.hp))
+    return lines
 
 
 def _step_data(step: js.DuelStep) -> dict[str, object]:
