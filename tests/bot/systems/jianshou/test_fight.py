@@ -194,3 +194,17 @@ def test_the_console_sends_a_file_after_two_angle_brackets(tmp_path: Path) -> No
     assert (upload.filename, upload.data) == ("deck.json", deck_json())
     assert split_upload(".r 1d20<<5") == (".r 1d20<<5", None)  # no space: no file
     assert split_upload(f".js deck file <<{tmp_path}/missing.json") == (".js deck file", None)
+
+
+async def test_worn_items_that_change_a_duel_are_named(table: Table) -> None:
+    await ready(table)
+    await table.say("alice", ".item 護心鏡")  # worn: defense +1 whenever she is attacked
+    await table.say("alice", ".end")  # seven cards left
+    await table.say("bob", ".end 1")
+    await table.say("carol", ".practise 寒江刀")
+    await table.say("carol", ".attack alice 寒江刀")
+    await table.say("alice", ".defend no")
+    text = (await table.say("alice", ".evade no", dice=[6]))[0].text
+    assert text.splitlines()[1:3] == [
+        "🎲 命中判定 1d6=6+1=7 > 回避 0 → 命中！alice 受 2 點傷害（攻 3−防 1），體力 9 → 7。",
+        "（alice 的佩帶加成：護心鏡 防+1）"]
