@@ -208,3 +208,9 @@ async def test_worn_items_that_change_a_duel_are_named(table: Table) -> None:
     assert text.splitlines()[1:3] == [
         "🎲 命中判定 1d6=6+1=7 > 回避 0 → 命中！alice 受 2 點傷害（攻 3−防 1），體力 9 → 7。",
         "（alice 的佩帶加成：護心鏡 防+1）"]
+
+
+async def test_discords_init_runs_the_shared_words(table: Table) -> None:
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system jianshou")
+    assert await table.core.verb_command("console", "table", "initiative") == "init"
