@@ -22,14 +22,19 @@ def private(outs: list[Outgoing], user: str) -> list[str]:
     return [o.text for o in outs if o.to == "private" and o.user == user]
 
 
-async def two_players(table: Table) -> None:
-    """alice and bob dealt from the sample deck (seeds 11, 22), alice first."""
+async def dealt(table: Table) -> None:
+    """alice and bob dealt from the sample deck (seeds 11, 22); alice has kept."""
     await table.text("gm", ".gm")
     await table.text("gm", ".system jianshou")
     for user in ("alice", "bob"):
         await table.text(user, ".js join")
     await table.say("gm", ".js start", dice=[11, 22])
     await table.say("alice", ".keep")
+
+
+async def two_players(table: Table) -> None:
+    """:func:`dealt`, then bob keeps too: alice first."""
+    await dealt(table)
     await table.say("bob", ".keep", dice=[1])
 
 
@@ -145,12 +150,7 @@ async def test_the_winner_is_named_once_after_a_leave_or_a_kick(table: Table) ->
 
 
 async def test_a_third_mulligan_names_the_limit_after_the_game_began(table: Table) -> None:
-    await table.text("gm", ".gm")
-    await table.text("gm", ".system jianshou")
-    for user in ("alice", "bob"):
-        await table.text(user, ".js join")
-    await table.say("gm", ".js start", dice=[11, 22])
-    await table.say("alice", ".keep")
+    await dealt(table)
     await table.say("bob", ".mull", dice=[5])
     await table.say("bob", ".mull", dice=[6, 1])  # kept by itself: the game begins
     assert await table.text("bob", ".mull") == "⚠ 換牌已用完（最多 2 次），手牌已自動留下。"
