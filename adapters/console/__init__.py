@@ -2,8 +2,8 @@
 
 Input lines are `text`, `name: text` (speak as `name` from now on) or
 `#channel name: text` (also move to `channel`); a line ending in ` <<PATH` sends the
-file at PATH with the text (an upload: `.js deck file <<deck.json`). With `--json` every outgoing
-message is printed as one JSON object per line (docs/console-json.md).
+file at PATH with the text (an upload: `.js deck file <<deck.json`). With `--json`
+every outgoing message is printed as one JSON object per line (docs/console-json.md).
 
 Input that is not valid in the terminal's encoding never stops the console: the
 undecodable bytes become U+FFFD and the line is answered. Output never fails on

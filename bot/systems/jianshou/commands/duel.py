@@ -186,7 +186,7 @@ def resolution_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]
 
 def gear_line(ctx: Context, game: js.Game, player: js.Player, keys: tuple[str, ...]) -> str:
     """The worn items that changed a duel's numbers (issue 24: every number named), on
-    a line of their own: ``（佩帶加成：鐵布衫 防+1）``; "" when none did."""
+    a line of their own: ``（bob 的佩帶加成：鐵布衫 防+1）``; "" when none did."""
     items = []
     for name in player.equipment:
         worn = {k: v for k, v in game.card(name).equip.items() if k in keys}

@@ -282,8 +282,8 @@ async def deck_add(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 
 async def deck_file(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    """GM: load the deck file sent with the command (JSON or YAML, JS-1 validated) for
-    the next games; a draft being pasted stays as it is."""
+    """GM: load the ``.json`` deck file sent with the command (JS-1 validated) for the
+    next games; a draft being pasted stays as it is."""
     require_gm_if_any(ctx)
     upload = ctx.incoming.attachment
     if upload is None:
