@@ -451,7 +451,7 @@ class _Painter:
         """A disc in the side's colour with the marker, as high as the posture allows;
         grey and crossed when down, dark with a red cross when dead."""
         draw, r = self.draw, diameter / 2
-        ry = r * POSTURES.get(piece.posture, 1.0)
+        ry = r * POSTURES[piece.posture]
         fill = {Life.DOWN: DOWN, Life.DEAD: DEAD, Life.REMOVED: REMOVED}.get(
             piece.life, side_colour(piece.side))
         draw.ellipse((cx - r, cy - ry, cx + r, cy + ry), fill=fill, outline=INK, width=1)
