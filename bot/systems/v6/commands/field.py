@@ -235,7 +235,7 @@ async def shove(ctx: Context) -> list[Outgoing]:
                                  stopped_by=moved.stopped_by))]
 
 
-@command("map", "地圖", "地图", "場地", "场地")
+@command("map", "field", "地圖", "地图", "場地", "场地")
 async def map_(ctx: Context) -> list[Outgoing]:
     """`.map` shows the field: the board (letters mark combatants, a legend below) and
     the same as a picture (``map_view``); `.map 16x12` (GM) resizes it."""

@@ -58,3 +58,15 @@ async def test_the_map_marks_who_cannot_fight_and_the_enemy(table: Table) -> Non
     assert not has(fighter_pixels(second, carol), fp.SIDE_COLOURS["party"])
     assert has(fighter_pixels(second, scout), fp.SIDE_COLOURS["enemy"])
     assert second.size == first.size  # the key fits beside the board
+
+
+async def test_field_is_the_map_where_v6_is_played(table: Table) -> None:
+    """`.field` (plurk's word for its board) shows v6's map instead of telling the GM
+    to switch system; where v6 is not played it names v6 among the systems that have it."""
+    await prepare(table)
+    [field] = await table.say("p1", ".field")
+    [shown] = await table.say("p1", ".map")
+    assert field.text == shown.text and field.attachment is not None
+    await table.text("gm", ".system ap20")
+    assert await table.text("gm", ".field") == (
+        "⚠ .field 是 plurk、v6 規則系統的指令；本頻道玩的是 ap20（可用 .system 切換）。")
