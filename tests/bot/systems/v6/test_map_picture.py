@@ -30,12 +30,15 @@ async def test_map_sends_its_text_and_a_picture(table: Table) -> None:
     assert out.data is not None and out.data["picture"] == out.attachment.describe()
 
 
+def colours(image: Image.Image, box: tuple[int, int, int, int]) -> list:
+    return [colour for _, colour in image.convert("RGB").crop(box).getcolors(1 << 16) or ()]
+
+
 def fighter_pixels(image: Image.Image, cell: tuple[int, int]) -> list:
     """The colours of one cell of the 12 × 12 map."""
     left, top = fp.MARGIN + fp.AXIS, fp.MARGIN + fp.TITLE + fp.AXIS
     x, y = left + cell[0] * 65, top + cell[1] * 65
-    box = image.convert("RGB").crop((x + 2, y + 2, x + 63, y + 63))
-    return [colour for _, colour in box.getcolors(1 << 16) or ()]
+    return colours(image, (x + 2, y + 2, x + 63, y + 63))
 
 
 def has(colours: list, wanted: tuple[int, int, int]) -> bool:
@@ -58,6 +61,11 @@ async def test_the_map_marks_who_cannot_fight_and_the_enemy(table: Table) -> Non
     assert not has(fighter_pixels(second, carol), fp.SIDE_COLOURS["party"])
     assert has(fighter_pixels(second, scout), fp.SIDE_COLOURS["enemy"])
     assert second.size == first.size  # the key fits beside the board
+    # the key under the legend (four fighters, each with a note): a down token, 倒下
+    x, y = WIDTH - fp.MARGIN - fp.LEGEND_WIDTH, fp.MARGIN + fp.TITLE
+    y += 4 * (fp.LEGEND_ROW + fp.LEGEND_NOTE) + fp.LEGEND_NOTE // 2
+    key = (x, y, x + 26, y + fp.KEY_ROW)
+    assert not has(colours(first, key), fp.DOWN) and has(colours(second, key), fp.DOWN)
 
 
 async def test_field_is_the_map_where_v6_is_played(table: Table) -> None:
