@@ -25,7 +25,6 @@ from dataclasses import dataclass, replace
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
-from rules.kits.encounter import require_active
 from rules.systems.jianshou.cards import LIGHTFOOT, MARTIAL, Level
 from rules.systems.jianshou.state import ASSIST_SURCHARGE, EVADE_CAP, Duel, Game, Player
 from rules.systems.jianshou.turns import _actor, bonus, check_target, defeat, use_phase
@@ -69,6 +68,10 @@ class Resolution:
     defeated: bool
     over: bool
     winners: tuple[str, ...] = ()
+    precision_items: int = 0
+    """Of ``precision``, what the attacker's worn items add (the rest is the art's)."""
+    evade_items: int = 0
+    """Of ``evade_raw``, what the target's worn items add (the rest is the art's)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,8 @@ def defend(game: Game, user: str, art: str = "", level: int | None = None,
             aid = game.player(helper)
             if aid.user in (duel.attacker, duel.target):
                 raise RuleError("jianshou.bad_helper", who=aid.name)
-            require_active(aid.name, aid.life)
+            if not aid.alive:  # the refusal is about the helper, not the one who asks
+                raise RuleError(f"jianshou.helper_{aid.life.value}", who=aid.name)
             game = replace(game, duel=replace(duel, step="assist", helper=aid.user))
             return game, DuelStep(Declared("defend", user), "assist", aid.user)
         return _to_evade(game, Declared("defend", user))
@@ -243,7 +247,8 @@ def _resolve(game: Game, source: DiceSource | None,
     target = game.player(duel.target)
     remaining = _remaining(game, duel)
     defense = _defense(game, duel)
-    evade_raw = evade_value + bonus(game, target, "evade")
+    evade_items = bonus(game, target, "evade")
+    evade_raw = evade_value + evade_items
     capped = min(EVADE_CAP, evade_raw)
     roll: int | None = None
     total = 0
@@ -261,4 +266,5 @@ def _resolve(game: Game, source: DiceSource | None,
         game = defeat(game, target.user, "hp")
     return game, Resolution(duel.attacker, duel.target, duel.attack, defense, remaining,
                             roll, duel.precision, capped, evade_raw, total, hit, damage,
-                            target.hp, hp, defeated, game.status == "over", game.winners)
+                            target.hp, hp, defeated, game.status == "over", game.winners,
+                            bonus(game, game.player(duel.attacker), "precision"), evade_items)
