@@ -39,6 +39,11 @@ def label(ctx: Context, card: js.Card) -> str:
     return card.labels.get(ctx.locale) or card.name
 
 
+def deck_label(ctx: Context, deck: js.Deck) -> str:
+    """A deck's name for this reader, as :func:`label` for a card."""
+    return deck.labels.get(ctx.locale) or deck.name
+
+
 def card_label(ctx: Context, game: js.Game, name: str) -> str:
     card = game.catalog.get(name)
     return label(ctx, card) if card is not None else name
@@ -163,9 +168,9 @@ def player_line(ctx: Context, game: js.Game, seat: int, p: js.Player) -> str:
                                level=a.level) for a in p.arts)
     gear = sep(ctx).join(card_label(ctx, game, c) for c in p.equipment)
     team = ctx.t("jianshou.status.team", team=p.team) if p.team else ""
-    if p.defeated:  # the fallen marked with their state (dead, or gone: resigned)
-        return ctx.t("jianshou.status.out", seat=seat, name=p.name, team=team,
-                     life=life_text(ctx, p.life))
+    if p.defeated:  # the fallen marked with their state: 💀 dead, 🚪 gone (resigned, kicked)
+        return ctx.t(f"jianshou.status.out_{p.life.value}", seat=seat, name=p.name,
+                     team=team, life=life_text(ctx, p.life))
     extra = "".join(part for part in (
         ctx.t("jianshou.status.arts", arts=arts) if arts else "",
         ctx.t("jianshou.status.gear", gear=gear) if gear else ""))
@@ -237,8 +242,9 @@ def effects_text(ctx: Context, game: js.Game, card: js.Card, effects: js.Effects
     """What a used item or an event did, in the order the card lists its effects."""
     parts = []
     for key in card.effect:
-        if key == "heal":
-            parts.append(ctx.t("jianshou.effects.heal", value=effects.heal, hp=effects.hp))
+        if key == "heal":  # at full HP the card still goes (docs/decisions.md, issue 24)
+            parts.append(ctx.t("jianshou.effects.heal" if effects.heal else
+                               "jianshou.effects.heal_full", value=effects.heal, hp=effects.hp))
         elif key == "neili":
             parts.append(ctx.t("jianshou.effects.neili", value=effects.neili_gain,
                                neili=effects.neili))

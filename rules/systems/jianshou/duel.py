@@ -72,6 +72,9 @@ class Resolution:
     """Of ``precision``, what the attacker's worn items add (the rest is the art's)."""
     evade_items: int = 0
     """Of ``evade_raw``, what the target's worn items add (the rest is the art's)."""
+    attack_art: str = ""
+    evade_art: str = ""
+    """The arts behind precision and evade ("" for an evade declined)."""
 
 
 @dataclass(frozen=True)
@@ -215,7 +218,7 @@ def evade(game: Game, user: str, source: DiceSource, art: str = "",
     game = _pay(game, player, values.cost)
     declared = Declared("evade", user, art, chosen, values.evade, values.cost,
                         game.player(user).neili)
-    game, resolution = _resolve(game, source, values.evade)
+    game, resolution = _resolve(game, source, values.evade, art)
     return game, DuelStep(declared, resolution=resolution)
 
 
@@ -240,7 +243,7 @@ def _remaining(game: Game, duel: Duel) -> int:
 
 
 def _resolve(game: Game, source: DiceSource | None,
-             evade_value: int) -> tuple[Game, Resolution]:
+             evade_value: int, evade_art: str = "") -> tuple[Game, Resolution]:
     """JS-4 resolution and the hit check; JS-5 when the target falls."""
     duel = game.duel
     assert duel is not None
@@ -267,4 +270,5 @@ def _resolve(game: Game, source: DiceSource | None,
     return game, Resolution(duel.attacker, duel.target, duel.attack, defense, remaining,
                             roll, duel.precision, capped, evade_raw, total, hit, damage,
                             target.hp, hp, defeated, game.status == "over", game.winners,
-                            bonus(game, game.player(duel.attacker), "precision"), evade_items)
+                            bonus(game, game.player(duel.attacker), "precision"), evade_items,
+                            duel.art, evade_art)
