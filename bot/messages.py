@@ -175,6 +175,8 @@ class Outgoing:
         }
         if self.attachment is not None:
             line["attachment"] = self.attachment.describe()
+        if self.notify:
+            line["notify"] = list(self.notify)
         return line
 
 
