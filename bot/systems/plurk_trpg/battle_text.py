@@ -9,9 +9,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.context import Context
+from bot.kits.encounter import band_text, life_text, skipped_line
 from bot.messages import Outgoing
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
 from rules.errors import RuleError
+from rules.kits.encounter import Life, band
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant, TurnEvent
 
@@ -58,6 +60,25 @@ def hp_text(ctx: Context, hp: int | None) -> str:
     return ctx.t("plurk.battle.hp_unknown") if hp is None else str(hp)
 
 
+def shows_numbers(ctx: Context, c: Combatant) -> bool:
+    """Whether the channel may see a combatant's numbers: an enemy's are the GMs'
+    (issue 24) — at a table with a GM the channel sees its health band."""
+    return c.kind != "enemy" or not ctx.gm_users
+
+
+def enemy_band(ctx: Context, c: Combatant) -> str:
+    """An enemy's health as the channel reads it (unhurt … dead); its HP is the GMs'."""
+    if c.hp is None:
+        return ctx.t("plurk.battle.hp_unknown")
+    maximum = c.hp_max if c.hp_max is not None else max(c.hp, 1)
+    return band_text(ctx, band(c.hp, maximum, c.life))
+
+
+def hp_shown(ctx: Context, c: Combatant, numbers: bool) -> str:
+    """HP — or, for an enemy, the band unless ``numbers``."""
+    return enemy_band(ctx, c) if c.kind == "enemy" and not numbers else hp_text(ctx, c.hp)
+
+
 def status_tags(ctx: Context, c: Combatant) -> str:
     tags = []
     if c.position is not None:
@@ -69,8 +90,8 @@ def status_tags(ctx: Context, c: Combatant) -> str:
         tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
     if c.unconscious:
         tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
-    elif c.hp is not None and c.hp <= 0:
-        tags.append(ctx.t("plurk.battle.tag.down"))
+    elif c.life is not Life.ACTIVE:
+        tags.append(ctx.t("plurk.battle.tag.down", life=life_text(ctx, c.life)))
     if c.kind == "enemy":
         tags.append(ctx.t("plurk.battle.tag.enemy"))
     elif c.kind == "ally":
@@ -78,13 +99,13 @@ def status_tags(ctx: Context, c: Combatant) -> str:
     return "".join(tags)
 
 
-def combatant_line(ctx: Context, battle: Battle, index: int) -> str:
+def combatant_line(ctx: Context, battle: Battle, index: int, numbers: bool = False) -> str:
     c = battle.combatants[index]
     return ctx.t(
         "plurk.battle.line",
         marker="▶" if index == battle.current else "　",
         index=index + 1, name=c.name, initiative=c.initiative, bp=c.bp, bp_max=c.bp_max,
-        hp=hp_text(ctx, c.hp), tags=status_tags(ctx, c),
+        hp=hp_shown(ctx, c, numbers or shows_numbers(ctx, c)), tags=status_tags(ctx, c),
     )
 
 
@@ -94,11 +115,17 @@ def turn_line(ctx: Context, battle: Battle) -> str:
                  bp_max=actor.bp_max)
 
 
-def state_text(ctx: Context, battle: Battle) -> str:
-    """Whose turn it is, then every combatant in initiative order."""
+def state_text(ctx: Context, battle: Battle, numbers: bool = False) -> str:
+    """Whose turn it is, then every combatant in initiative order (an enemy's HP as a
+    band unless ``numbers``: the GMs' copy)."""
     lines = [turn_line(ctx, battle)]
-    lines.extend(combatant_line(ctx, battle, i) for i in range(len(battle.combatants)))
+    lines.extend(combatant_line(ctx, battle, i, numbers) for i in range(len(battle.combatants)))
     return "\n".join(lines)
+
+
+def hides_numbers(ctx: Context, battle: Battle) -> bool:
+    """Whether a reply about this battle has an enemy's numbers to keep from the channel."""
+    return any(not shows_numbers(ctx, c) for c in battle.combatants)
 
 
 def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> str:
@@ -124,12 +151,17 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         early = [n for n in event.skipped if battle.index_of(n) > mark]
         late = [n for n in event.skipped if n not in early]
         if early:
-            parts.append(ctx.t("plurk.battle.skipped", names=sep(ctx).join(early)))
+            parts.append(skipped(ctx, battle, early))
         parts.append(ctx.t("plurk.battle.new_round", round=event.round))
     if late:
-        parts.append(ctx.t("plurk.battle.skipped", names=sep(ctx).join(late)))
+        parts.append(skipped(ctx, battle, late))
     parts.append(turn_line(ctx, battle))
     return "\n".join(parts)
+
+
+def skipped(ctx: Context, battle: Battle, names: list[str]) -> str:
+    """The kit's line naming whom the turn passed over, each with its state."""
+    return skipped_line(ctx, [(n, battle.get(n).life) for n in names]).strip()
 
 
 def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent) -> str:

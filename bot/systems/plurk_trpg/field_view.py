@@ -16,11 +16,13 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.context import Context
+from bot.kits.encounter import life_text
 from bot.messages import Attachment
 from bot.systems.plurk_trpg.battle_state import assign_marks
 from bot.systems.plurk_trpg.battle_text import turn_line
 from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from rules.kits import grid
+from rules.kits.encounter import Life
 from rules.systems.plurk_trpg import Battle, Combatant
 
 if TYPE_CHECKING:  # the kit imports Pillow: loaded on the first picture, not at start
@@ -58,8 +60,8 @@ def note(ctx: Context, c: Combatant) -> str:
         tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
     if c.unconscious:
         tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
-    elif c.hp is not None and c.hp <= 0:
-        tags.append(ctx.t("plurk.battle.tag.down"))
+    elif c.life is not Life.ACTIVE:
+        tags.append(ctx.t("plurk.battle.tag.down", life=life_text(ctx, c.life)))
     return " ".join(tag.strip(" ｜|") for tag in tags)
 
 
