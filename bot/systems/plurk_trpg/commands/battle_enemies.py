@@ -97,8 +97,9 @@ async def reveal_enemy(ctx: Context, name: str) -> list[Outgoing]:
         lines.append(ctx.t("plurk.battle.enemy_now", name=fighting.name,
                            hp=hp_text(ctx, fighting.hp), hp_max=hp_text(ctx, fighting.hp_max),
                            armor=fighting.armor))
+    shown = battle_json(battle) if battle is not None and fighting is not None else None
     return [ctx.reply("\n".join(lines), {"kind": "plurk.enemies", "revealed": found,
-                                         "battle": battle_json(battle) if battle and fighting else None})]
+                                         "battle": shown})]
 
 
 async def add_enemy(ctx: Context, text: str) -> list[Outgoing]:
