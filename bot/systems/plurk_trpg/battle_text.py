@@ -67,11 +67,12 @@ def shows_numbers(ctx: Context, c: Combatant) -> bool:
 
 
 def enemy_band(ctx: Context, c: Combatant) -> str:
-    """An enemy's health as the channel reads it (unhurt … dead); its HP is the GMs'."""
-    if c.hp is None:
-        return ctx.t("plurk.battle.hp_unknown")
-    maximum = c.hp_max if c.hp_max is not None else max(c.hp, 1)
-    return band_text(ctx, band(c.hp, maximum, c.life))
+    """An enemy's health as the channel reads it (unhurt … dead); its HP is the GMs'.
+    Without a known maximum (no HP given, a battle stored before issue 24) only down
+    and dead can be told."""
+    if c.life is not Life.ACTIVE or (c.hp is not None and c.hp_max is not None):
+        return band_text(ctx, band(c.hp or 0, c.hp_max or 0, c.life))
+    return ctx.t("plurk.battle.hp_unknown")
 
 
 def hp_shown(ctx: Context, c: Combatant, numbers: bool) -> str:

@@ -111,7 +111,8 @@ async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     battle = await sync_sheet_hp(ctx, stored, battle)
     data = battle_data("show", battle)
     if ctx.is_gm and hides_numbers(ctx, battle):  # the GM's copy with the enemies' HP
-        return for_gms(ctx, state_text(ctx, battle), data, state_text(ctx, battle, True), data)
+        return for_gms(ctx, state_text(ctx, battle), {"kind": "plurk.battle", "event": "show"},
+                       state_text(ctx, battle, True), data)
     return [ctx.reply(state_text(ctx, battle), data)]
 
 
