@@ -58,10 +58,11 @@ async def started(table: Table) -> Outgoing:
 
 
 async def state(table: Table) -> dict[str, Any]:
-    """The battle as the channel sees it (`.battle` data)."""
+    """The whole battle (`.battle` data: the GM's private copy, enemies' HP and all)."""
     outs = await table.say("gm", ".battle")
-    assert outs[0].data is not None
-    return outs[0].data["battle"]
+    out = outs[-1]
+    assert out.data is not None
+    return out.data["battle"]
 
 
 def gm_copy(outs: list[Outgoing]) -> Outgoing:
@@ -898,7 +899,8 @@ async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None
     await table.text("gm", ".gm")
     await table.text("gm", ".enemy add 狂信者 靈巧=1 hp=6")
     outs = await table.say("gm", ".enemy add 狂信者 靈巧=2 hp=8")
-    assert outs[0].text == "已經有「狂信者」了：這個新增為 狂信者2。\n已定義敵人：狂信者2（數值已私訊 GM）"
+    assert outs[0].text == \
+        "已經有「狂信者」了：這個新增為 狂信者2。\n已定義敵人：狂信者2（數值已私訊 GM）"
     assert gm_copy(outs).text == (
         "已經有「狂信者」了：這個新增為 狂信者2。\n"
         "已定義敵人：・狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
