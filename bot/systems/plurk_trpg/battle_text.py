@@ -80,7 +80,9 @@ def hp_shown(ctx: Context, c: Combatant, numbers: bool) -> str:
     return enemy_band(ctx, c) if c.kind == "enemy" and not numbers else hp_text(ctx, c.hp)
 
 
-def status_tags(ctx: Context, c: Combatant) -> str:
+def status_tags(ctx: Context, c: Combatant, life: bool = True) -> str:
+    """Position, parry, stuck weapon, knock-out and — unless the HP column already says
+    it (``life`` False: an enemy's band) — down or dead."""
     tags = []
     if c.position is not None:
         tags.append(ctx.t("plurk.battle.tag.position", cell=c.position))
@@ -91,7 +93,7 @@ def status_tags(ctx: Context, c: Combatant) -> str:
         tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
     if c.unconscious:
         tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
-    elif c.life is not Life.ACTIVE:
+    elif c.life is not Life.ACTIVE and life:
         tags.append(ctx.t("plurk.battle.tag.down", life=life_text(ctx, c.life)))
     if c.kind == "enemy":
         tags.append(ctx.t("plurk.battle.tag.enemy"))
@@ -102,11 +104,12 @@ def status_tags(ctx: Context, c: Combatant) -> str:
 
 def combatant_line(ctx: Context, battle: Battle, index: int, numbers: bool = False) -> str:
     c = battle.combatants[index]
+    shown = numbers or shows_numbers(ctx, c)
     return ctx.t(
         "plurk.battle.line",
         marker="▶" if index == battle.current else "　",
         index=index + 1, name=c.name, initiative=c.initiative, bp=c.bp, bp_max=c.bp_max,
-        hp=hp_shown(ctx, c, numbers or shows_numbers(ctx, c)), tags=status_tags(ctx, c),
+        hp=hp_shown(ctx, c, shown), tags=status_tags(ctx, c, life=shown),
     )
 
 
