@@ -24,6 +24,7 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
 from bot.kits.encounter import for_gms
+from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
@@ -47,6 +48,7 @@ from bot.systems.plurk_trpg.battle_text import (
     readable,
     shows_numbers,
     spend_text,
+    turn_event_text,
 )
 from bot.systems.plurk_trpg.characters import stat_modifier
 from bot.systems.plurk_trpg.check_records import last_checks, remember, store_record
@@ -429,12 +431,18 @@ async def atk(ctx: Context) -> list[Outgoing]:
     (`武器+2 >=13`, `hit=+3`) or the check just made (`.ra 武器`), linked and used
     once — then, only on a hit, attack BP, damage roll, parry/armor, HP. A miss
     spends the attack BP and rolls no damage. Melee beyond reach on the field, a
-    stuck weapon, an attack after a parry this round: refused before any die."""
-    tokens = ctx.args.split()
+    stuck weapon, an attack after a parry this round: refused before any die.
+    `hidden` (issue 24): a GM-run attacker's attack is announced, its result sent to
+    the GMs only (``bot.kits.hidden.deliver``)."""
+    words = ctx.args.split()
+    tokens = [t for t in words if not is_word(t, *HIDDEN_WORDS)]
     if len(tokens) < 2:
         raise CommandError("plurk.error.battle.atk_usage")
     stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
+    hidden = len(tokens) < len(words)
+    if hidden and (actor.owner is not None or not ctx.is_gm):
+        raise CommandError("plurk.error.battle.hidden_gm_only", name=actor.name)
     target, expr = target_and_dice(battle, tokens)
     if target == actor.name:  # as a parry against oneself is (PL-16)
         raise CommandError("plurk.error.battle.attack_self", name=actor.name)
@@ -466,9 +474,11 @@ async def atk(ctx: Context) -> list[Outgoing]:
         battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
         lines.append(spend_text(ctx, battle, spent))
         save_battle(ctx, stored, battle)
-        return [ctx.reply("\n".join(lines), battle_data("attack", battle, check=hit_check,
-                                                         roll=None, hit=None, knock_out=None,
-                                                         bp=spent))]
+        data = battle_data("attack", battle, check=hit_check, roll=None, hit=None,
+                           knock_out=None, bp=spent)
+        if hidden:
+            return hidden_attack(ctx, battle, actor.name, lines, data, spent)
+        return [ctx.reply("\n".join(lines), data)]
     impale = plurk_damage.impale_on_hit(hit_check, opts.kind, opts.impale)
     rolled = plurk.roll_damage(ctx.dice, expr, impale=impale, kind=opts.kind)
     battle, hit, ko = strike(ctx, battle, target, rolled.total, opts)
@@ -490,7 +500,26 @@ async def atk(ctx: Context) -> list[Outgoing]:
     save_battle(ctx, stored, battle)
     data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
                        bp=spent)
+    if hidden:
+        return hidden_attack(ctx, battle, actor.name, lines, data, spent)
     return hit_replies(ctx, battle, hit, lines, at, data)
+
+
+HIDDEN_WORDS = ("hidden", "暗骰", "暗中")
+"""`.atk … hidden`: a GM rolls an enemy's attack out of the channel's sight."""
+
+
+def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
+                  data: dict[str, Any], spent: plurk.BpEvent) -> list[Outgoing]:
+    """The GMs read the attack; the channel learns that ``attacker`` attacked in secret
+    and, when the attack ended the turn, whose turn it is now."""
+    outs = deliver(ctx, ctx.user, attacker, "\n".join(lines), data, hidden=True,
+                   kind="plurk.hidden_attack")
+    if spent.turn is None or not outs or outs[0].to != "channel":
+        return outs
+    turn = turn_event_text(ctx, battle, spent.turn)
+    return [replace(outs[0], text=f"{outs[0].text}\n{turn}",
+                    data=battle_data("turn", battle, turn=spent.turn)), *outs[1:]]
 
 
 def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,

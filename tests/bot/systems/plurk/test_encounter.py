@@ -104,3 +104,19 @@ async def test_a_silent_secret_check_says_nothing_in_the_channel(table: Table) -
     outs: list[Outgoing] = await table.say("gm", ".secret Ann 觀察 silent", dice=[12])
     assert [(o.to, o.user) for o in outs] == [("private", "gm")]
     assert outs[0].text == "（秘密檢定）🎲 Ann「觀察」檢定：1d20=12 觀察+4 = 16 ≥ 閾值 11 → 成功"
+
+
+async def test_the_gm_rolls_an_enemys_attack_hidden(table: Table) -> None:
+    await started(table)
+    assert await table.text("p2", ".atk Ghoul 1d6 hidden", dice=[]) == \
+        "⚠ 暗中攻擊只有 GM 能為 GM 操控的參戰者擲；Bob 的攻擊在頻道擲。"
+    await table.text("p2", ".pass")
+    await table.text("p1", ".pass")
+    outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[3])  # the ghoul's turn
+    assert [(o.to, o.user) for o in outs] == [("channel", None), ("private", "gm")]
+    assert outs[0].text == "🎲 Ghoul 進行了一次暗中檢定。"
+    assert outs[1].text == "（暗中檢定）⚔ Ghoul 攻擊 Bob：傷害 1d6 = [3] = 3\n" \
+        "Bob 受到 3 點傷害，體力 10 → 7\nGhoul：攻擊 花費 2 BP（4 → 2）"
+    outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[1])  # BP 2 → 0: the turn passes
+    assert outs[0].text == "🎲 Ghoul 進行了一次暗中檢定。\nGhoul 的 BP 用完了。\n" \
+        "▶ 第 0 輪，輪到 Thug（BP 3/3）"
