@@ -75,6 +75,13 @@ def enemy_band(ctx: Context, c: Combatant) -> str:
     return ctx.t("plurk.battle.hp_unknown")
 
 
+def fallen_name(ctx: Context, c: Combatant) -> str:
+    """A name, with its state when the combatant is down or dead (the kit's words)."""
+    if c.life is Life.ACTIVE:
+        return c.name
+    return ctx.t("encounter.turn.fallen", name=c.name, life=life_text(ctx, c.life))
+
+
 def hp_shown(ctx: Context, c: Combatant, numbers: bool) -> str:
     """HP — or, for an enemy, the band unless ``numbers``."""
     return enemy_band(ctx, c) if c.kind == "enemy" and not numbers else hp_text(ctx, c.hp)

@@ -49,6 +49,7 @@ from bot.systems.plurk_trpg.battle_text import (
     battle_data,
     battle_json,
     enemy_band,
+    fallen_name,
     hides_numbers,
     hp_text,
     initiative_line,
@@ -68,7 +69,7 @@ from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.kits.encounter import Life
 from rules.systems import plurk_trpg as plurk
-from rules.systems.plurk_trpg import Combatant, Entrant, OpposedSide
+from rules.systems.plurk_trpg import Entrant, OpposedSide
 from rules.systems.plurk_trpg import damage as plurk_damage
 from rules.systems.plurk_trpg.opposed import GroupSurpriseResult, group_surprise
 
@@ -367,13 +368,6 @@ async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
                 for c in battle.combatants]
     text = ctx.t("plurk.battle.ended", round=battle.round, summary=sep(ctx).join(standing))
     return [ctx.reply(text, battle_data("end", None, final=battle_json(battle)))]
-
-
-def fallen_name(ctx: Context, c: Combatant) -> str:
-    """A name, with its state when the combatant is down or dead (the kit's words)."""
-    if c.life is Life.ACTIVE:
-        return c.name
-    return ctx.t("encounter.turn.fallen", name=c.name, life=life_text(ctx, c.life))
 
 
 async def wake(ctx: Context, rest: list[str]) -> list[Outgoing]:

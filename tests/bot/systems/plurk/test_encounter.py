@@ -120,3 +120,13 @@ async def test_the_gm_rolls_an_enemys_attack_hidden(table: Table) -> None:
     outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[1])  # BP 2 → 0: the turn passes
     assert outs[0].text == "🎲 Ghoul 進行了一次暗中檢定。\nGhoul 的 BP 用完了。\n" \
         "▶ 第 0 輪，輪到 Thug（BP 3/3）"
+
+
+async def test_the_map_legend_marks_the_fallen(table: Table) -> None:
+    await started(table)
+    await table.text("gm", ".place Ghoul D4")
+    await table.text("gm", ".place Thug E4")
+    await table.text("gm", ".init set Thug dead")
+    await table.text("gm", ".init set Ghoul hp=0")
+    assert (await table.text("p1", ".field")).splitlines()[-2] == \
+        "圖例：g=Ghoul（倒下）@D4、t=Thug（死亡）@E4"
