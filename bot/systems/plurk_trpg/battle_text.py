@@ -140,9 +140,9 @@ def hides_numbers(ctx: Context, battle: Battle) -> bool:
 
 
 def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> str:
-    """What a change of turn means for the table: who ended, who was passed over
-    (before or after the new round began), a new round, whose turn it is now —
-    or, when everyone is down or unconscious, that nobody can act."""
+    """What a change of turn means for the table: who ended, a new round, whose turn
+    it is now and whom the turn passed over, with their state (the kit's line) — or,
+    when everyone is down or unconscious, that nobody can act."""
     if event is None:
         return ""
     parts = []
@@ -155,24 +155,17 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         # turn "returning" to a fallen combatant would only confuse the table
         parts.append(ctx.t("plurk.battle.nobody_can_act", round=battle.round))
         return "\n".join(parts)
-    late = list(event.skipped)
     if event.new_round:
-        ended = battle.find(event.previous or "")
-        mark = battle.index_of(ended.name) if ended is not None else len(battle.combatants)
-        early = [n for n in event.skipped if battle.index_of(n) > mark]
-        late = [n for n in event.skipped if n not in early]
-        if early:
-            parts.append(skipped(ctx, battle, early))
         parts.append(ctx.t("plurk.battle.new_round", round=event.round))
-    if late:
-        parts.append(skipped(ctx, battle, late))
-    parts.append(turn_line(ctx, battle))
+    parts.append(turn_line(ctx, battle) + skipped_line(ctx, [
+        (name, passed_life(battle.get(name))) for name in event.skipped]))
     return "\n".join(parts)
 
 
-def skipped(ctx: Context, battle: Battle, names: list[str]) -> str:
-    """The kit's line naming whom the turn passed over, each with its state."""
-    return skipped_line(ctx, [(n, battle.get(n).life) for n in names]).strip()
+def passed_life(c: Combatant) -> Life:
+    """The state a combatant was passed over in: its own, or down — a knock-out whose
+    last lost turn this was has just ended."""
+    return c.life if c.life is not Life.ACTIVE else Life.DOWN
 
 
 def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent) -> str:

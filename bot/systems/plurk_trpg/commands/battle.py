@@ -27,7 +27,7 @@ from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target, number
+from bot.systems.plurk_trpg.battle_args import current_actor, find_name, gm_target, number
 from bot.systems.plurk_trpg.battle_roster import (
     enemy_entrant,
     enter,
@@ -325,8 +325,13 @@ async def retrieve(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 
 async def remove(ctx: Context, rest: list[str]) -> list[Outgoing]:
-    """GM: take a combatant out (fled, dead, left the table); its turn passes if current."""
-    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.remove_usage")
+    """Take a combatant out (fled, dead, left the table) — the GM anyone, a player their
+    own investigator (issue 24); its turn passes if current, its cell is free at once."""
+    if len(rest) != 1:
+        raise CommandError("plurk.error.battle.remove_usage")
+    stored, battle = await running_battle(ctx)
+    name = find_name(battle, rest[0])
+    require_owner_or_gm(ctx, battle.get(name).owner)
     battle, event = plurk.remove_combatant(battle, name)
     save_battle(ctx, stored, battle)
     text = ctx.t("plurk.battle.removed", name=name)

@@ -354,8 +354,8 @@ async def test_pl17_knock_out_and_lost_turns(table: Table) -> None:
     await table.text("p2", ".pass")
     await table.text("p1", ".pass")
     assert await table.text("gm", ".pass") == "\n".join([
-        "Ghoul 結束回合。", "（跳過：Thug（倒下））", "— 第 1 輪開始 —",
-        "▶ 第 1 輪，輪到 Bob（BP 4/4）"])
+        "Ghoul 結束回合。", "— 第 1 輪開始 —",
+        "▶ 第 1 輪，輪到 Bob（BP 4/4）（跳過：Thug（倒下））"])
     assert by_name(await state(table))["Thug"]["unconscious"] == 8
     assert await table.text("gm", ".battle wake Thug") == "Thug 清醒過來了。"
 
@@ -448,8 +448,8 @@ async def test_pl12_accepted_fatal_hit_keeps_the_investigator_down(table: Table)
     assert by_name(battle)["Bob"]["hp"] == 0 and by_name(battle)["Bob"]["dead"]
     await table.text("gm", ".pass")
     assert await table.text("gm", ".pass") == "\n".join([
-        "Thug 結束回合。", "— 第 1 輪開始 —", "（跳過：Bob（死亡））",
-        "▶ 第 1 輪，輪到 Ann（BP 5/5）"])
+        "Thug 結束回合。", "— 第 1 輪開始 —",
+        "▶ 第 1 輪，輪到 Ann（BP 5/5）（跳過：Bob（死亡））"])
 
 
 async def test_sheet_hp_changes_between_commands_reach_the_battle(table: Table) -> None:

@@ -44,7 +44,7 @@ async def test_the_fallen_cannot_act_and_are_passed_over_with_their_state(
     await table.text("gm", ".init set Ann hp=0")
     assert await table.text("p1", ".ra 靈巧", dice=[]) == "⚠ Ann 已倒下，不能行動。"
     assert await table.text("p2", ".pass") == \
-        "Bob 結束回合。\n（跳過：Ann（倒下））\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）"
+        "Bob 結束回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
     # the dead: no target, no attacker, no heal by its player; marked in the order
     await table.text("gm", ".init set Thug dead")
     assert await table.text("gm", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能行動。"
@@ -130,3 +130,22 @@ async def test_the_map_legend_marks_the_fallen(table: Table) -> None:
     await table.text("gm", ".init set Ghoul hp=0")
     assert (await table.text("p1", ".field")).splitlines()[-2] == \
         "圖例：g=Ghoul（倒下）@D4、t=Thug（死亡）@E4"
+
+
+async def test_a_player_removes_their_own_fighter_only(table: Table) -> None:
+    await started(table)
+    assert await table.text("p2", ".init remove Ann") == "⚠ 只有該角色的玩家或 GM 可以這麼做。"
+    assert await table.text("p2", ".init remove Ghoul") == "⚠ 只有該角色的玩家或 GM 可以這麼做。"
+    assert await table.text("p1", ".init remove Ann") == "Ann 退出戰鬥。"
+
+
+async def test_a_knock_out_that_ends_on_its_lost_turn_is_named_down(table: Table) -> None:
+    """Thug is out for 3D6 = 3 of its turns: the third skip ends the knock-out, and the
+    line still names it down (as it was when passed over), not active."""
+    await started(table)
+    await table.say("p2", ".atk Thug 1d6 ko", dice=[5, 3, 1, 1, 1])
+    for _ in range(3):
+        await table.text("p2", ".pass")
+        await table.text("p1", ".pass")
+        assert (await table.text("gm", ".pass")).endswith("（跳過：Thug（倒下））")
+    assert by_name(await state(table))["Thug"]["unconscious"] == 0
