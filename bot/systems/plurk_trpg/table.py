@@ -36,11 +36,11 @@ def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
 def notify_next_actor(outs: list[Outgoing]) -> list[Outgoing]:
     """Each channel reply that announces a turn pings its actor's player the kit's way
     (``bot.kits.encounter.ping``)."""
-    return [ping(out, _next_actor_owner(out.data)) if out.to == "channel" else out
+    return [ping(out, next_actor_owner(out.data)) if out.to == "channel" else out
             for out in outs]
 
 
-def _next_actor_owner(data: dict[str, Any] | None) -> str | None:
+def next_actor_owner(data: dict[str, Any] | None) -> str | None:
     """The player of the investigator whose turn a battle reply announces, if any."""
     if not data or data.get("kind") != "plurk.battle" or not data.get("battle"):
         return None

@@ -443,12 +443,8 @@ def _shared(verb: Verb) -> Handler:
     return run
 
 
-async def _next(ctx: Context) -> list[Outgoing]:
-    return await end_turn(ctx)
-
-
 _INIT_VERBS: dict[str, Handler] = {
-    "join": _shared(join), "add": _shared(add), "start": _shared(start), "next": _next,
+    "join": _shared(join), "add": _shared(add), "start": _shared(start), "next": end_turn,
     "list": _shared(show), "end": _shared(end), "remove": _shared(remove)}
 
 _BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [

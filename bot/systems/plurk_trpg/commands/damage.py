@@ -23,7 +23,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import for_gms
+from bot.kits.encounter import for_gms, ping
 from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
@@ -55,7 +55,7 @@ from bot.systems.plurk_trpg.check_records import last_checks, remember, store_re
 from bot.systems.plurk_trpg.documents import CheckRecord, FatalEvent, StoredBattle
 from bot.systems.plurk_trpg.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.system import HP
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, next_actor_owner
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.kits.encounter import require_active
@@ -518,8 +518,8 @@ def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
     if spent.turn is None or not outs or outs[0].to != "channel":
         return outs
     turn = turn_event_text(ctx, battle, spent.turn)
-    return [replace(outs[0], text=f"{outs[0].text}\n{turn}",
-                    data=battle_data("turn", battle, turn=spent.turn)), *outs[1:]]
+    announce = replace(outs[0], text=f"{outs[0].text}\n{turn}")
+    return [ping(announce, next_actor_owner(data)), *outs[1:]]
 
 
 def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,
@@ -530,8 +530,11 @@ def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str
     if shows_numbers(ctx, victim):
         return [ctx.reply("\n".join(lines), data)]
     public = [*lines[:at], hit_text(ctx, hit, enemy_band(ctx, victim)), *lines[at + 1:]]
-    return for_gms(ctx, "\n".join(public), {"kind": "plurk.battle", "event": data["event"]},
+    outs = for_gms(ctx, "\n".join(public), {"kind": "plurk.battle", "event": data["event"]},
                    "\n".join(lines), data)
+    # the channel's data keeps no numbers: the turn the attack may have ended pings here
+    owner = next_actor_owner(data)
+    return [ping(out, owner) if out.to == "channel" else out for out in outs]
 
 
 async def keep_hit_check(ctx: Context, actor: Combatant, character: Sheet | None,

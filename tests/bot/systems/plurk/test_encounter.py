@@ -149,3 +149,15 @@ async def test_a_knock_out_that_ends_on_its_lost_turn_is_named_down(table: Table
         await table.text("p1", ".pass")
         assert (await table.text("gm", ".pass")).endswith("（跳過：Thug（倒下））")
     assert by_name(await state(table))["Thug"]["unconscious"] == 0
+
+
+async def test_a_hit_on_an_enemy_that_ends_the_turn_pings_the_next_player(
+        table: Table) -> None:
+    """The channel's line of a hit on an enemy carries no numbers, not even in its data,
+    and still pings the next actor's player when the attack spent the last BP."""
+    await started(table)
+    await table.text("gm", ".bp cost 攻擊 4")
+    outs = await table.say("p2", ".atk Ghoul 1d6", dice=[5])  # Bob: BP 4 → 0
+    assert outs[0].to == "channel" and outs[0].notify == ("p1",)
+    assert outs[0].data == {"kind": "plurk.battle", "event": "attack"}
+    assert outs[0].text.endswith("▶ 第 0 輪，輪到 Ann（BP 5/5）")
