@@ -39,6 +39,8 @@ async def enemy_command(ctx: Context) -> list[Outgoing]:
     verb, _, rest = ctx.args.strip().partition(" ")
     if is_word(verb, "", "list", "ls", "列表"):
         return await list_enemies(ctx)
+    if not rest and (await load_setup(ctx)).enemy(verb) is not None:
+        return await list_enemies(ctx, verb)  # `.enemy 食屍鬼`: that one
     require_gm_if_any(ctx)
     if is_word(verb, "reveal", "show", "公開", "公开"):
         return await reveal_enemy(ctx, rest.strip())
@@ -54,20 +56,22 @@ async def enemy_command(ctx: Context) -> list[Outgoing]:
     raise CommandError("plurk.error.battle.enemy_usage")
 
 
-async def list_enemies(ctx: Context) -> list[Outgoing]:
-    """The definitions: their numbers are the GMs' (issue 24) — at a table with a GM
-    the channel sees names and health bands, every GM the numbers privately."""
+async def list_enemies(ctx: Context, name: str | None = None) -> list[Outgoing]:
+    """The definitions (or the one ``name`` names): their numbers are the GMs' (issue
+    24) — at a table with a GM the channel sees names and health bands, every GM the
+    numbers privately."""
     setup = await load_setup(ctx)
     if not setup.enemies:
         return [ctx.reply(ctx.t("plurk.battle.enemies_none"))]
+    enemies = setup.enemies if name is None else [setup.enemy(name)]
     header = ctx.t("plurk.battle.enemies_header")
-    secret = "\n".join([header, *(enemy_line(ctx, e) for e in setup.enemies)])
-    data = {"kind": "plurk.enemies", "enemies": setup.enemies}
+    secret = "\n".join([header, *(enemy_line(ctx, e) for e in enemies if e)])
+    data = {"kind": "plurk.enemies", "enemies": enemies}
     if not ctx.gm_users:
         return [ctx.reply(secret, data)]
     _, battle = await load_battle(ctx)
-    public = "\n".join([header, *(name_line(ctx, e, battle) for e in setup.enemies)])
-    names = {"kind": "plurk.enemies", "names": [e["name"] for e in setup.enemies]}
+    public = "\n".join([header, *(name_line(ctx, e, battle) for e in enemies if e)])
+    names = {"kind": "plurk.enemies", "names": [e["name"] for e in enemies if e]}
     if not ctx.is_gm:
         return [ctx.reply(public, names)]
     return for_gms(ctx, public, names, secret, data)

@@ -92,6 +92,9 @@ async def test_enemy_numbers_are_the_gms_and_one_command_reveals_them(table: Tab
     await table.say("gm", ".battle start", dice=START_DICE)
     await table.say("gm", ".dmg Ghoul 10")
     assert await table.text("p1", ".enemy") == "敵人：\n・Ghoul（重傷）\n・Thug（毫髮無傷）"
+    assert await table.text("p1", ".enemy Ghoul") == "敵人：\n・Ghoul（重傷）"
+    assert gm_copy(await table.say("gm", ".enemy ghoul")).text == \
+        "敵人：\n・Ghoul（敵方）靈巧 3 體質 0 體力 15 護甲 2 BP 4，非人形"
     assert await table.text("gm", ".enemy reveal Ghoul") == "\n".join([
         "📖 GM 公開敵人數值：", "・Ghoul（敵方）靈巧 3 體質 0 體力 15 護甲 2 BP 4，非人形",
         "Ghoul 現在 體力 7／15，護甲 2"])
