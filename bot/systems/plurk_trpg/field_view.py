@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.context import Context
-from bot.kits.encounter import life_text
+from bot.kits.encounter import life_text, life_words
 from bot.messages import Attachment
 from bot.systems.plurk_trpg.battle_state import assign_marks
 from bot.systems.plurk_trpg.battle_text import enemy_band, shows_numbers, turn_line
@@ -80,13 +80,13 @@ def field_view(ctx: Context, stored: StoredBattle, battle: Battle, setup: Setup)
             name=c.name, mark=marks.get(c.name, "?"), cell=cell,
             side="enemy" if c.kind == "enemy" else "ally" if c.kind == "ally" else "party",
             hp=c.hp if shown else None, hp_max=hp_max(setup, c) if shown else None,
-            down=not c.can_act,
             note=note(ctx, c) if shown else " ".join(filter(None, [
-                enemy_band(ctx, c), note(ctx, c, life=False)]))))
+                enemy_band(ctx, c), note(ctx, c, life=False)])),
+            life=c.life))  # down or dead, marked on the picture (issue 24)
     actor = battle.actor
     return FieldView(battle.width, battle.height, tuple(pieces),
                      current=actor.name if actor.can_act else None,
-                     title=turn_line(ctx, battle), lang=ctx.locale)
+                     title=turn_line(ctx, battle), lang=ctx.locale, life_words=life_words(ctx))
 
 
 async def field_picture(ctx: Context, stored: StoredBattle, battle: Battle,
