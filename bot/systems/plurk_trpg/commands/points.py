@@ -26,6 +26,7 @@ from bot.kits.references import (
 )
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
+from bot.systems.plurk_trpg.battle_state import fighting_as
 from bot.systems.plurk_trpg.characters import resource_value, set_resource
 from bot.systems.plurk_trpg.documents import ACTION_POINTS, FatalEvent
 from bot.systems.plurk_trpg.fatal import (
@@ -246,6 +247,12 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     if not digits.isdigit():  # `=abc`, `--3`: name what could not be read
         raise CommandError("plurk.error.bad_amount", text=text[:30], command=ctx.command)
     value = number(digits, "plurk.error.resource_usage", command=ctx.command)
+    fighter = await fighting_as(ctx, character) if resource == HP else None
+    if fighter is not None and fighter.dead and not text.startswith("-") and not ctx.is_gm:
+        raise CommandError("plurk.error.battle.heal_dead", name=fighter.name)
+    if fighter is not None and fighter.hp_max is not None and not text.startswith("-"):
+        value = max(0, min(value, fighter.hp_max - before)) if text.startswith("+") else \
+            min(value, fighter.hp_max)  # issue 24: no heal past the HP it entered with
     if text.startswith("-"):
         lines, fatal = await lose(ctx, character, resource, value, source=resource_source(resource))
         if fatal:
