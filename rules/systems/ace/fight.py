@@ -18,19 +18,21 @@ Decisions where the seed is silent:
 3. A stance is declared for a round: it ends when its fighter's next turn
    starts, and so does the spent reflex action (one per round). Cover and
    conditions stay until changed.
-4. A turn passes over a fighter that is down (HP 0, or unconscious, asleep,
-   petrified: the bot says who) — the kit's ``skips``.
+4. A turn passes over a fighter that is not active — dead (HP 0) or down
+   (unconscious, asleep, petrified, 精神力 < 2; :mod:`life`) — the encounter kit's
+   ``passes_fallen``; the bot names each with its state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits import turns
+from rules.kits.encounter import Life, passes_fallen
 from rules.systems.ace.combat import (
     HIT_DIE,
     check_charge,
@@ -173,14 +175,16 @@ def _fresh_round(postures: Mapping[str, Posture], name: str) -> dict[str, Postur
     return out
 
 
-def next_turn(fight: Fight, down: Collection[str] = ()) -> tuple[Fight, TurnEvent]:
-    """The current turn ends; the next fighter not ``down`` acts (decision 4)."""
+def next_turn(fight: Fight, lives: Mapping[str, Life] | None = None
+              ) -> tuple[Fight, TurnEvent]:
+    """The current turn ends; the next active fighter acts (decision 4: ``lives`` by
+    name, a fighter not in it is active)."""
     if not fight.started:
         raise RuleError("ace.fight_not_started")
-    out = {_key(n) for n in down}
+    by_key = {_key(n): life for n, life in (lives or {}).items()}
     order, change = turns.advance(
         turns.TurnOrder(fight.members, fight.current, fight.round),
-        skips=lambda m: turns.Skip(m) if _key(m.name) in out else None)
+        skips=passes_fallen(lambda m: by_key.get(_key(m.name), Life.ACTIVE)))
     postures = _fresh_round(fight.postures, change.current.name)
     new = replace(fight, members=order.members, current=order.current, round=order.round,
                   postures=postures)
