@@ -117,10 +117,13 @@ def hit_text(ctx: Context, hit: combat.HitRoll) -> str:
         special = ctx.t("ace.attack.crit")
     elif hit.raw == 1:
         special = ctx.t("ace.attack.fumble")
+    above = hit.total is not None and hit.total > hit.evasion
+    why = next((k for k, _ in hit.evasion_mods if k in ("helpless", "pinned")), None)
+    evasion = f"{hit.evasion}{ctx.t(f'ace.attack.evasion_{why}')}" if why else hit.evasion
     return ctx.t("ace.attack.hit", die=hit.die, raw=hit.raw, special=special,
                  mods=signed(hit.bonus) + mods_text(hit.mods), total=hit.total,
-                 cmp=">" if hit.total is not None and hit.total > hit.evasion else "≤",
-                 evasion=hit.evasion,
+                 # a raw 1 above the evasion still misses: no ">" beside a miss
+                 cmp=("≤" if not above else ">" if hit.hit else "vs"), evasion=evasion,
                  result=ctx.t("ace.attack.landed" if hit.hit else "ace.attack.missed"))
 
 
