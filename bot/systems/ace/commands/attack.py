@@ -13,7 +13,6 @@ from typing import TypedDict
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits import hidden
 from bot.kits.args import is_word
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
@@ -191,8 +190,11 @@ async def atk(ctx: Context) -> list[Outgoing]:
                  parts=ctx.t("ace.bar").join(parts))
     payload = data("attack", result=result, total=result.total, hp_before=before,
                    hp_after=target.hp)
-    return hidden.deliver(ctx, ctx.user, attacker.name, text, payload, hidden=secret,
-                          kind="ace.hidden_attack")
+    if not secret:
+        return [ctx.reply(text, payload)]
+    announce = ctx.reply(ctx.t("ace.attack.hidden", attacker=attacker.name),
+                         data("hidden_attack", attacker=attacker.name))
+    return [announce, *ctx.to_gms(ctx.t("ace.attack.hidden_result", text=text), payload)]
 
 
 def parse_energy(words: list[str]) -> tuple[list[str], str | None]:
