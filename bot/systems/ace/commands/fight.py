@@ -34,7 +34,7 @@ from bot.systems.ace.state import (
     speaker,
 )
 from bot.systems.ace.table import command
-from bot.systems.ace.text import data, energy_word, joined, readable, signed, word
+from bot.systems.ace.text import data, energy_word, joined, readable, term, word
 from bot.systems.ace.words import CLEAR, CONDITIONS, COVERS, STANCES, any_of, lookup
 from rules.kits.encounter import Life, band
 from rules.systems import ace
@@ -277,7 +277,8 @@ async def ri(ctx: Context) -> list[Outgoing]:
             owner=who.owner, supernatural=supernatural)
         fight = rules_fight.join(fight, member)
         joined_now.append(member)
-        bonus = signed(member.dex) + (signed(member.bonus) if member.bonus else "")
+        bonus = term(ctx, "dex", member.dex) + (term(ctx, "supernatural", member.bonus)
+                                                if member.bonus else "")
         lines.append(ctx.t("ace.init.rolled", name=member.name, raw=member.raw, mods=bonus,
                            initiative=member.initiative))
     ctx.uow.save(FIGHT, fight)

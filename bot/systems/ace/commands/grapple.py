@@ -99,7 +99,7 @@ async def grab(ctx: Context) -> list[Outgoing]:
     ctx.uow.save(FIGHT, fight)
     parts = []
     if result.hit is not None:
-        parts.append(hit_text(ctx, result.hit))
+        parts.append(hit_text(ctx, result.hit, "grab_bonus"))
     if result.contest is not None:
         parts.append(ctx.t("ace.grab.contest", choice=word(ctx, "choice", result.choice),
                            target=target.name, contest=contest_text(ctx, result.contest)))

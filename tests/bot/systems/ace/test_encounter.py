@@ -98,7 +98,7 @@ async def test_a_hidden_attack_and_a_silent_secret(table: Table) -> None:
     outs = await table.say("gm", ".atk 鮑伯 by=狼人 hidden", [1])
     assert where(outs) == [
         ("channel", None, "⚔ 狼人 暗中出手了（結果只給 GM）。"),
-        ("private", "gm", "（暗中攻擊）⚔ 狼人 → 鮑伯：命中 1d20=1（大失敗）+12 = 13 vs 迴避4 → 未中")]
+        ("private", "gm", "（暗中攻擊）⚔ 狼人 → 鮑伯：命中 1d20=1（大失敗）+12敏捷步法 = 13 vs 迴避4 → 未中")]
     await table.text("bob", ".st 生存 1")
     outs = await table.say("gm", ".secret 鮑伯 生存 靜默", [9])
     assert where(outs) == [
