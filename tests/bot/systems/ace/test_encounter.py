@@ -6,16 +6,16 @@ The whole fight in 繁, 简 and English is tests/bot/sessions/ace_encounter.toml
 from __future__ import annotations
 
 from bot.messages import Outgoing
+from tests.bot.systems.ace.test_fight import ALICE, BOB, WOLF
+from tests.bot.systems.ace.test_fight import setup as setup_with_gm
 from tests.support import Table
-
-ALICE = ".st 力量6 敏捷5 體質5 精神力5 基本步法1 基本近戰2 武器3 隱藏3"
-BOB = ".st 力量7 敏捷4 體質6 精神力4 基本擒拿2 基本腰力1"
-WOLF = ".enemy add 狼人 力量5 敏捷10 體質7 精神力5 基本步法2 防具2 生存2 火抗5"
 
 
 async def setup(table: Table, *, gm: bool = True) -> None:
+    """test_fight's table (艾莉絲, 鮑伯, the werewolf), or the same without a GM."""
     if gm:
-        await table.text("gm", ".gm")
+        await setup_with_gm(table)
+        return
     await table.text("gm", ".system ace")
     for user, name, stats in (("alice", "艾莉絲", ALICE), ("bob", "鮑伯", BOB)):
         await table.text(user, f".pc new {name}")
@@ -98,7 +98,8 @@ async def test_a_hidden_attack_and_a_silent_secret(table: Table) -> None:
     outs = await table.say("gm", ".atk 鮑伯 by=狼人 hidden", [1])
     assert where(outs) == [
         ("channel", None, "⚔ 狼人 暗中出手了（結果只給 GM）。"),
-        ("private", "gm", "（暗中攻擊）⚔ 狼人 → 鮑伯：命中 1d20=1（大失敗）+12敏捷步法 = 13 vs 迴避4 → 未中")]
+        ("private", "gm",
+         "（暗中攻擊）⚔ 狼人 → 鮑伯：命中 1d20=1（大失敗）+12敏捷步法 = 13 vs 迴避4 → 未中")]
     await table.text("bob", ".st 生存 1")
     outs = await table.say("gm", ".secret 鮑伯 生存 靜默", [9])
     assert where(outs) == [
@@ -171,8 +172,8 @@ async def test_checks_refuse_what_they_would_misread(table: Table) -> None:
         "🎲 艾莉絲「骰池」（爬牆）")
     # 運動 is one of ace's general skills, not "other"
     assert await table.text("alice", ".st show") == (
-        "艾莉絲：屬性 力量:6 敏捷:5 體質:5 精神力:5｜技能 基本步法:1 基本近戰:2 隱藏:3 運動:2"
-        "｜資源 武器:3")
+        "艾莉絲：屬性 力量:6 敏捷:5 體質:5 精神力:5｜"
+        "技能 基本步法:1 基本近戰:2 隱藏:3 基本射擊:2 運動:2｜資源 武器:3")
 
 
 async def test_sneak_area_and_help_findings(table: Table) -> None:

@@ -88,7 +88,8 @@ async def test_called_shot_reflex_once_a_round_and_a_disarm(table: Table, core: 
     await table.text("gm", ".init start")
     # AE-7: head, d10; the werewolf dodges: −⌊10 / 5⌋ = −2 → 9 + 6 − 9 − 2 = 4 ≤ 12
     assert await table.text("alice", ".atk 狼人 頭 閃避", dice=[9]) == (
-        "⚔ 艾莉絲 → 狼人（頭部、閃避 命中−2）：命中 1d10=9+6敏捷步法-9部位-2閃避 = 4 ≤ 迴避12 → 未中")
+        "⚔ 艾莉絲 → 狼人（頭部、閃避 命中−2）："
+        "命中 1d10=9+6敏捷步法-9部位-2閃避 = 4 ≤ 迴避12 → 未中")
     before = await states(core)
     assert await table.text("alice", ".atk 狼人 頭 護住") == (
         "⚠ 狼人 這一輪已經用過反射動作了。")
@@ -218,7 +219,8 @@ async def test_grapple_refusals_and_breaking_free(table: Table) -> None:
     await table.text("bob", ".next")
     # the werewolf's turn: the GM breaks free with 力量 (掙脫): 15 + 5 = 20 > 3 + 9 = 12
     assert await table.text("gm", ".grab free 掙脫", dice=[15, 3]) == (
-        "🤼 狼人 掙脫 鮑伯：狼人 1d20=15+5力量 = 20 > 鮑伯 1d20=3+7力量+2擒拿 = 12 → 狼人 重獲自由！")
+        "🤼 狼人 掙脫 鮑伯：狼人 1d20=15+5力量 = 20 > 鮑伯 1d20=3+7力量+2擒拿 = 12 → "
+        "狼人 重獲自由！")
     assert await table.text("gm", ".grab") == "🤼 擒抱：（無）"
     assert await table.text("gm", ".grab free") == "⚠ 狼人 沒有被抓住。"
 
@@ -279,5 +281,6 @@ async def test_english_fight_lines(table: Table) -> None:
     await setup(table)
     await table.text("gm", ".lang en")
     assert await table.text("alice", ".atk 狼人 腹", dice=[10, 8, 9, 3, 2, 1, 1, 1, 1]) == (
-        "⚔ 艾莉絲 -> 狼人 (abdomen): hit 1d10=10(crit)+6 (DEX+Footwork)-6 (part) = 10 ≤ evasion 12 -> hit | "
+        "⚔ 艾莉絲 -> 狼人 (abdomen): "
+        "hit 1d10=10(crit)+6 (DEX+Footwork)-6 (part) = 10 ≤ evasion 12 -> hit | "
         "atk 14 vs def 6 -> DP8 [8,9,3,2,1,1,1,1] 2 succ. x10 +5 part = 25 | 狼人 HP 70->45")
