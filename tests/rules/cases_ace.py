@@ -222,6 +222,10 @@ class _Run:
             k: a[k] for k in ("metres", "strength") if k in a})
         return None
 
+    def do_acted(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
+        self.fight = fight.mark_acted(self.fight, a["name"])
+        return None
+
     def do_cover(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
         self.fight = fight.set_cover(self.fight, a["name"], a["cover"])
         return None

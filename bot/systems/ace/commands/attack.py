@@ -51,7 +51,7 @@ ATTACK = ("攻擊", "攻击", "攻", "atk", "attack", "dmg")
 WEAPON = ("武器", "w", "weapon")
 AMMO = ("子彈", "子弹", "ammo")
 CONTEST = ("對抗", "对抗", "contest")
-HIDDEN = ("hidden", "暗", "暗骰", "隱藏結果", "隐藏结果")
+HIDDEN = ("hidden", "暗", "暗骰")
 
 
 def energy_of(token: str) -> str | None:
