@@ -13,6 +13,7 @@ from bot.kits import layers
 from bot.kits.args import is_word, key_value, split_by
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
+from bot.systems.v6.map_view import map_picture
 from bot.systems.v6.state import (
     ECHO,
     arrow,
@@ -234,10 +235,10 @@ async def shove(ctx: Context) -> list[Outgoing]:
                                  stopped_by=moved.stopped_by))]
 
 
-@command("map", "地圖", "地图", "場地", "场地")
+@command("map", "field", "地圖", "地图", "場地", "场地")
 async def map_(ctx: Context) -> list[Outgoing]:
-    """`.map` shows the field: the board (letters mark combatants, a legend below);
-    `.map 16x12` (GM) resizes it."""
+    """`.map` shows the field: the board (letters mark combatants, a legend below) and
+    the same as a picture (``map_view``); `.map 16x12` (GM) resizes it."""
     text = ctx.args.strip()
     f = await load(ctx)
     if text:
@@ -257,8 +258,10 @@ async def map_(ctx: Context) -> list[Outgoing]:
     unplaced = [n for n in names if f.find(n) is None or f.unit(n).cell is None]
     tail = [ctx.t("v6.field.unplaced", names=ctx.t("v6.note.sep").join(unplaced))
             ] if unplaced else []
+    picture = await map_picture(ctx, f, roster, placed, unplaced)
     return [ctx.reply("\n".join([head, *board, *legend, *tail]),
-                      field_data(f, "map"), block=True)]
+                      field_data(f, "map", picture=picture.describe()), block=True,
+                      attachment=picture)]
 
 
 @command("fatigue", "疲勞", "疲劳")

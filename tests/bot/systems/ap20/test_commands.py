@@ -186,7 +186,7 @@ async def test_english_and_simplified(table: Table) -> None:
         "AP 艾莉絲 6→3; 哥布林 defends, AP 6→5"]
     assert await table.text("p1", ".ap maneuver") == "⚠ Not enough AP: a maneuver costs 5, 3 left."
     await table.text("gm", ".lang zh-Hans")
-    assert await table.text("p1", ".ap") == "行动力：艾莉丝 3/6、鲍伯 6/6、哥布林 5/6"
+    assert await table.text("p1", ".ap") == "行动力：艾莉絲 3/6、鮑伯 6/6、哥布林 5/6"
 
 
 async def test_the_fight_survives_and_ends(table: Table) -> None:
