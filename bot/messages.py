@@ -166,7 +166,7 @@ class Outgoing:
     def as_json(self) -> dict[str, Any]:
         """The console ``--json`` line (schema in docs/console-json.md); an attachment
         is described (name, kind, size), never its bytes."""
-        line = {
+        line: dict[str, Any] = {
             "to": self.to,
             "channel": self.channel,
             "user": self.user,
