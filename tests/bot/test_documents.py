@@ -124,6 +124,29 @@ def test_a_damaged_document_names_the_field_never_the_value() -> None:
     assert caught.value.where == "console:t"
 
 
+@pytest.mark.parametrize(("data", "detail"), [
+    ({"points": "many"},
+     "1 invalid field(s): points: Input should be a valid integer, unable to parse string "
+     "as an integer"),
+    ({"points": 1, "log": ["a", 7, 8]},
+     "2 invalid field(s): log.1: Input should be a valid string"),
+])
+def test_a_damaged_document_says_where_the_first_error_is(
+        data: dict[str, Any], detail: str) -> None:
+    """The operator's clue: how many fields fail, the first one's path (list places
+    joined by dots) and pydantic's message for it."""
+    with pytest.raises(DamagedDocument) as caught:
+        POOL.read(data, 2, "console:t")
+    assert caught.value.detail == detail
+
+
+def test_a_value_that_is_not_an_object_is_damaged_at_the_root() -> None:
+    numbers = Doc("toys.numbers", list[int], list, schema=1)
+    with pytest.raises(DamagedDocument) as caught:
+        numbers.read({"a": 1}, 1, "console:t")
+    assert caught.value.detail == "1 invalid field(s): (root): Input should be a valid list"
+
+
 def test_a_missing_migration_step_is_refused() -> None:
     gap = Doc("toys.gap", PoolValue, PoolValue, schema=3, migrations={2: lambda d: d})
     with pytest.raises(DamagedDocument, match="no migration from schema 1"):

@@ -5,7 +5,11 @@ testing")."""
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -178,3 +182,77 @@ def test_a_latin_name_must_end_the_word() -> None:
     assert ROUTER.is_command("rd20")
     assert not ROUTER.is_command("rab觀")  # `.ra` + a Latin letter: another word
     assert not ROUTER.is_command("rabbit")
+
+
+PACKAGE = {
+    "__init__.py": "from bot.router import command\n\n"
+                   "@command('root', help_key='mutp.help.top', hidden=True)\n"
+                   "async def root(ctx): return []\n",
+    "b.py": "from bot.router import command\nfrom mutpkg.a import first\n\n"
+            "@command('bee', 'B2', rebinds=True)\nasync def bee(ctx): return []\n\n"
+            "def unmarked(ctx): return []\n",
+    "a.py": "from bot.router import command\n\n"
+            "@command('first')\nasync def first(ctx): return []\n\n"
+            "@command('second', precheck=len)\nasync def second(ctx): return []\n",
+    "sub/__init__.py": "",
+    "sub/c.py": "from bot.router import command\n\n"
+                "@command('deep')\nasync def deep(ctx): return []\n",
+}
+
+
+@pytest.fixture
+def mutpkg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """A package written for the test and imported fresh, so that every step of
+    reading its marks runs inside the test (the real tables are built at import)."""
+    for name, text in PACKAGE.items():
+        path = tmp_path / "mutpkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield importlib.import_module("mutpkg")
+    for name in [m for m in sys.modules if m == "mutpkg" or m.startswith("mutpkg.")]:
+        del sys.modules[name]
+
+
+def test_a_mark_records_every_option_and_registers_nothing() -> None:
+    async def handler(ctx: Context) -> list[Outgoing]:
+        return []
+
+    assert router.command("x", "y", help_key="k", precheck=_check, hidden=True,
+                          rebinds=True)(handler) is handler
+    assert getattr(handler, router.SPEC) == router.Spec(("x", "y"), "k", _check, True, True)
+    router.command("z")(handler)
+    assert getattr(handler, router.SPEC) == router.Spec(("z",), None, None, False, False)
+
+
+def test_collect_reads_a_package_module_by_module_in_name_order(mutpkg: ModuleType) -> None:
+    """Its own package first, then its modules by name (a, b, sub, sub.c), each in
+    source order; a handler imported from another module is that module's."""
+    table = router.CommandTable.collect("mutp", mutpkg)
+    a, b = sys.modules["mutpkg.a"], sys.modules["mutpkg.b"]
+    deep = sys.modules["mutpkg.sub.c"].deep
+    assert table.owner == "mutp"
+    assert table.commands() == [
+        router.Command(("root",), mutpkg.root, "mutp.help.top", None, True, "mutp"),
+        router.Command(("first",), a.first, "mutp.help.first", None, False, "mutp"),
+        router.Command(("second",), a.second, "mutp.help.second", len, False, "mutp"),
+        router.Command(("bee", "B2"), b.bee, "mutp.help.bee", None, False, "mutp", True),
+        router.Command(("deep",), deep, "mutp.help.deep", None, False, "mutp"),
+    ]
+    assert table.names() == ["root", "first", "second", "bee", "b2", "deep"]
+    assert table.match("b2 x") == (table.find("bee"), "x", 2)
+    # a module alone: only its own marks
+    assert [c.names for c in router.CommandTable.collect("mutp", b).commands()] == [("bee", "B2")]
+
+
+def test_a_router_built_from_tables_routes_each_systems_own(mutpkg: ModuleType) -> None:
+    common = router.CommandTable("core")
+    common.command("bee")(_noop)
+    own = router.CommandTable.collect("mutp", mutpkg)
+    built = router.Router(common, [own])
+    assert built.common is common
+    assert built.is_command("deep 1") and built.is_command("b2") and not built.is_command("nope")
+    assert built.resolve("deep 1", "mutp") == (own.find("deep"), "1")
+    assert built.resolve("deep 1", "other") is None
+    assert built.resolve("bee 1", "mutp") == (own.find("bee"), "1")
+    assert built.resolve("bee 1", "other") == (common.find("bee"), "1")
