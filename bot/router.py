@@ -106,8 +106,10 @@ def command(*names: str, help_key: str | None = None, precheck: Precheck | None 
 Heads = tuple[str, ...]
 """The command names a message starts with (each ending at a word boundary), of any
 table, longest first: all that decides which command it runs where."""
-Found = tuple["Command", int] | None
-"""A resolution: the command and the length of its name (None: no command)."""
+Found = tuple["CommandTable", str] | None
+"""A resolution: the table whose command runs and the name it is found by (None: no
+command). The command itself is read from the table at each use, so a command
+replaced under its name is the one that runs."""
 MEMO = 4096
 """Resolutions a router remembers (by heads and system); beyond, it starts over."""
 
@@ -175,14 +177,17 @@ class CommandTable:
                 return cmd, body[length:].strip(), length
         return None
 
-    def first_of(self, heads: Heads) -> tuple[Command, int] | None:
-        """The command of the longest of ``heads`` this table has (what :meth:`match`
-        finds in the message those heads start), and the length of its name."""
+    def first_of(self, heads: Heads) -> Found:
+        """This table and the longest of ``heads`` it has (the name :meth:`match` finds
+        in the message those heads start)."""
         for head in heads:
-            cmd = self._by_name.get(head)
-            if cmd is not None:
-                return cmd, len(head)
+            if head in self._by_name:
+                return self, head
         return None
+
+    def named(self, name: str) -> Command | None:
+        """The command registered under the folded ``name``."""
+        return self._by_name.get(name)
 
     def commands(self) -> list[Command]:
         """Every command once, in declaration order."""
@@ -261,11 +266,13 @@ class Router:
             self._union_changed()
         heads = self._heads(body)
         key = (heads, system_id)
-        if key in self._memo:
-            found = self._memo[key]
-        else:
-            found = self._memo[key] = self._find(heads, system_id)
-        return None if found is None else (found[0], body[found[1]:].strip())
+        found = self._memo[key] if key in self._memo else self._find(heads, system_id)
+        cmd = _command(found)
+        if found is not None and cmd is None:  # a name taken out of its table since
+            found = self._find(heads, system_id)
+            cmd = _command(found)
+        self._memo[key] = found
+        return None if found is None or cmd is None else (cmd, body[len(found[1]):].strip())
 
     def _find(self, heads: Heads, system_id: str | None) -> Found:
         common = self.common.first_of(heads)  # what a channel of no system runs
@@ -274,7 +281,7 @@ class Router:
         found = common
         for system in self._systems:
             each = self._pick(heads, system, common)
-            if each is None or (found is not None and each[0] is not found[0]):
+            if each is None or (found is not None and _command(each) is not _command(found)):
                 return None
             found = found or each
         return found
@@ -304,9 +311,10 @@ class Router:
         own = None
         for table in self._own(system_id):
             found = table.first_of(heads)
-            if found is not None and (own is None or found[1] > own[1]):
+            if found is not None and (own is None or len(found[1]) > len(own[1])):
                 own = found
-        return own if own is not None and (common is None or own[1] >= common[1]) else common
+        return own if own is not None and (common is None or len(own[1]) >= len(common[1])) \
+            else common
 
     def unambiguous(self, body: str) -> tuple[Command, str] | None:
         """The command ``body`` runs whatever the channel's system, if that is one
@@ -346,6 +354,10 @@ class Router:
         close = {name for name in self._all_names
                  if name.isascii() and len(name) >= 3 and _one_edit(word, name)}
         return close.pop() if len(close) == 1 else None
+
+
+def _command(found: Found) -> Command | None:
+    return None if found is None else found[0].named(found[1])
 
 
 _WORD = re.compile(r"[a-z]{4,12}(?=\s|$)")
