@@ -253,9 +253,14 @@ class Router:
 
     def _heads(self, body: str) -> Heads:
         folded = body.casefold()
-        return tuple(head for n in self._all_lengths
-                     if (head := folded[:n]) in self._all_names
-                     and _ends_at_a_boundary(head, folded[n:]))
+        names = self._all_names
+        # a loop, not a generator: this and is_command run on every message
+        heads = []
+        for n in self._all_lengths:
+            head = folded[:n]
+            if head in names and _ends_at_a_boundary(head, folded[n:]):
+                heads.append(head)
+        return tuple(heads)
 
     def _remembered(self, body: str, system_id: str | None) -> tuple[Command, str] | None:
         """The resolution of ``body`` at a table of ``system_id`` (None: the one command
@@ -289,9 +294,12 @@ class Router:
     def is_command(self, body: str) -> bool:
         """Whether ``body`` starts with a command of any table (decided without I/O)."""
         folded = body.casefold()
-        return any(folded[:n] in self._all_names
-                   and _ends_at_a_boundary(folded[:n], folded[n:])
-                   for n in self._all_lengths)
+        names = self._all_names
+        for n in self._all_lengths:
+            head = folded[:n]
+            if head in names and _ends_at_a_boundary(head, folded[n:]):
+                return True
+        return False
 
     def _own(self, system_id: str) -> list[CommandTable]:
         """The tables of a channel's system: for a layered id (``ap20+v6``) the layers'
