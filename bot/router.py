@@ -218,7 +218,6 @@ def _lengths(names: Iterable[str]) -> list[int]:
     return sorted({len(name) for name in names}, reverse=True)
 
 
-
 class Router:
     """The common table and every rule system's: what a message runs where."""
 
