@@ -8,6 +8,11 @@ from one TOML file whose top-level tables are locales
 (`[zh-Hant] "core.roll.result" = "…"`). A key missing in a locale falls back to
 zh-Hant, then to the key itself, so a missing translation is visible but
 never crashes a command.
+
+A 简体 reader gets the bot's own words in simplified characters: the template is
+converted, never what is substituted into it — a name a player or GM typed
+(艾莉絲, a card, a deck) reads as typed in every locale (issue 24 item 8); of a
+parameter only a system's declared stat names (觀察 → 观察) are the bot's words.
 """
 
 from __future__ import annotations
@@ -59,6 +64,19 @@ _T2S = opencc.OpenCC("t2s")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
+@lru_cache(maxsize=8192)
+def simplified(template: str) -> str:
+    """A catalog template in simplified characters (converted once per process)."""
+    return _T2S.convert(template)
+
+
+def whole_words(words: Iterable[str]) -> re.Pattern[str]:
+    """A pattern matching any of ``words`` only as a whole Han word: 武器 inside a
+    sheet entry 武器耐久 stays as the player typed it."""
+    alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True)) or "(?!)"
+    return re.compile(r"(?<![\u3400-\u9fff])(?:" + alternatives + r")(?![\u3400-\u9fff])")
+
+
 def english_names(plugins: Iterable[Any]) -> dict[str, str]:
     """Each system's stat names (繁 and 简) → the first Latin alias it declares."""
     names: dict[str, str] = {}
@@ -71,6 +89,13 @@ def english_names(plugins: Iterable[Any]) -> dict[str, str]:
                              *(a for a in stat.aliases if not a.isascii())):
                 names.setdefault(spelling, latin)
     return names
+
+
+def stat_spellings(plugins: Iterable[Any]) -> set[str]:
+    """Every system's stat names and aliases written in Han characters: the system's
+    words, which a 简体 reader reads simplified even inside a parameter."""
+    return {spelling for plugin in plugins for stat in plugin.game.stats
+            for spelling in (stat.name, *stat.aliases) if _CJK.search(spelling)}
 
 
 def rule_key(code: str) -> str:
@@ -98,12 +123,10 @@ class Catalog:
         (whose English names the catalog knows). ``bot.systems.catalog`` gives every
         system's."""
         self._messages: dict[str, dict[str, str]] = {}
+        systems = list(systems)
         self._english = english_names(systems)
-        # a whole name only: 武器 inside a sheet entry 武器耐久 stays as the player typed it
-        self._english_pattern = re.compile(
-            r"(?<![\u3400-\u9fff])(?:" + ("|".join(
-                sorted(map(re.escape, self._english), key=len, reverse=True)) or "(?!)")
-            + r")(?![\u3400-\u9fff])")
+        self._english_pattern = whole_words(self._english)
+        self._stat_pattern = whole_words(stat_spellings(systems))
         roots = [_DIR, *folders]
         for locale in LOCALES:
             merged: dict[str, str] = {}
@@ -124,11 +147,10 @@ class Catalog:
                     self._messages[target].update(_flatten(table))
 
     def in_script(self, locale: str, text: str) -> str:
-        """A rendered text in the reader's script: 简体 readers never see 繁體 (sheet names
-        are stored as first typed, usually 繁體), English readers see a system's stats by
-        their English names (觀察 → Observe) and list separators as ", "."""
-        if locale == "zh-Hans":
-            return _T2S.convert(text)
+        """A rendered text in the reader's script: English readers see a system's stats
+        by their English names (觀察 → Observe) and list separators as ", "; a 简体
+        reader's text is simplified before it is filled (:meth:`text`), so the names
+        in it stay as typed."""
         if locale == "en" and self._english and _CJK.search(text):
             text = self._english_pattern.sub(lambda m: self._english[m.group()], text)
             return text.replace("、", ", ")
@@ -151,7 +173,16 @@ class Catalog:
                 params = {name: sep.join(map(str, value)) if isinstance(value, (list, tuple))
                           else value for name, value in params.items()}
                 break
+        if locale == "zh-Hans":
+            template = simplified(template)
+            params = {name: self.simplified_stats(value) if isinstance(value, str) else value
+                      for name, value in params.items()}
         try:
             return self.in_script(locale, template.format(**params))
         except (KeyError, IndexError, ValueError):
             return template
+
+    def simplified_stats(self, text: str) -> str:
+        """``text`` with every declared stat name simplified (觀察 → 观察) and all else —
+        a character's, an enemy's, a card's, a deck's name — as typed."""
+        return self._stat_pattern.sub(lambda m: _T2S.convert(m.group()), text)

@@ -58,6 +58,10 @@ class Incoming:
     look like one (`.r 1d20` posted in a Plurk thread without the bot's mention): the
     core records it for the game log and never runs it. ``command``: the core decides
     from the text."""
+    attachment: Attachment | None = None
+    """A file the user sent with the command (a 剑手 deck file), as the adapter read
+    it — at most 8 MiB; None without one, or on a platform whose adapter reads no
+    uploads (QQ, Plurk)."""
 
 
 TargetKind = Literal["channel", "private"]

@@ -1,8 +1,9 @@
 """The embedded default: a chat in the terminal, scriptable for tests and benchmarks.
 
 Input lines are `text`, `name: text` (speak as `name` from now on) or
-`#channel name: text` (also move to `channel`). With `--json` every outgoing
-message is printed as one JSON object per line (docs/console-json.md).
+`#channel name: text` (also move to `channel`); a line ending in ` <<PATH` sends the
+file at PATH with the text (an upload: `.js deck file <<deck.json`). With `--json`
+every outgoing message is printed as one JSON object per line (docs/console-json.md).
 
 Input that is not valid in the terminal's encoding never stops the console: the
 undecodable bytes become U+FFFD and the line is answered. Output never fails on
@@ -73,6 +74,23 @@ def parse_line(line: str, speaker: Speaker) -> str:
     if match["user"]:
         speaker.user = console_id(match["user"])
     return match["text"]
+
+
+_UPLOAD = re.compile(r"\s<<(?P<path>\S.*)$")
+
+
+def split_upload(text: str) -> tuple[str, Attachment | None]:
+    """``text <<PATH`` → (``text``, the file at PATH as an upload); a file that cannot
+    be read (or is too large) is logged and the text goes without it."""
+    match = _UPLOAD.search(text)
+    if match is None:
+        return text, None
+    path = Path(match["path"].strip()).expanduser()
+    try:
+        return text[:match.start()], Attachment(path.name, path.read_bytes())
+    except (OSError, ValueError) as exc:
+        log.error("console: cannot send %s: %s", path, exc)
+        return text[:match.start()], None
 
 
 def save_attachment(attachment: Attachment, folder: Path) -> Path | None:
@@ -221,8 +239,9 @@ async def serve_console(
         text = parse_line(line.rstrip("\r\n"), speaker)
         if not text.strip():
             continue
+        text, upload = split_upload(text)
         incoming = Incoming(PLATFORM, speaker.channel, speaker.user, text,
-                            display_name=speaker.user)
+                            display_name=speaker.user, attachment=upload)
         await write_all(core, await core.handle(incoming), stdout, as_json, encoding)
 
 

@@ -18,6 +18,7 @@ from adapters.discord.convert import (
     chatter_text,
     command_text,
     escape_markdown,
+    first_attachment,
     incoming_from_message,
 )
 from adapters.discord.delivery import DiscordDelivery, MessageOrigin
@@ -106,7 +107,8 @@ class TrpgDiscordClient(discord.Client):
         if line is None:
             await self._chatter(message)
             return
-        incoming = incoming_from_message(message, line)
+        incoming = incoming_from_message(message, line,
+                                         attachment=await first_attachment(message))
         outs = await self.core.handle(incoming)
         await DiscordDelivery(self, self.core, incoming, MessageOrigin(self, message)).deliver(
             outs)

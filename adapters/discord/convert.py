@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import discord
 
 from adapters.split import split, utf16_length
-from bot.messages import Incoming, MessageKind
+from bot.messages import MAX_ATTACHMENT_BYTES, Attachment, Incoming, MessageKind
 
 PLATFORM = "discord"
 PRIVATE_PREFIX = "dm:"
@@ -62,10 +62,25 @@ def private_channel_user(channel: str) -> str | None:
     return channel[len(PRIVATE_PREFIX):] if channel.startswith(PRIVATE_PREFIX) else None
 
 
+async def first_attachment(message: discord.Message) -> Attachment | None:
+    """The first file of a command message, read (a deck file for `.js deck file`);
+    None without one, past 8 MiB, or when Discord will not hand it over."""
+    for upload in message.attachments[:1]:
+        if upload.size <= MAX_ATTACHMENT_BYTES and upload.filename:
+            try:
+                return Attachment(upload.filename.replace("/", "_").replace("\\", "_"),
+                                  await upload.read())
+            except (discord.HTTPException, ValueError):
+                return None
+    return None
+
+
 def incoming_from_message(message: discord.Message, text: str,
-                          kind: MessageKind = "command") -> Incoming:
+                          kind: MessageKind = "command",
+                          attachment: Attachment | None = None) -> Incoming:
     """``kind="chatter"``: a message that is no command for the adapter (``/r 1d20``
-    typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing."""
+    typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing.
+    ``attachment``: the file sent with it (:func:`first_attachment`)."""
     author = message.author
     return Incoming(
         platform=PLATFORM,
@@ -76,6 +91,7 @@ def incoming_from_message(message: discord.Message, text: str,
         is_private=message.guild is None,
         message_id=str(message.id),
         kind=kind,
+        attachment=attachment,
     )
 
 

@@ -91,3 +91,9 @@ def for_gms(ctx: Context, public: str, public_data: dict[str, Any] | None,
     if not ctx.gm_users:
         return [ctx.reply(secret, secret_data)]
     return [ctx.reply(public, public_data), *ctx.to_gms(secret, secret_data)]
+
+
+def life_words(ctx: Context) -> tuple[tuple[Life, str], ...]:
+    """The reader's word for every state but active: the key of the map picture's
+    legend (``bot.kits.field_picture.FieldView.life_words``)."""
+    return tuple((life, life_text(ctx, life)) for life in Life if life is not Life.ACTIVE)

@@ -1,13 +1,18 @@
-"""The battle field as a picture: a system-neutral view and a Pillow renderer.
+"""The battle field as a picture: a system-free view and a Pillow renderer — one for
+every gridded system (plurk's `.field png`, v6's `.map`; issue 16 item 3, issue 24 item 9).
 
 A system turns its battle into a :class:`FieldView` (the board's size, each
-combatant's name, marker, cell, side, HP, facing where the system has one, whose
-turn it is) and :func:`render_field` draws it as a PNG: the grid with lettered
-columns and numbered rows (``A1`` top left, as ``rules.kits.grid``), a token per
-combatant, a highlighted current actor and, on the right, a legend with every
-name, cell and HP bar. Cells of a small board are large enough for the names;
-on a large board a cell shows the marker only and the legend carries the names,
-so no label ever overlaps another. The same view gives the same bytes.
+combatant's name, marker, cell, side, HP, facing, posture and base size where the
+system has them, its :class:`~rules.kits.encounter.Life`, whose turn it is) and
+:func:`render_field` draws it as a PNG: the grid with lettered columns and numbered
+rows (``A1`` top left, as ``rules.kits.grid``), a token per combatant — grey and
+crossed when down, dark with a red cross when dead, left off the board when removed,
+flattened when low or prone, wider than a cell for a large base — a highlighted
+current actor and, on the right, a legend with every name, cell, HP bar and note,
+ending with a key of the life markers shown (in the reader's words the caller
+gives). Cells of a small board are large enough for the names; on a large board a
+cell shows the marker only and the legend carries the names, so no label ever
+overlaps another. The same view gives the same bytes.
 
 **Fonts.** Names are CJK, so the renderer needs a CJK font: the project relies
 on Debian's ``fonts-wqy-microhei`` (``/usr/share/fonts/truetype/wqy/wqy-microhei.ttc``,
@@ -34,6 +39,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from rules.kits.encounter import Life
+
 log = logging.getLogger(__name__)
 
 FONT_ENV = "TRPGBOT_CJK_FONT"
@@ -54,8 +61,10 @@ LATIN_FONTS: tuple[str, ...] = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
 )
 
-MAX_SIDE = 26
-"""Largest board side drawn (the column letters end at Z)."""
+MAX_COLUMNS = 26
+"""Widest board drawn (the column letters end at Z)."""
+MAX_ROWS = 99
+"""Tallest board drawn (v6 fields go to 99 rows)."""
 
 # --- colours (RGB) ---------------------------------------------------------------
 PAPER = (246, 243, 235)
@@ -71,12 +80,19 @@ HP_GOOD = (70, 160, 80)
 HP_MID = (225, 170, 40)
 HP_LOW = (205, 60, 50)
 DOWN = (150, 150, 150)
+DEAD = (62, 58, 54)
+DEAD_CROSS = (214, 64, 52)
+REMOVED = (206, 201, 191)
 SIDE_COLOURS: dict[str, tuple[int, int, int]] = {
     "party": (47, 111, 181),
     "enemy": (192, 57, 43),
     "ally": (46, 139, 87),
 }
 OTHER_COLOURS = ((125, 91, 166), (184, 110, 30), (30, 130, 140))
+
+POSTURES: dict[str, float] = {"upright": 1.0, "low": 0.78, "prone": 0.55}
+"""The postures a token shows, by the height of its disc: a system maps its own words
+(v6: 站立 upright; 蹲伏, 騎坐 low; 匍匐, 躺倒 prone) and names the posture in the note."""
 
 
 @dataclass(frozen=True)
@@ -87,8 +103,11 @@ class FieldPiece:
     ``mark`` is the short token text (one character reads best; the plurk board's
     marker). ``side`` picks the colour (``party``, ``enemy``, ``ally``, anything
     else). ``facing`` is degrees clockwise from up (0 = towards row 1), None when
-    the system has no facing. ``down``: out of the fight (0 HP, unconscious),
-    drawn grey. ``note``: a short status for the legend, in the reader's words.
+    the system has no facing. ``life``: down (0 HP, unconscious) is drawn grey and
+    crossed, dead dark with a red cross, removed is left off the board (its cell is
+    free) and greyed in the legend. ``posture``: one of :data:`POSTURES`. ``size``:
+    the base's diameter in cells (v6: 1, 1.4, 2.4), centred on its cell. ``note``: a
+    short status for the legend, in the reader's words.
     """
 
     name: str
@@ -98,15 +117,25 @@ class FieldPiece:
     hp: int | None = None
     hp_max: int | None = None
     facing: float | None = None
-    down: bool = False
+    life: Life = Life.ACTIVE
+    posture: str = "upright"
+    size: float = 1.0
     note: str = ""
+
+    @property
+    def on_board(self) -> bool:
+        """Whether the board shows it: placed, and not removed from the fight."""
+        return self.cell is not None and self.life is not Life.REMOVED
 
 
 @dataclass(frozen=True)
 class FieldView:
     """What the picture shows: the board, its pieces, whose turn (a piece's name),
     a title line (e.g. the round) and the language of the names (picks the regional
-    face of a font collection such as Noto Sans CJK: ``zh-Hant`` → TC)."""
+    face of a font collection such as Noto Sans CJK: ``zh-Hant`` → TC).
+    ``life_words``: the reader's word for each life state (``bot.kits.encounter.
+    life_text``); the legend ends with a key of the states its pieces show. ``hp``:
+    False for a system whose map shows no HP (the legend leaves the column out)."""
 
     width: int
     height: int
@@ -114,6 +143,47 @@ class FieldView:
     current: str | None = None
     title: str = ""
     lang: str = "zh-Hant"
+    life_words: tuple[tuple[Life, str], ...] = ()
+    hp: bool = True
+
+
+@dataclass(frozen=True)
+class LegendRow:
+    """One line of the legend, as drawn: the name, the cell (``—`` off the board), the
+    HP text (empty when the view shows none) and the note."""
+
+    name: str
+    cell: str
+    hp: str
+    note: str
+
+
+def legend_rows(view: FieldView) -> tuple[LegendRow, ...]:
+    """The legend's lines, one per piece in the view's order."""
+    return tuple(LegendRow(p.name, cell_label(p), hp_label(p) if view.hp else "", p.note)
+                 for p in view.pieces)
+
+
+def legend_key(view: FieldView) -> tuple[tuple[Life, str], ...]:
+    """The life markers the picture shows (down, dead, removed) with the reader's word
+    for each, in the order of :class:`Life`: the key under the legend."""
+    shown = {p.life for p in view.pieces}
+    words = dict(view.life_words)
+    return tuple((life, words[life]) for life in Life
+                 if life is not Life.ACTIVE and life in shown and words.get(life))
+
+
+def cell_label(piece: FieldPiece) -> str:
+    """``C4``, or ``—`` for a piece off the board (unplaced or removed)."""
+    if not piece.on_board or piece.cell is None:
+        return "—"
+    return f"{chr(ord('A') + piece.cell[0])}{piece.cell[1] + 1}"
+
+
+def hp_label(piece: FieldPiece) -> str:
+    if piece.hp is None:
+        return "HP ?"
+    return f"HP {piece.hp}/{piece.hp_max}" if piece.hp_max else f"HP {piece.hp}"
 
 
 @dataclass(frozen=True)
@@ -237,12 +307,14 @@ TITLE = 34
 LEGEND_WIDTH = 330
 LEGEND_ROW = 34
 LEGEND_NOTE = 16
+KEY_ROW = 26
 BOARD_BUDGET = 780  # the board's longer side, in pixels, before clamping the cell size
 MIN_CELL, MAX_CELL = 26, 76
 NAMES_FROM = 60  # cells this large show the name under the token
 
 
 def _layout(view: FieldView, rows: int) -> _Layout:
+    """``rows``: the legend's height below its first row, in pixels."""
     cell = max(MIN_CELL, min(MAX_CELL, BOARD_BUDGET // max(view.width, view.height)))
     left = MARGIN + AXIS
     top = MARGIN + TITLE + AXIS
@@ -286,7 +358,9 @@ class _Painter:
         # a CJK font may lack a rare character too: every name is checked
         self.drawable = {p.name: can_draw(self.font(16), p.name) for p in view.pieces}
         notes = sum(LEGEND_NOTE for p in view.pieces if p.note)
-        self.layout = _layout(view, LEGEND_ROW * len(view.pieces) + notes)
+        self.key = legend_key(view)
+        key = KEY_ROW * len(self.key) + (LEGEND_NOTE // 2 if self.key else 0)
+        self.layout = _layout(view, LEGEND_ROW * len(view.pieces) + notes + key)
         self.image = Image.new("RGB", (self.layout.width, self.layout.height), PAPER)
         self.draw = ImageDraw.Draw(self.image)
 
@@ -301,9 +375,10 @@ class _Painter:
     def paint(self) -> None:
         self.title()
         self.board()
-        for piece in self.view.pieces:
-            if piece.cell is not None:
-                self.token_in_cell(piece)
+        # the larger bases first: a small token next to a large one stays visible
+        for piece in sorted((p for p in self.view.pieces if p.on_board),
+                            key=lambda p: -p.size):
+            self.token_in_cell(piece)
         self.legend()
 
     def title(self) -> None:
@@ -357,6 +432,9 @@ class _Painter:
         room = lay.cell * 0.5 if name else lay.cell - bar - 7
         diameter = min(room, lay.cell - 6)
         cx, cy = (x0 + x1) / 2, y0 + 3 + room / 2
+        if piece.size > 1:  # a large base spreads over its neighbours, centred on its cell
+            diameter += (piece.size - 1) * lay.cell
+            cy = (y0 + y1) / 2
         self.token(piece, cx, cy, diameter, facing=True)
         if name:
             font = self.font(max(11, lay.cell // 6 + 1))
@@ -370,29 +448,34 @@ class _Painter:
 
     def token(self, piece: FieldPiece, cx: float, cy: float, diameter: float, *,
               facing: bool = False) -> None:
-        """A disc in the side's colour with the marker; grey and crossed when down."""
+        """A disc in the side's colour with the marker, as high as the posture allows;
+        grey and crossed when down, dark with a red cross when dead."""
         draw, r = self.draw, diameter / 2
-        fill = DOWN if piece.down else side_colour(piece.side)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=1)
+        ry = r * POSTURES[piece.posture]
+        fill = {Life.DOWN: DOWN, Life.DEAD: DEAD, Life.REMOVED: REMOVED}.get(
+            piece.life, side_colour(piece.side))
+        draw.ellipse((cx - r, cy - ry, cx + r, cy + ry), fill=fill, outline=INK, width=1)
         if facing and piece.facing is not None:
-            self.facing(cx, cy, r, piece.facing, fill)
-        font = self.font(max(10, int(diameter * 0.72)))
+            self.facing(cx, cy, r, ry, piece.facing)
+        font = self.font(max(10, int(min(diameter, 2 * ry + 4) * 0.72)))
         mark = piece.mark if can_draw(font, piece.mark) else "?"
         draw.text((cx, cy), mark, font=font, fill=(255, 255, 255), anchor="mm")
-        if piece.down:
-            k = r * 0.7
-            draw.line((cx - k, cy - k, cx + k, cy + k), fill=INK, width=2)
-            draw.line((cx - k, cy + k, cx + k, cy - k), fill=INK, width=2)
+        if piece.life in (Life.DOWN, Life.DEAD):
+            k, colour = r * 0.7, INK if piece.life is Life.DOWN else DEAD_CROSS
+            width = 2 if piece.life is Life.DOWN else 3
+            ky = min(k, ry)
+            draw.line((cx - k, cy - ky, cx + k, cy + ky), fill=colour, width=width)
+            draw.line((cx - k, cy + ky, cx + k, cy - ky), fill=colour, width=width)
 
-    def facing(self, cx: float, cy: float, r: float, degrees: float,
-               fill: tuple[int, int, int]) -> None:
+    def facing(self, cx: float, cy: float, rx: float, ry: float, degrees: float) -> None:
         """A dark pointer on the token's rim, towards where the combatant faces: inside
         the disc but for its tip, so it never reaches a neighbouring cell."""
         a = math.radians(degrees)
         dx, dy = math.sin(a), -math.cos(a)
         px, py = -dy, dx
+        r = rx * ry / math.hypot(ry * dx, rx * dy)  # the rim's distance that way
         tip = (cx + dx * (r + 2), cy + dy * (r + 2))
-        inner, half = r * 0.7, r * 0.4
+        inner, half = r * 0.7, min(rx, ry) * 0.4
         left = (cx + dx * inner + px * half, cy + dy * inner + py * half)
         right = (cx + dx * inner - px * half, cy + dy * inner - py * half)
         self.draw.polygon((tip, left, right), fill=INK)
@@ -411,48 +494,64 @@ class _Painter:
         name_font, small = self.font(16), self.font(12)
         cell_w, hp_w = 40, 96
         name_w = lay.legend_width - 8 - 26 - 8 - cell_w - hp_w - 8
-        for piece in self.view.pieces:
-            height = LEGEND_ROW + (LEGEND_NOTE if piece.note else 0)
+        if not self.view.hp:
+            name_w += hp_w
+        for piece, row in zip(self.view.pieces, legend_rows(self.view), strict=True):
+            height = LEGEND_ROW + (LEGEND_NOTE if row.note else 0)
             if piece.name == self.view.current:
                 draw.rounded_rectangle((x - 6, y, x + lay.legend_width - 2, y + height - 2),
                                        radius=6, fill=CURRENT_BG, outline=CURRENT, width=2)
             middle = y + LEGEND_ROW / 2
             self.token(piece, x + 13, middle, 24)
             name = self.label(piece) or f"({piece.mark})"
-            draw.text((x + 34, middle), _fit(draw, name, name_font, name_w), font=name_font,
-                      fill=MUTED if piece.down else INK, anchor="lm")
+            fallen = piece.life is not Life.ACTIVE
+            name = _fit(draw, name, name_font, name_w)
+            draw.text((x + 34, middle), name, font=name_font, fill=MUTED if fallen else INK,
+                      anchor="lm")
+            if piece.life in (Life.DEAD, Life.REMOVED):  # struck through
+                end = x + 34 + draw.textlength(name, font=name_font)
+                draw.line((x + 34, middle, end, middle), fill=MUTED, width=2)
             cx = x + 34 + name_w + 8
-            where = f"{chr(ord('A') + piece.cell[0])}{piece.cell[1] + 1}" if piece.cell else "—"
-            draw.text((cx, middle), where, font=name_font, fill=INK, anchor="lm")
-            hx = cx + cell_w
-            self.legend_hp(piece, hx, middle, hp_w, small)
-            if piece.note:
-                note = piece.note if can_draw(small, piece.note) else ""
+            draw.text((cx, middle), row.cell, font=name_font, fill=INK, anchor="lm")
+            if row.hp:
+                self.legend_hp(piece, row.hp, cx + cell_w, middle, hp_w, small)
+            if row.note:
+                note = row.note if can_draw(small, row.note) else ""
                 draw.text((x + 34, y + LEGEND_ROW - 4), _fit(draw, note, small, lay.legend_width
                                                              - 40), font=small, fill=MUTED)
             y += height
+        y += LEGEND_NOTE // 2
+        for life, word in self.key:
+            sample = FieldPiece(word, "", life=life)
+            middle = y + KEY_ROW / 2
+            self.token(sample, x + 13, middle, 18)
+            word = word if can_draw(name_font, word) else life.value
+            draw.text((x + 34, middle), _fit(draw, word, name_font, lay.legend_width - 40),
+                      font=name_font, fill=MUTED, anchor="lm")
+            y += KEY_ROW
 
-    def legend_hp(self, piece: FieldPiece, x: float, middle: float, width: int,
+    def legend_hp(self, piece: FieldPiece, text: str, x: float, middle: float, width: int,
                   font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> None:
         draw = self.draw
         if piece.hp is None:
-            draw.text((x, middle), "HP ?", font=font, fill=MUTED, anchor="lm")
-            return
-        if piece.hp_max:
+            draw.text((x, middle), text, font=font, fill=MUTED, anchor="lm")
+        elif piece.hp_max:
             self.hp_bar(x, middle - 9, x + width, middle - 3, piece.hp, piece.hp_max)
-            text = f"HP {piece.hp}/{piece.hp_max}"
             draw.text((x, middle + 1), text, font=font, fill=INK, anchor="lt")
         else:
-            draw.text((x, middle), f"HP {piece.hp}", font=font, fill=INK, anchor="lm")
+            draw.text((x, middle), text, font=font, fill=INK, anchor="lm")
 
 
 def check_view(view: FieldView) -> None:
     """Refuse a view the picture cannot show (a caller's bug, not a player's error)."""
-    if not (1 <= view.width <= MAX_SIDE and 1 <= view.height <= MAX_SIDE):
-        raise ValueError(f"board {view.width}x{view.height} outside 1…{MAX_SIDE}")
+    if not (1 <= view.width <= MAX_COLUMNS and 1 <= view.height <= MAX_ROWS):
+        raise ValueError(f"board {view.width}x{view.height} outside "
+                         f"1…{MAX_COLUMNS} × 1…{MAX_ROWS}")
+    if any(p.posture not in POSTURES or not 0 < p.size <= 4 for p in view.pieces):
+        raise ValueError("a posture outside POSTURES or a size outside (0, 4] cells")
     cells: set[tuple[int, int]] = set()
     for piece in view.pieces:
-        if piece.cell is None:
+        if not piece.on_board or piece.cell is None:
             continue
         col, row = piece.cell
         if not (0 <= col < view.width and 0 <= row < view.height):

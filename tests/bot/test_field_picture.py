@@ -13,6 +13,7 @@ from PIL import Image
 
 from bot.kits import field_picture as fp
 from bot.kits.field_picture import FieldPiece, FieldView, FontChoice, find_font, render_field
+from rules.kits.encounter import Life
 
 NAMES = ["艾莉絲", "食屍鬼", "狂信者", "狂信者2", "暴徒", "Bob", "林小雨", "深潛者長老", "貓",
          "司馬懿", "Alexandria", "影子"]
@@ -32,7 +33,8 @@ def twelve(size: int, cells: list[tuple[int, int] | None]) -> FieldView:
     pieces = tuple(
         FieldPiece(name, "abcdefghijkl"[i], cells[i], SIDES[i], hp=[12, 3, 0, 9, 1, None, 7,
                    30, 4, 12, 9, 2][i], hp_max=None if SIDES[i] == "party" else 10 + 2 * i,
-                   down=i == 2, note="昏迷（還要跳過 3 次）" if i == 4 else "")
+                   life=Life.DOWN if i == 2 else Life.ACTIVE,
+                   note="昏迷（還要跳過 3 次）" if i == 4 else "")
         for i, name in enumerate(NAMES))
     return FieldView(size, size, pieces, current="艾莉絲", title="▶ 第 2 輪，輪到 艾莉絲（BP 5/5）")
 
@@ -167,3 +169,102 @@ def test_find_font_order(tmp_path: Path) -> None:
 def test_views_the_picture_cannot_show_are_refused(view: FieldView) -> None:
     with pytest.raises(ValueError):
         render_field(view)
+
+
+# --------------------------------------------------------------------------- issue 24 item 9
+# one renderer for every gridded system: life markers, posture, base size, the key
+
+
+def cell_pixels(image: Image.Image, view: FieldView, cell: tuple[int, int]) -> list:
+    """Every pixel of one board cell."""
+    lay = fp._layout(view, 0)
+    x0, y0 = lay.left + cell[0] * lay.cell, lay.top + cell[1] * lay.cell
+    box = image.crop((x0 + 2, y0 + 2, x0 + lay.cell - 2, y0 + lay.cell - 2))
+    return [colour for _, colour in box.getcolors(1 << 16) or ()]
+
+
+def token_at(image: Image.Image, view: FieldView, cell: tuple[int, int],
+             colour: tuple[int, int, int]) -> bool:
+    return any(near(p, colour, 12) for p in cell_pixels(image, view, cell))
+
+
+LIVES = FieldView(12, 12, (
+    FieldPiece("艾莉絲", "a", (1, 1), "party"),
+    FieldPiece("卡蘿", "b", (3, 1), "party", life=Life.DOWN),
+    FieldPiece("斥候", "c", (5, 1), "enemy", life=Life.DEAD),
+    FieldPiece("逃兵", "d", (7, 1), "enemy", life=Life.REMOVED),
+    FieldPiece("路人", "e", (7, 1), "enemy"),  # a removed fighter's cell is free at once
+), life_words=((Life.DOWN, "倒下"), (Life.DEAD, "死亡"), (Life.REMOVED, "離場")))
+
+
+@needs_cjk
+def test_each_life_state_has_its_marker() -> None:
+    image = pixels(render_field(LIVES).png)
+    assert token_at(image, LIVES, (1, 1), fp.SIDE_COLOURS["party"])
+    assert token_at(image, LIVES, (3, 1), fp.DOWN)
+    assert not token_at(image, LIVES, (3, 1), fp.SIDE_COLOURS["party"])
+    assert token_at(image, LIVES, (5, 1), fp.DEAD) and token_at(image, LIVES, (5, 1),
+                                                                fp.DEAD_CROSS)
+    assert not token_at(image, LIVES, (5, 1), fp.SIDE_COLOURS["enemy"])
+    # the removed fighter is off the board; who stands on its old cell is drawn
+    assert token_at(image, LIVES, (7, 1), fp.SIDE_COLOURS["enemy"])
+
+
+def test_the_legend_lists_everyone_and_keys_the_markers_shown() -> None:
+    assert [(r.name, r.cell, r.hp) for r in fp.legend_rows(LIVES)] == [
+        ("艾莉絲", "B2", "HP ?"), ("卡蘿", "D2", "HP ?"), ("斥候", "F2", "HP ?"),
+        ("逃兵", "—", "HP ?"), ("路人", "H2", "HP ?")]
+    assert fp.legend_key(LIVES) == ((Life.DOWN, "倒下"), (Life.DEAD, "死亡"),
+                                    (Life.REMOVED, "離場"))
+    only_down = FieldView(8, 8, (FieldPiece("a", "a", (0, 0), life=Life.DOWN),
+                                 FieldPiece("b", "b", None, hp=3, hp_max=9)),
+                          life_words=LIVES.life_words, hp=False)
+    assert fp.legend_key(only_down) == ((Life.DOWN, "倒下"),)
+    assert [(r.cell, r.hp) for r in fp.legend_rows(only_down)] == [("A1", ""), ("—", "")]
+    shown = FieldView(8, 8, only_down.pieces)
+    assert [r.hp for r in fp.legend_rows(shown)] == ["HP ?", "HP 3/9"]
+    assert fp.legend_key(shown) == ()  # no words given: no key
+
+
+@needs_cjk
+def test_the_key_makes_the_legend_taller() -> None:
+    pieces = tuple(FieldPiece(p.name, p.mark, (i, 0), life=p.life)
+                   for i, p in enumerate(LIVES.pieces[:3]))
+    plain = FieldView(3, 1, pieces)
+    keyed = FieldView(3, 1, pieces, life_words=LIVES.life_words)
+    a, b = render_field(plain), render_field(keyed)
+    assert b.height == a.height + 2 * fp.KEY_ROW + fp.LEGEND_NOTE // 2
+
+
+@needs_cjk
+def test_posture_flattens_the_token() -> None:
+    """A prone token is a flat disc: the top of its cell stays the board's colour."""
+    def top_row(posture: str) -> list:
+        view = FieldView(12, 12, (FieldPiece("a", "a", (2, 2), "enemy", posture=posture),))
+        image = pixels(render_field(view).png)
+        lay = fp._layout(view, 0)
+        x0, y0 = lay.left + 2 * lay.cell, lay.top + 2 * lay.cell
+        return [image.getpixel((x0 + lay.cell // 2, y0 + dy)) for dy in range(4, 9)]
+
+    enemy = fp.SIDE_COLOURS["enemy"]
+    assert any(near(p, enemy, 12) for p in top_row("upright"))
+    assert not any(near(p, enemy, 12) for p in top_row("prone"))
+
+
+@needs_cjk
+def test_a_large_base_spreads_over_its_neighbours() -> None:
+    def neighbour(size: float) -> bool:
+        view = FieldView(12, 12, (FieldPiece("a", "a", (5, 5), "enemy", size=size),))
+        return token_at(pixels(render_field(view).png), view, (6, 5), fp.SIDE_COLOURS["enemy"])
+
+    assert not neighbour(1.0) and neighbour(2.4)
+
+
+def test_tall_boards_up_to_99_rows() -> None:
+    picture = render_field(FieldView(12, 99, (FieldPiece("a", "a", (0, 98)),)),
+                           FontChoice(None, 0, False))
+    assert picture.height > 99 * fp.MIN_CELL
+    for view in (FieldView(12, 100), FieldView(8, 8, (FieldPiece("a", "a", posture="sitting"),)),
+                 FieldView(8, 8, (FieldPiece("a", "a", size=0),))):
+        with pytest.raises(ValueError):
+            render_field(view)

@@ -41,7 +41,7 @@ def test_english_replies_hold_no_chinese() -> None:
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
-    ("zh-Hans", "艾莉丝：属性 灵巧:3｜技能 观察:5 医疗:2"),
+    ("zh-Hans", "艾莉絲：属性 灵巧:3｜技能 观察:5 医疗:2"),
     ("en", "艾莉絲: attributes DEX:3 | skills Observe:5 Medicine:2"),
 ])
 async def test_system_vocabulary_reads_in_the_channels_script(

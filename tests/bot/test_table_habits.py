@@ -87,7 +87,7 @@ async def test_party_shows_everyone_at_a_glance(table: Table) -> None:
         "👥 The party (AP 4)\n艾莉絲: HP 10 | SAN 50 | CP 3\nbob: HP 8 | SAN ? | CP 0")
     await table.text("gm", ".lang zh-Hans")
     assert await table.text("gm", ".party") == (
-        "👥 全队一览（AP 4）\n艾莉丝：体力 10｜理智 50｜因果 3\nbob：体力 8｜理智 ?｜因果 0")
+        "👥 全队一览（AP 4）\n艾莉絲：体力 10｜理智 50｜因果 3\nbob：体力 8｜理智 ?｜因果 0")
 
 
 async def test_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:

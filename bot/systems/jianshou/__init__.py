@@ -26,7 +26,8 @@ from rules.systems import jianshou as rules
 PLUGIN = SystemPlugin(
     game=rules.SYSTEM,
     commands=CommandTable.collect("jianshou", commands),
-    help_first=("js", "hand", "attack"),
+    verbs={"initiative": "init"},  # Discord's /init: the shared fight words (issue 24)
+    help_first=("js", "init", "hand", "attack"),
     documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),
 )

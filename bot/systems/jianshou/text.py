@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
+from bot.kits.encounter import life_text, ping, skipped_line
 from bot.messages import Outgoing
 from bot.systems.jianshou.documents import GAME
 from rules.errors import RuleError
@@ -143,10 +143,10 @@ def data(event: str, game: js.Game, **extra: Any) -> dict[str, Any]:
 
 def channel(ctx: Context, lines: list[str], event: str, game: js.Game,
             **extra: Any) -> Outgoing:
-    """One channel message; it notifies the player the table now waits for."""
+    """One channel message; it pings the player the table now waits for (the
+    encounter kit's ``ping``)."""
     out = ctx.reply("\n".join(line for line in lines if line), data(event, game, **extra))
-    waiting = waiting_for(game)
-    return replace(out, notify=(waiting,)) if waiting else out
+    return ping(out, waiting_for(game))
 
 
 def waiting_for(game: js.Game) -> str | None:
@@ -163,8 +163,9 @@ def player_line(ctx: Context, game: js.Game, seat: int, p: js.Player) -> str:
                                level=a.level) for a in p.arts)
     gear = sep(ctx).join(card_label(ctx, game, c) for c in p.equipment)
     team = ctx.t("jianshou.status.team", team=p.team) if p.team else ""
-    if p.defeated:
-        return ctx.t("jianshou.status.out", seat=seat, name=p.name, team=team)
+    if p.defeated:  # the fallen marked with their state (dead, or gone: resigned)
+        return ctx.t("jianshou.status.out", seat=seat, name=p.name, team=team,
+                     life=life_text(ctx, p.life))
     extra = "".join(part for part in (
         ctx.t("jianshou.status.arts", arts=arts) if arts else "",
         ctx.t("jianshou.status.gear", gear=gear) if gear else ""))
@@ -201,8 +202,9 @@ def turn_start_lines(ctx: Context, game: js.Game, starts: Iterable[js.TurnStart]
         if s.defeated:
             lines.append(ctx.t("jianshou.turn.deck_out", name=name))
             continue
+        passed = skipped_line(ctx, ((name_of(game, u), game.player(u).life) for u in s.skipped))
         lines.append(ctx.t("jianshou.turn.start", round=s.round, name=name, gained=s.gained,
-                           neili=s.neili, drew=s.drew, hand=s.hand, deck=s.deck))
+                           neili=s.neili, drew=s.drew, hand=s.hand, deck=s.deck) + passed)
         if game.status == "play" and game.players[game.first].user == s.user \
                 and game.player(s.user).turns == 0:
             lines.append(ctx.t("jianshou.turn.first_no_attack"))
@@ -251,8 +253,9 @@ def effects_text(ctx: Context, game: js.Game, card: js.Card, effects: js.Effects
 def defeated_lines(ctx: Context, game: js.Game, users: Iterable[str]) -> list[str]:
     lines = []
     for user in users:
-        why = game.player(user).defeated or "hp"
-        lines.append(ctx.t(f"jianshou.defeated.{why}", name=name_of(game, user)))
+        player = game.player(user)
+        lines.append(ctx.t(f"jianshou.defeated.{player.defeated or 'hp'}", name=player.name,
+                           hp=player.hp))
     return lines
 
 

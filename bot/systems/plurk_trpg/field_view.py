@@ -16,11 +16,13 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.context import Context
+from bot.kits.encounter import life_words
 from bot.messages import Attachment
 from bot.systems.plurk_trpg.battle_state import assign_marks
 from bot.systems.plurk_trpg.battle_text import turn_line
 from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from rules.kits import grid
+from rules.kits.encounter import Life
 from rules.systems.plurk_trpg import Battle, Combatant
 
 if TYPE_CHECKING:  # the kit imports Pillow: loaded on the first picture, not at start
@@ -74,11 +76,12 @@ def field_view(ctx: Context, stored: StoredBattle, battle: Battle, setup: Setup)
         pieces.append(FieldPiece(
             name=c.name, mark=marks.get(c.name, "?"), cell=cell,
             side="enemy" if c.kind == "enemy" else "ally" if c.kind == "ally" else "party",
-            hp=c.hp, hp_max=hp_max(setup, c), down=not c.can_act, note=note(ctx, c)))
+            hp=c.hp, hp_max=hp_max(setup, c), note=note(ctx, c),
+            life=Life.ACTIVE if c.can_act else Life.DOWN))
     actor = battle.actor
     return FieldView(battle.width, battle.height, tuple(pieces),
                      current=actor.name if actor.can_act else None,
-                     title=turn_line(ctx, battle), lang=ctx.locale)
+                     title=turn_line(ctx, battle), lang=ctx.locale, life_words=life_words(ctx))
 
 
 async def field_picture(ctx: Context, stored: StoredBattle, battle: Battle,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
+from rules.kits.encounter import require_active
 from rules.systems.jianshou.cards import LIGHTFOOT, MARTIAL, Level
 from rules.systems.jianshou.state import ASSIST_SURCHARGE, EVADE_CAP, Duel, Game, Player
 from rules.systems.jianshou.turns import _actor, bonus, check_target, defeat, use_phase
@@ -109,6 +110,8 @@ def _open_duel(game: Game) -> Duel:
 
 def _awaiting(game: Game, user: str, step: str) -> tuple[Duel, Player]:
     duel = _open_duel(game)
+    if duel.step != step and user == duel.awaited:  # spoken to the one awaited: "you"
+        raise RuleError("jianshou.your_step", step=duel.step)
     if duel.step != step:
         raise RuleError("jianshou.wrong_step", step=duel.step,
                         who=game.player(duel.awaited).name)
@@ -149,8 +152,9 @@ def defend(game: Game, user: str, art: str = "", level: int | None = None,
     if not art:
         if helper:
             aid = game.player(helper)
-            if aid.user in (duel.attacker, duel.target) or not aid.alive:
+            if aid.user in (duel.attacker, duel.target):
                 raise RuleError("jianshou.bad_helper", who=aid.name)
+            require_active(aid.name, aid.life)
             game = replace(game, duel=replace(duel, step="assist", helper=aid.user))
             return game, DuelStep(Declared("defend", user), "assist", aid.user)
         return _to_evade(game, Declared("defend", user))

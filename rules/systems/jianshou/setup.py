@@ -142,7 +142,7 @@ def start(game: Game, deck: Deck, source: DiceSource) -> tuple[Game, Started]:
                                hand=order[:START_HAND], arts=(), equipment=(), discard=(),
                                mulligans=0, kept=False, turns=0, defeated=""))
     game = Game(status="mulligan", players=tuple(players), cards=deck.cards,
-                deck_name=deck.name)
+                deck_name=deck.name, hp_max=hp)
     return game, Started(tuple(p.user for p in players), hp, START_NEILI, len(cards),
                          {p.user: p.hand for p in players})
 
@@ -200,7 +200,11 @@ def first_draw(player: Player) -> int:
 
 def mulligan(game: Game, user: str, source: DiceSource) -> tuple[Game, Mulliganed]:
     """JS-1: shuffle the hand back and draw six again — at most twice, each costing one
-    card of the first turn's draw. After the second the hand is kept by itself."""
+    card of the first turn's draw. After the second the hand is kept by itself; a
+    third is refused with the limit, also once the game has begun."""
+    found = game.find(user)
+    if game.status == "play" and found is not None and found.mulligans >= MAX_MULLIGANS:
+        raise RuleError("jianshou.mulligan_limit", limit=MAX_MULLIGANS)
     player = _mulligan_player(game, user)
     if player.mulligans >= MAX_MULLIGANS:  # pragma: no cover - kept by itself before
         raise RuleError("jianshou.mulligan_limit", limit=MAX_MULLIGANS)

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from rules.errors import RuleError
+from rules.kits.encounter import Life
 from rules.systems.jianshou.cards import Card
 
 Status = Literal["lobby", "mulligan", "play", "over"]
@@ -79,6 +80,16 @@ class Player:
     def alive(self) -> bool:
         return not self.defeated
 
+    @property
+    def life(self) -> Life:
+        """The player as the encounter kit sees them (issue 24): ``dead`` once defeated
+        at HP ≤ 0 or by an empty deck (JS-5: out of the game for good, still seated),
+        ``removed`` once they resigned or were kicked; ``active`` while in. Jianshou
+        knows no ``down``: there is no state between standing and defeated."""
+        if not self.defeated:
+            return Life.ACTIVE
+        return Life.REMOVED if self.defeated == "resigned" else Life.DEAD
+
     def art(self, name: str) -> Art | None:
         return next((a for a in self.arts if a.name == name), None)
 
@@ -131,6 +142,9 @@ class Game:
     turn: Turn | None = None
     duel: Duel | None = None
     winners: tuple[str, ...] = ()
+    hp_max: int = MAX_HP
+    """JS-1: everyone's HP at the deal (12 − players, at most 10) — the most a heal
+    gives back (a game stored before it existed: 10)."""
 
     @cached_property
     def catalog(self) -> dict[str, Card]:

@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.errors import RuleError
-from rules.kits.turns import Skip, TurnOrder, advance
+from rules.kits.encounter import capped, passes_fallen, require_active
+from rules.kits.turns import TurnOrder, advance
 from rules.systems.jianshou.cards import EVENT, INTERNAL, ITEM, Card
 from rules.systems.jianshou.state import (
     HAND_LIMIT,
-    MAX_HP,
     MAX_NEILI,
     TURN_DRAW,
     Art,
@@ -83,6 +83,7 @@ def _actor(game: Game, user: str) -> Player:
     if game.status != "play":
         raise RuleError("jianshou.not_playing")
     player = game.player(user)
+    require_active(player.name, player.life)
     actor = game.actor
     assert actor is not None
     if actor.user != user:
@@ -153,11 +154,15 @@ class TurnStart:
     deck: int
     hand: int
     defeated: bool = False
+    skipped: tuple[str, ...] = ()
+    """The fallen players the turn passed over to reach this one, in seat order."""
 
 
-def start_turn(game: Game, index: int) -> tuple[Game, tuple[TurnStart, ...]]:
-    """Start the turn of the player at ``index``; a player defeated by drawing from an
-    empty deck passes the turn on at once (so several starts may follow)."""
+def start_turn(game: Game, index: int, skipped: tuple[str, ...] = ()) -> tuple[
+        Game, tuple[TurnStart, ...]]:
+    """Start the turn of the player at ``index`` (``skipped``: the fallen passed over to
+    reach it); a player defeated by drawing from an empty deck passes the turn on at
+    once (so several starts may follow)."""
     starts: list[TurnStart] = []
     while True:
         player = game.players[index]
@@ -169,22 +174,25 @@ def start_turn(game: Game, index: int) -> tuple[Game, tuple[TurnStart, ...]]:
         game, drawn, out = draw(game, player.user, count)
         after = game.player(player.user)
         starts.append(TurnStart(player.user, game.round, neili - player.neili, neili,
-                                len(drawn), drawn, len(after.deck), len(after.hand), out))
+                                len(drawn), drawn, len(after.deck), len(after.hand), out,
+                                skipped))
         if not out or game.status != "play":
             return game, tuple(starts)
-        game, index = _next(game)
+        game, index, skipped = _next(game)
 
 
-def _next(game: Game) -> tuple[Game, int]:
-    """The next standing player in seat order from the current one (the kit's
-    ``advance``, the first player's seat first so a lap is a round)."""
+def _next(game: Game) -> tuple[Game, int, tuple[str, ...]]:
+    """The next standing player in seat order from the current one, and the fallen
+    passed over on the way (the kits' ``advance`` with ``passes_fallen``; the first
+    player's seat first so a lap is a round). The player whose turn ends is never
+    among them, even when their own card just defeated them."""
     n = len(game.players)
     first = game.first
-    members = tuple(game.players[(first + k) % n].user for k in range(n))
+    members = tuple(game.players[(first + k) % n] for k in range(n))
     order = TurnOrder(members, (game.current - first) % n, game.round)
-    out = {p.user for p in game.players if not p.alive}
-    new, _ = advance(order, skips=lambda u: Skip(u) if u in out else None)
-    return replace(game, round=new.round), (first + new.current) % n
+    new, change = advance(order, skips=passes_fallen(lambda p: p.life))
+    skipped = tuple(p.user for p in change.skipped if p.user != order.actor.user)
+    return replace(game, round=new.round), (first + new.current) % n, skipped
 
 
 @dataclass(frozen=True)
@@ -202,8 +210,8 @@ def end_turn(game: Game, user: str) -> tuple[Game, TurnEnd]:
         raise RuleError("jianshou.must_discard", count=len(player.hand) - HAND_LIMIT,
                         limit=HAND_LIMIT)
     game = game.with_player(user, turns=player.turns + 1)
-    game, index = _next(game)
-    game, starts = start_turn(game, index)
+    game, index, skipped = _next(game)
+    game, starts = start_turn(game, index, skipped)
     return game, TurnEnd(user, starts, game.status == "over")
 
 
@@ -261,8 +269,8 @@ def resign(game: Game, user: str) -> tuple[Game, Resigned]:
     game = defeat(game, user, "resigned")
     starts: tuple[TurnStart, ...] = ()
     if was_turn and game.status == "play":
-        game, index = _next(game)
-        game, starts = start_turn(game, index)
+        game, index, skipped = _next(game)
+        game, starts = start_turn(game, index, skipped)
     return game, Resigned(user, starts, game.status == "over")
 
 
@@ -364,13 +372,15 @@ def _use(game: Game, player: Player, card: Card, target: str) -> tuple[Game, Eff
         if not target:
             raise RuleError("jianshou.target_needed", card=card.name)
         victim = check_target(game, player, target)
+    elif target:  # heal, 內力 and draw are the player's own: a named target is refused
+        raise RuleError("jianshou.no_target", card=card.name)
     user = player.user
     game = game.with_player(user, hand=_without(player.hand, card.name),
                             discard=(*player.discard, card.name))
     values: dict[str, Any] = {}
     me = game.player(user)
     if effect.get("heal"):
-        hp = min(MAX_HP, me.hp + effect["heal"])
+        hp = capped(me.hp + effect["heal"], game.hp_max, floor=me.hp)
         values.update(heal=hp - me.hp)
         game = game.with_player(user, hp=hp)
     if effect.get("neili"):
@@ -400,8 +410,8 @@ def _after_own_defeat(game: Game, user: str) -> tuple[Game, tuple[TurnStart, ...
     """The acting player defeated by their own card (an empty deck): the turn passes."""
     if game.status != "play" or game.player(user).alive:
         return game, ()
-    game, index = _next(game)
-    return start_turn(game, index)
+    game, index, skipped = _next(game)
+    return start_turn(game, index, skipped)
 
 
 # --------------------------------------------------------------------------- actions

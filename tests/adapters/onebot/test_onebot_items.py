@@ -78,7 +78,7 @@ async def test_hp_with_an_at_changes_that_players_character(
         hit = await peer.say(said(ALICE, text_segment(".hp -5 "), at_segment(BOB, "Bob"),
                                   name="Alice"))
         reply = group_texts(hit)[0]
-        assert "鲍勃" in reply and "7" in reply and "爱丽丝" not in reply  # QQ: 简体
+        assert "鮑勃" in reply and "7" in reply and "愛麗絲" not in reply  # names as typed
         alice = await peer.say(group_event(GROUP, ALICE, ".hp", nickname="Alice"))
         assert "10" in group_texts(alice)[0]
         bob = await peer.say(group_event(GROUP, BOB, ".hp", nickname="Bob"))

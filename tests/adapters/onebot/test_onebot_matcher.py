@@ -84,11 +84,11 @@ def event(payload: dict[str, Any]) -> Any:
 
 
 @pytest.mark.parametrize(("line", "dice", "reply"), [
-    (".r 1d20", [17], "🎲 爱丽丝：1d20 = [17] = 17"),
-    ("。r 1d20", [17], "🎲 爱丽丝：1d20 = [17] = 17"),
-    ("．r", [17], "🎲 爱丽丝：1d20 = [17] = 17"),
-    ("/r d6", [4], "🎲 爱丽丝：1d6 = [4] = 4"),
-    ("  .gm", [], "爱丽丝 成为本频道的 GM。"),
+    (".r 1d20", [17], "🎲 愛麗絲：1d20 = [17] = 17"),
+    ("。r 1d20", [17], "🎲 愛麗絲：1d20 = [17] = 17"),
+    ("．r", [17], "🎲 愛麗絲：1d20 = [17] = 17"),
+    ("/r d6", [4], "🎲 愛麗絲：1d6 = [4] = 4"),
+    ("  .gm", [], "愛麗絲 成为本频道的 GM。"),
 ])
 async def test_prefixed_messages_reach_the_core_once(
         app: App, matcher: Any, install: Install, line: str, dice: list[int],

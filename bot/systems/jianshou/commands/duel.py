@@ -11,12 +11,14 @@ from bot.systems.jianshou.args import art_ref, find_player, is_no, is_word, spli
 from bot.systems.jianshou.state import load, me, referee, running, save
 from bot.systems.jianshou.table import command
 from bot.systems.jianshou.text import (
+    bonus_text,
     card_label,
     channel,
     duel_line,
     name_of,
     over_lines,
     readable,
+    sep,
 )
 from rules.systems import jianshou as js
 
@@ -39,6 +41,7 @@ async def attack(ctx: Context) -> list[Outgoing]:
                    art=card_label(ctx, game, d.art), level=d.level, attack=d.value,
                    precision=game.duel.precision if game.duel else 0, cost=d.cost,
                    neili=d.neili),
+             gear_line(ctx, game, game.player(player.user), ("attack", "precision")),
              *_next_lines(ctx, game, step), note]
     return [channel(ctx, lines, "attack", game, step=_step_data(step))]
 
@@ -156,19 +159,50 @@ def _next_lines(ctx: Context, game: js.Game, step: js.DuelStep) -> list[str]:
     if step.resolution is not None:
         return resolution_lines(ctx, game, step.resolution)
     who = name_of(game, step.awaited)
-    if step.waiting == "defend":
-        return [ctx.t("jianshou.duel.ask_defend", name=who)]
+    if step.waiting == "defend":  # an assist is offered only when someone could give it
+        key = "ask_defend" if _helpers(game) else "ask_defend_alone"
+        return [ctx.t(f"jianshou.duel.{key}", name=who)]
     if step.waiting == "assist":
         return [ctx.t("jianshou.duel.ask_assist", name=who,
                       target=name_of(game, game.duel.target if game.duel else ""))]
     return [ctx.t("jianshou.duel.ask_evade", name=who)]
 
 
+def _helpers(game: js.Game) -> list[js.Player]:
+    """Who the target of the open duel could ask for an assist: anyone standing but
+    the two duellists (nobody in a two-player game)."""
+    duel = game.duel
+    assert duel is not None
+    return [p for p in game.alive() if p.user not in (duel.attacker, duel.target)]
+
+
 def resolution_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]:
+    """The resolution; then, while the game goes on, the attacker is reminded that the
+    turn is still theirs to finish (`.end`)."""
+    return [*_outcome_lines(ctx, game, r), *over_lines(ctx, game),
+            *([ctx.t("jianshou.duel.after", name=name_of(game, r.attacker))]
+              if game.status == "play" else [])]
+
+
+def gear_line(ctx: Context, game: js.Game, player: js.Player, keys: tuple[str, ...]) -> str:
+    """The worn items that changed a duel's numbers (issue 24: every number named), on
+    a line of their own: ``（bob 的佩帶加成：鐵布衫 防+1）``; "" when none did."""
+    items = []
+    for name in player.equipment:
+        worn = {k: v for k, v in game.card(name).equip.items() if k in keys}
+        if worn:
+            items.append(f"{card_label(ctx, game, name)} {bonus_text(ctx, worn)}")
+    return ctx.t("jianshou.duel.gear", name=player.name, items=sep(ctx).join(items)) \
+        if items else ""
+
+
+def _outcome_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]:
     target = name_of(game, r.target)
+    worn = gear_line(ctx, game, game.player(r.target),
+                     ("defense",) if r.roll is None else ("defense", "evade"))
     if r.roll is None:
         return [ctx.t("jianshou.duel.blocked", attack=r.attack, defense=r.defense,
-                      target=target)]
+                      target=target), worn]
     evade = ctx.t("jianshou.duel.evade_capped", evade=r.evade, raw=r.evade_raw) \
         if r.evade_raw > r.evade else str(r.evade)
     key = "jianshou.duel.hit" if r.hit else "jianshou.duel.miss"
@@ -177,9 +211,10 @@ def resolution_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]
     lines = [ctx.t(key, roll=r.roll, precision=f"{r.precision:+d}", total=r.total,
                    cmp=">" if r.hit else "≤", evade=evade, target=target,
                    remaining=r.remaining, detail=detail, before=r.hp_before, hp=r.hp)]
+    lines.append(worn)
     if r.defeated:
-        lines.append(ctx.t("jianshou.defeated.hp", name=target))
-    return [*lines, *over_lines(ctx, game)]
+        lines.append(ctx.t("jianshou.defeated.hp", name=target, hp=r.hp))
+    return lines
 
 
 def _step_data(step: js.DuelStep) -> dict[str, object]:

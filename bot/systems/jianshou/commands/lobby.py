@@ -13,7 +13,7 @@ from bot.messages import Outgoing
 from bot.names import visible_name
 from bot.permissions import require_gm_if_any
 from bot.systems.jianshou.args import card_named, find_player, is_word, short
-from bot.systems.jianshou.decks import sample, table_deck
+from bot.systems.jianshou.decks import deck_from_file, sample, table_deck
 from bot.systems.jianshou.documents import DECK, DRAFT, NO_DRAFT, Draft, TableDeck
 from bot.systems.jianshou.state import (
     agree,
@@ -281,8 +281,24 @@ async def deck_add(ctx: Context, rest: list[str]) -> list[Outgoing]:
                             count=total), {"kind": "jianshou.deck_draft", "cards": total})]
 
 
-async def deck_done(ctx: Context, _rest: list[str]) -> list[Outgoing]:
-    """GM: validate the pasted deck (JS-1) and use it from the next game on."""
+async def deck_file(ctx: Context, _rest: list[str]) -> list[Outgoing]:
+    """GM: load the ``.json`` deck file sent with the command (JS-1 validated) for the
+    next games; a draft being pasted stays as it is."""
+    require_gm_if_any(ctx)
+    upload = ctx.incoming.attachment
+    if upload is None:
+        raise CommandError("jianshou.error.deck_file_usage")
+    loaded = deck_from_file(upload.filename, upload.data)
+    ctx.uow.save(DECK, TableDeck(loaded))
+    return [ctx.reply(ctx.t("jianshou.deck.done", name=loaded.name, count=loaded.size),
+                      {"kind": "jianshou.deck", "deck": js.deck_json(loaded)})]
+
+
+async def deck_done(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: validate the pasted deck (JS-1) and use it from the next game on — or, with
+    a file sent along (`.js deck load` + a file), load that file."""
+    if ctx.incoming.attachment is not None:
+        return await deck_file(ctx, rest)
     require_gm_if_any(ctx)
     draft = await ctx.uow.load(DRAFT)
     if not draft.begun:
@@ -316,6 +332,7 @@ DECK_VERBS: list[tuple[tuple[str, ...], Verb]] = [
     (("begin", "new", "開始", "开始", "新"), deck_begin),
     (("add", "加", "貼", "贴"), deck_add),
     (("done", "end", "load", "完成", "載入", "载入"), deck_done),
+    (("file", "upload", "檔案", "档案", "文件", "上傳", "上传"), deck_file),
     (("cancel", "取消"), deck_cancel),
     (("sample", "default", "範例", "范例"), deck_sample),
 ]

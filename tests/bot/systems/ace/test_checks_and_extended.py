@@ -171,4 +171,4 @@ async def test_english_and_simplified_replies(table: Table) -> None:
         "🎲 艾莉絲 (STR): 1d20=13+6=19 -> DP1 [9] -> 1 succ. < DC2: failure (margin -1)")
     await table.text("gm", ".lang zh-Hans")
     assert await table.text("alice", ".ra 運動", dice=[8, 3, 10, 1]) == (
-        "🎲 艾莉丝「运动」：DP4 [8,3,10,1] → 2成功 ≥ DC1：成功（差额+1）")
+        "🎲 艾莉絲「運動」：DP4 [8,3,10,1] → 2成功 ≥ DC1：成功（差额+1）")

@@ -224,8 +224,9 @@ def test_each_duel_hp_and_neili(session: Session) -> None:
     assert after("d2_evade") == ({"alice": 9, "bob": 7, "carol": 7},
                                  {"alice": 3, "bob": 1, "carol": 0})
     d3 = said(session, "d3_evade")
-    assert d3["text"].splitlines()[-1] == \
-        "🎲 命中判定 1d6=1+1=2 ≤ 回避 2 → 落空，bob 閃過（體力 7）。"
+    assert d3["text"].splitlines()[-2:] == [
+        "🎲 命中判定 1d6=1+1=2 ≤ 回避 2 → 落空，bob 閃過（體力 7）。",
+        "→ alice：對決結束，仍是你的回合；做完就 .end。"]  # issue 24: back to the attacker
     assert after("d3_evade") == ({"alice": 9, "bob": 7, "carol": 7},
                                  {"alice": 3, "bob": 1, "carol": 3})
     assert after("d4_evade") == ({"alice": 9, "bob": 7, "carol": 2},
@@ -243,7 +244,7 @@ def test_each_duel_hp_and_neili(session: Session) -> None:
     final = said(session, "d8_evade")
     assert after("d8_evade") == ({"alice": 8, "bob": -3, "carol": 0},
                                  {"alice": 6, "bob": 0, "carol": 2})
-    assert final["text"].splitlines()[-2:] == ["💀 bob 體力歸零，敗北！",
+    assert final["text"].splitlines()[-2:] == ["💀 bob 體力降至 -3，敗北！",  # not "to 0"
                                                "🏆 勝者：alice！（.js reset 再來一局）"]
     assert final["data"]["table"]["status"] == "over"
     assert final["data"]["table"]["winners"] == ["alice"]

@@ -551,7 +551,7 @@ async def test_pl11_a_spend_names_the_character_not_the_account(table: Table) ->
         "dave 花費 1 點行動點數（觀察/搜索）：3 → 2")
     await table.text("gm", ".lang zh-Hans")
     assert (await one(table, "carol", ".ap 观察")).text == (
-        "卡萝 花费 1 点行动点数（观察/搜索）：2 → 1")
+        "卡蘿 花费 1 点行动点数（观察/搜索）：2 → 1")
     await table.text("gm", ".lang en")
     assert (await one(table, "alice", ".ap 觀察")).text == (
         "艾莉絲 spends 1 AP (observe/search): 1 → 0\n"
