@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.nn import acting_name
+from bot.kits.acting import acting_name
 from bot.messages import Outgoing
 from bot.names import visible_name
 from bot.permissions import require_gm_if_any
