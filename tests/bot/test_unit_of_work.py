@@ -1,0 +1,314 @@
+"""The unit of work (bot/unit_of_work.py) on a real SQLite store: each test runs units
+of work on the writer as a command does (its table's lock held, its changes committed
+with its batch) and reads back what was stored — through a later unit, or a read
+outside any command (:meth:`bot.core.Core.read_table`), which reads the database and
+not the working set. Written from the surviving mutants of the `core` area (see
+docs/testing.md, "core, fifth run"): what moves to a campaign and what stays, every
+field of a game log read back, bindings, kept private messages."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TypeVar
+
+import pytest
+
+from bot.core import Core
+from bot.documents import Doc
+from bot.gamelog.book import Line
+from bot.messages import Incoming
+from bot.records import Gm, Log, LogLine, Table, campaign_key
+from bot.store.writer import ConnectionLink, Unit
+from bot.unit_of_work import SheetClash, UnitOfWork
+
+T = TypeVar("T")
+
+
+@dataclass
+class Note:
+    text: str = ""
+
+
+@dataclass
+class Hand:
+    cards: list[str] = field(default_factory=list)
+
+
+NOTE_A = Doc("test.note_a", Note, Note)
+NOTE_B = Doc("test.note_b", Note, Note)
+HAND = Doc("test.hand", Hand, Hand, per_character=True)
+
+
+async def in_unit(core: Core, work: Callable[[UnitOfWork], Awaitable[T]],
+                  channel: str = "home") -> T:
+    """``work`` as a command of ``channel`` runs it: on the writer, its table's lock
+    held, its unit of work's changes committed with the batch."""
+    dispatcher = core.dispatcher
+    table = await dispatcher.table_key("console", channel)
+
+    async def job(link: ConnectionLink) -> tuple[T, Unit]:
+        uow = UnitOfWork(link, await dispatcher.state(link, "console", channel, table))
+        result = await work(uow)
+        return result, dispatcher.unit(uow, Incoming("console", channel, "", ""), [])
+    async with dispatcher.lock("console", table):
+        return await core.writer.run(job)
+
+
+async def stored(core: Core, work: Callable[[UnitOfWork], Awaitable[T]],
+                 channel: str = "home") -> T | None:
+    """``work`` on what the database holds (no working set)."""
+    return await core.read_table("console", channel, work)
+
+
+# ------------------------------------------------------------------ moving to a campaign
+async def test_a_campaign_keeps_its_own_documents_and_takes_the_ones_it_lacks(
+        core: Core) -> None:
+    key = campaign_key("c")
+
+    async def set_up_campaign(uow: UnitOfWork) -> None:
+        target = await uow.table("console", key, "coc", create=True)
+        assert target is not None
+        uow.save(NOTE_A, Note("campaign's a"), table=target)
+
+    async def set_up_home(uow: UnitOfWork) -> None:
+        uow.save(NOTE_A, Note("home's a"))
+        uow.save(NOTE_B, Note("home's b"))
+
+    async def set_up_other(uow: UnitOfWork) -> None:
+        uow.save(NOTE_B, Note("other's b"))  # another table's document of a key home has
+
+    await in_unit(core, set_up_home)
+    await in_unit(core, set_up_other, "other")
+    await in_unit(core, set_up_campaign, "other")
+
+    async def move(uow: UnitOfWork) -> int:
+        target = await uow.table("console", key, "coc")
+        assert target is not None
+        return await uow.move_to(target)
+    assert await in_unit(core, move) == 0
+
+    async def notes(uow: UnitOfWork) -> tuple[Note, Note]:
+        return await uow.load(NOTE_A), await uow.load(NOTE_B)
+    assert await stored(core, notes, key) == (Note("campaign's a"), Note("home's b"))
+    assert await stored(core, notes) == (Note("home's a"), Note())
+    assert await stored(core, notes, "other") == (Note(), Note("other's b"))
+
+
+async def test_sheets_move_with_their_documents_and_the_campaigns_active_ones_win(
+        core: Core) -> None:
+    key = campaign_key("c")
+
+    async def set_up_home(uow: UnitOfWork) -> None:
+        alice = await uow.add_sheet("alice", "甲")
+        uow.save(HAND, Hand(["A"]), alice)
+        await uow.add_sheet("bob", "乙")
+        await uow.add_sheet("carol", "丙", active=False)
+
+    async def set_up_campaign(uow: UnitOfWork) -> None:  # alice already plays there
+        await uow.add_sheet("alice", "戊")
+
+    await in_unit(core, set_up_home)
+    await _at_table(core, key, set_up_campaign)
+
+    async def move(uow: UnitOfWork) -> int:
+        target = await uow.table("console", key, "coc")
+        assert target is not None
+        return await uow.move_to(target)
+    assert await in_unit(core, move) == 3
+
+    async def sheets(uow: UnitOfWork) -> list[tuple[str, str, bool, list[str]]]:
+        return [(s.owner, s.name, s.active, (await uow.load(HAND, s)).cards)
+                for s in await uow.sheets()]
+    assert await stored(core, sheets, key) == [
+        ("alice", "甲", False, ["A"]), ("bob", "乙", True, []), ("carol", "丙", False, []),
+        ("alice", "戊", True, [])]
+    assert await stored(core, sheets) == []
+
+
+async def _at_table(core: Core, key: str, work: Callable[[UnitOfWork], Awaitable[T]]) -> T:
+    """``work`` at the table of key ``key`` (a campaign's), as a command of a channel
+    bound to it would run it."""
+    dispatcher = core.dispatcher
+
+    async def job(link: ConnectionLink) -> tuple[T, Unit]:
+        state = await dispatcher.state(link, "console", key, key)
+        uow = UnitOfWork(link, state)
+        result = await work(uow)
+        return result, dispatcher.unit(uow, Incoming("console", key, "", ""), [])
+    async with dispatcher.lock("console", key):
+        return await core.writer.run(job)
+
+
+async def test_a_clash_of_sheet_names_moves_nothing(core: Core) -> None:
+    key = campaign_key("c")
+
+    async def set_up_home(uow: UnitOfWork) -> None:
+        await uow.add_sheet("alice", "甲")
+        await uow.add_sheet("alice", "乙")
+        await uow.add_sheet("bob", "甲")  # bob's 甲 is no clash: alice has the other
+
+    async def set_up_campaign(uow: UnitOfWork) -> None:
+        await uow.add_sheet("alice", "乙")
+        await uow.add_sheet("alice", "甲")
+        await uow.add_sheet("carol", "甲")
+
+    await in_unit(core, set_up_home)
+    await _at_table(core, key, set_up_campaign)
+
+    async def move(uow: UnitOfWork) -> list[str]:
+        target = await uow.table("console", key, "coc")
+        assert target is not None
+        with pytest.raises(SheetClash) as clash:
+            await uow.move_to(target)
+        return clash.value.names
+    assert await in_unit(core, move) == ["乙", "甲"]
+    assert str(SheetClash(["乙", "甲"])) == "乙, 甲"
+
+    async def names(uow: UnitOfWork) -> list[str]:
+        return [s.name for s in await uow.sheets()]
+    assert await stored(core, names) == ["甲", "乙", "甲"]
+
+
+# ------------------------------------------------------------------ other tables
+async def test_another_table_is_read_with_its_gms_and_created_with_the_system_asked(
+        core: Core) -> None:
+    key = campaign_key("c")
+
+    async def create(uow: UnitOfWork) -> tuple[Table | None, Table | None]:
+        missing = await uow.table("console", key, "coc")
+        made = await uow.table("console", key, "dnd5e", create=True)
+        assert made is not None
+        made.gms = [Gm("k", "Keeper"), Gm("j", "")]
+        made.locale = "en"
+        return missing, made
+    missing, made = await in_unit(core, create)
+    assert missing is None and made is not None
+    assert (made.platform, made.channel_key, made.system) == ("console", key, "dnd5e")
+
+    async def read(uow: UnitOfWork) -> Table | None:
+        return await uow.table("console", key, "coc")
+    assert await in_unit(core, read) == Table(
+        made.id, "console", key, "dnd5e", "en", made.default_die,
+        [Gm("k", "Keeper"), Gm("j", "")])
+
+    async def copy_to(uow: UnitOfWork) -> Table:
+        uow.add_gm("g", "Gina")
+        target = Table(0, "console", "x", "coc")
+        uow.copy_gms(target)
+        return target
+    assert (await in_unit(core, copy_to)).gms == [Gm("g", "Gina")]
+
+
+# ------------------------------------------------------------------ bindings
+async def test_binding_rebinding_and_unbinding_a_channel(core: Core) -> None:
+    async def bind(campaign: str | None) -> Callable[[UnitOfWork], Awaitable[bool]]:
+        async def work(uow: UnitOfWork) -> bool:
+            await uow.bind("console", "thread", campaign)
+            return uow.moved
+        return work
+
+    async def binding(uow: UnitOfWork) -> str | None:
+        return await uow.binding("console", "thread")
+
+    assert await in_unit(core, await bind("c1")) is True
+    assert await in_unit(core, binding) == "c1"
+    assert await in_unit(core, await bind("c1")) is True  # the same: nothing to write
+    assert await in_unit(core, binding) == "c1"
+    await in_unit(core, await bind("c2"))
+    assert await in_unit(core, binding) == "c2"
+    assert await core.table_key("console", "thread") == campaign_key("c2")
+    await in_unit(core, await bind(None))
+    assert await in_unit(core, binding) is None
+    await in_unit(core, await bind(None))  # unbinding an unbound channel: nothing
+    assert await core.table_key("console", "thread") == "thread"
+
+
+# ------------------------------------------------------------------ game logs
+async def test_every_field_of_a_game_log_is_read_back_as_stored(core: Core) -> None:
+    exported = datetime(2026, 12, 2, 6, 0, 0)
+
+    async def start(uow: UnitOfWork) -> Log:
+        log = await uow.new_log("夜", "k")
+        assert log in await uow.logs()
+        return log
+    log = await in_unit(core, start)
+    assert (log.name, log.active, log.lines, log.chars, log.full, log.started_by) == (
+        "夜", False, 0, 0, False, "k")
+    assert isinstance(log.created_at, datetime)
+
+    async def logs(uow: UnitOfWork) -> list[Log]:
+        return await uow.logs()
+    stored_log = Log(log.id, log.channel_id, "夜", False, 0, 0, False, "k", None,
+                     log.created_at)
+    assert await stored(core, logs) == [stored_log]
+
+    async def finish(uow: UnitOfWork) -> None:
+        [found] = await uow.logs()
+        found.full, found.exported_at = True, exported
+    await in_unit(core, finish)
+    assert await stored(core, logs) == [Log(log.id, log.channel_id, "夜", False, 0, 0,
+                                            True, "k", exported, log.created_at)]
+
+
+async def test_recorded_lines_are_read_back_in_order_and_counted(core: Core) -> None:
+    lines = [Line("said", "u", "U", "一"), Line("reply", "", "", "二二"),
+             Line("private", "u", "U", "三三三")]
+
+    async def record(uow: UnitOfWork) -> bool:
+        log = await uow.new_log("夜", "k")
+        log.active = True
+        return uow.record(log, lines) and uow.record(log, [Line("said", "v", "V", "四")])
+    assert await in_unit(core, record) is True
+
+    async def read(uow: UnitOfWork) -> tuple[Log, list[LogLine], dict[int, int]]:
+        [log] = await uow.logs()
+        return log, await uow.log_lines(log), await uow.public_line_counts([log])
+    found = await stored(core, read)
+    assert found is not None
+    log, read_lines, counts = found
+    assert (log.active, log.lines, log.chars) == (True, 4, 7)
+    assert [(x.kind, x.user, x.name, x.text) for x in read_lines] == [
+        ("said", "u", "U", "一"), ("reply", "", "", "二二"), ("private", "u", "U", "三三三"),
+        ("said", "v", "V", "四")]
+    assert counts == {log.id: 3}
+
+
+async def test_a_log_records_up_to_its_caps_exactly(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.gamelog import book
+    monkeypatch.setattr(book, "MAX_LINES", 3)
+    monkeypatch.setattr(book, "MAX_CHARS", 5)
+
+    async def record(uow: UnitOfWork) -> list[bool]:
+        log = await uow.new_log("夜", "k")
+        log.active = True
+        return [uow.record(log, [Line("said", "u", "U", "12")]),
+                uow.record(log, [Line("said", "u", "U", "123")]),  # 5 chars: the cap
+                uow.record(log, [Line("said", "u", "U", "")]),  # 3 lines: the cap
+                uow.record(log, [Line("said", "u", "U", "")])]
+    assert await in_unit(core, record) == [True, True, True, False]
+
+    async def read(uow: UnitOfWork) -> Log:
+        [log] = await uow.logs()
+        return log
+    log = await stored(core, read)
+    assert log is not None
+    assert (log.active, log.full, log.lines, log.chars) == (False, True, 3, 5)
+
+
+# ------------------------------------------------------------------ kept private messages
+async def test_kept_private_messages_are_taken_oldest_first_once(core: Core) -> None:
+    async def keep(uow: UnitOfWork) -> None:
+        uow.keep_pending("k", "一")
+        uow.keep_pending("j", "別人的")
+        uow.keep_pending("k", "二")
+    await in_unit(core, keep)
+    await in_unit(core, keep, "other")
+
+    async def take(uow: UnitOfWork) -> list[str]:
+        return await uow.take_pending("k")
+    assert await in_unit(core, take) == ["一", "二"]
+    assert await in_unit(core, take) == []
+    assert await in_unit(core, take, "other") == ["一", "二"]
