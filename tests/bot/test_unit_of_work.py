@@ -8,18 +8,22 @@ field of a game log read back, bindings, kept private messages."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
 from bot.core import Core
 from bot.documents import Doc
+from bot.gamelog import book
 from bot.gamelog.book import Line
 from bot.messages import Incoming
 from bot.records import Gm, Log, LogLine, Table, campaign_key
+from bot.store import statements as sql
+from bot.store.models import utc_now
 from bot.store.writer import ConnectionLink, Unit
 from bot.unit_of_work import SheetClash, UnitOfWork
 
@@ -170,6 +174,11 @@ async def test_a_clash_of_sheet_names_moves_nothing(core: Core) -> None:
         return [s.name for s in await uow.sheets()]
     assert await stored(core, names) == ["甲", "乙", "甲"]
 
+    async def by_id(uow: UnitOfWork) -> list[str | None]:
+        found = [await uow.sheet(s.id) for s in await uow.sheets()]
+        return [s.name if s else None for s in [*found, await uow.sheet(10_000)]]
+    assert await stored(core, by_id) == ["甲", "乙", "甲", None]
+
 
 # ------------------------------------------------------------------ other tables
 async def test_another_table_is_read_with_its_gms_and_created_with_the_system_asked(
@@ -255,47 +264,63 @@ async def test_every_field_of_a_game_log_is_read_back_as_stored(core: Core) -> N
 async def test_recorded_lines_are_read_back_in_order_and_counted(core: Core) -> None:
     lines = [Line("said", "u", "U", "一"), Line("reply", "", "", "二二"),
              Line("private", "u", "U", "三三三")]
+    window: list[datetime] = []
 
     async def record(uow: UnitOfWork) -> bool:
+        other = await uow.new_log("前夜", "k")
+        uow.record(other, [Line("said", "u", "U", "別的")])
         log = await uow.new_log("夜", "k")
         log.active = True
-        return uow.record(log, lines) and uow.record(log, [Line("said", "v", "V", "四")])
+        window.append(utc_now())
+        recorded = uow.record(log, lines)
+        window.append(utc_now())
+        await asyncio.sleep(0.01)  # the commit comes later: the time is the record's
+        return recorded and uow.record(log, [Line("said", "v", "V", "四")])
     assert await in_unit(core, record) is True
 
     async def read(uow: UnitOfWork) -> tuple[Log, list[LogLine], dict[int, int]]:
-        [log] = await uow.logs()
+        log = (await uow.logs())[1]
         return log, await uow.log_lines(log), await uow.public_line_counts([log])
     found = await stored(core, read)
     assert found is not None
     log, read_lines, counts = found
-    assert (log.active, log.lines, log.chars) == (True, 4, 7)
+    assert (log.name, log.active, log.lines, log.chars) == ("夜", True, 4, 7)
     assert [(x.kind, x.user, x.name, x.text) for x in read_lines] == [
         ("said", "u", "U", "一"), ("reply", "", "", "二二"), ("private", "u", "U", "三三三"),
         ("said", "v", "V", "四")]
+    assert all(window[0] <= x.at <= window[1] for x in read_lines[:3])
     assert counts == {log.id: 3}
+
+
+async def test_a_new_log_is_one_insert_and_no_update_until_it_changes(core: Core) -> None:
+    async def start(uow: UnitOfWork) -> list[Any]:
+        await uow.new_log("夜", "k")
+        return [statement for statement, _ in uow.changes()]
+    assert sql.update_log() not in await in_unit(core, start)
 
 
 async def test_a_log_records_up_to_its_caps_exactly(
         core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.gamelog import book
     monkeypatch.setattr(book, "MAX_LINES", 3)
     monkeypatch.setattr(book, "MAX_CHARS", 5)
 
-    async def record(uow: UnitOfWork) -> list[bool]:
-        log = await uow.new_log("夜", "k")
-        log.active = True
-        return [uow.record(log, [Line("said", "u", "U", "12")]),
-                uow.record(log, [Line("said", "u", "U", "123")]),  # 5 chars: the cap
-                uow.record(log, [Line("said", "u", "U", "")]),  # 3 lines: the cap
-                uow.record(log, [Line("said", "u", "U", "")])]
-    assert await in_unit(core, record) == [True, True, True, False]
+    def said(text: str) -> Line:
+        return Line("said", "u", "U", text)
 
-    async def read(uow: UnitOfWork) -> Log:
-        [log] = await uow.logs()
-        return log
-    log = await stored(core, read)
-    assert log is not None
-    assert (log.active, log.full, log.lines, log.chars) == (False, True, 3, 5)
+    async def record(uow: UnitOfWork) -> list[bool]:
+        by_chars, by_lines = await uow.new_log("字", "k"), await uow.new_log("行", "k")
+        by_chars.active = by_lines.active = True
+        return [uow.record(by_chars, [said("12")]),
+                uow.record(by_chars, [said("123")]),  # 5 characters: the cap
+                uow.record(by_chars, [said("4")]),
+                uow.record(by_lines, [said(""), said("")]),
+                uow.record(by_lines, [said("")]),  # 3 lines: the cap
+                uow.record(by_lines, [said("")])]
+    assert await in_unit(core, record) == [True, True, False, True, True, False]
+
+    async def logs(uow: UnitOfWork) -> list[tuple[bool, bool, int, int]]:
+        return [(log.active, log.full, log.lines, log.chars) for log in await uow.logs()]
+    assert await stored(core, logs) == [(False, True, 2, 5), (False, True, 3, 0)]
 
 
 # ------------------------------------------------------------------ kept private messages
