@@ -43,6 +43,7 @@ class Hand:
 NOTE_A = Doc("test.note_a", Note, Note)
 NOTE_B = Doc("test.note_b", Note, Note)
 HAND = Doc("test.hand", Hand, Hand, per_character=True)
+DISCARDS = Doc("test.discards", Hand, Hand, per_character=True)
 
 
 async def in_unit(core: Core, work: Callable[[UnitOfWork], Awaitable[T]],
@@ -178,6 +179,20 @@ async def test_a_clash_of_sheet_names_moves_nothing(core: Core) -> None:
         found = [await uow.sheet(s.id) for s in await uow.sheets()]
         return [s.name if s else None for s in [*found, await uow.sheet(10_000)]]
     assert await stored(core, by_id) == ["甲", "乙", "甲", None]
+
+
+async def test_each_sheet_reads_its_own_documents_from_the_database(core: Core) -> None:
+    async def set_up(uow: UnitOfWork) -> None:
+        a, b = await uow.add_sheet("alice", "甲"), await uow.add_sheet("bob", "乙")
+        uow.save(DISCARDS, Hand(["a's discard"]), a)  # stored before a's hand
+        uow.save(HAND, Hand(["a's card"]), a)
+        uow.save(HAND, Hand(["b's card"]), b)
+    await in_unit(core, set_up)
+
+    async def hands(uow: UnitOfWork) -> list[tuple[list[str], list[str]]]:
+        return [((await uow.load(HAND, s)).cards, (await uow.load(DISCARDS, s)).cards)
+                for s in await uow.sheets()]
+    assert await stored(core, hands) == [(["a's card"], ["a's discard"]), (["b's card"], [])]
 
 
 # ------------------------------------------------------------------ other tables
