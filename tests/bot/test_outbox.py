@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,7 @@ from sqlalchemy import event, func, select, text
 from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
 from bot.messages import Incoming, Outgoing
-from bot.store import db
+from bot.store import db, outbox
 from bot.store.models import OutboxMessage, PendingPrivate
 from tests.conftest import make_settings
 from tests.support import Table, engines, stored_replies
@@ -180,3 +183,78 @@ async def test_kept_private_messages_belong_to_the_table(core: Core) -> None:
     async with core.sessions() as session:
         rows = list(await session.scalars(select(PendingPrivate)))
     assert [(r.user, r.text) for r in rows] == [("k", "s")]
+
+
+# ------------------------------------------------------------------ claims (bot/store/outbox.py)
+def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
+    """Dead: this machine and PID namespace, a PID with another start time (here: a
+    finished process's). A name that differs in any other part, or cannot be read, is
+    alive — never a crash."""
+    me = outbox.process_name().split("|")
+    if not me[1]:
+        pytest.skip("no boot id or PID namespace on this system")
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+    def name(*parts: str) -> str:
+        return "|".join(parts)
+    assert outbox.is_dead(name(*me[:3], done, "12345", "nonce"))
+    assert not outbox.is_dead(name(me[0], "another-boot", me[2], done, "12345", "nonce"))
+    assert not outbox.is_dead(name(me[0], me[1], "another-namespace", done, "12345", "n"))
+    assert not outbox.is_dead(name(*me[:3], done, "12345", "nonce", "more"))
+    assert not outbox.is_dead(name(*me[:3], done, "12345"))
+    assert not outbox.is_dead(name(*me[:3], "pid?", "12345", "nonce"))
+    assert not outbox.is_dead(name(*me[:3], done, "", "nonce"))  # start time unknown
+
+
+async def _claims_of(core: Core) -> dict[int, str | None]:
+    async with core.sessions() as session:
+        rows = await session.execute(select(OutboxMessage.id, OutboxMessage.claimed_by))
+        return {row.id: row.claimed_by for row in rows}
+
+
+async def test_a_claim_is_confirmed_on_the_one_row_if_it_is_ours_or_free(core: Core) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None)
+    leases = {"mine": now + timedelta(minutes=5), "other": now + timedelta(minutes=5),
+              "lapsed": now - timedelta(minutes=5)}
+    async with core.sessions() as session, session.begin():
+        session.add_all(OutboxMessage(
+            id=row_id, platform="console", claimed_by=who, lease_until=leases[who],
+            message=Outgoing("channel", "table", who).to_record())
+            for row_id, who in ((1, "mine"), (2, "mine"), (3, "other"), (4, "lapsed")))
+
+    async def confirm(row_id: int) -> bool:
+        return await core.store_sync(lambda c: outbox.confirm(c, "mine", row_id))
+    assert [await confirm(row_id) for row_id in (1, 3, 4, 5)] == [True, False, True, False]
+    assert await _claims_of(core) == {1: "mine", 2: "mine", 3: "other", 4: "mine"}
+
+
+async def test_a_claim_that_cannot_be_confirmed_is_not_held() -> None:
+    async def broken(work: Any) -> Any:
+        raise OSError("database gone")
+    claims = outbox.Claims("me", broken)
+    assert await claims.holds(1) is False
+
+
+async def test_claims_keep_being_renewed_while_rows_come_during_a_renewal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A renewal that found no row stops renewing only if no row was claimed
+    meanwhile."""
+    monkeypatch.setattr(outbox, "RENEW_EVERY", 0.01)
+    renewals: list[int] = []
+
+    async def transaction(work: Any) -> int:
+        renewals.append(1)
+        if len(renewals) == 1:
+            claims.claimed()  # a reply stored while the first renewal ran
+        return 0  # …but no row held when it looked
+    claims = outbox.Claims("me", transaction)
+    claims.claimed()
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if len(renewals) >= 2:
+            break
+    await asyncio.sleep(0.05)  # no third: the second found nothing, and nothing came
+    assert len(renewals) == 2
+    await claims.close()  # its release
+    assert len(renewals) == 3
