@@ -42,6 +42,7 @@ class Hand:
 
 NOTE_A = Doc("test.note_a", Note, Note)
 NOTE_B = Doc("test.note_b", Note, Note)
+NOTE_C = Doc("test.note_c", Note, Note)
 HAND = Doc("test.hand", Hand, Hand, per_character=True)
 DISCARDS = Doc("test.discards", Hand, Hand, per_character=True)
 
@@ -80,6 +81,7 @@ async def test_a_campaign_keeps_its_own_documents_and_takes_the_ones_it_lacks(
     async def set_up_home(uow: UnitOfWork) -> None:
         uow.save(NOTE_A, Note("home's a"))
         uow.save(NOTE_B, Note("home's b"))
+        uow.save(NOTE_C, Note("home's c"))  # no other table has one
 
     async def set_up_other(uow: UnitOfWork) -> None:
         uow.save(NOTE_B, Note("other's b"))  # another table's document of a key home has
@@ -94,11 +96,12 @@ async def test_a_campaign_keeps_its_own_documents_and_takes_the_ones_it_lacks(
         return await uow.move_to(target)
     assert await in_unit(core, move) == 0
 
-    async def notes(uow: UnitOfWork) -> tuple[Note, Note]:
-        return await uow.load(NOTE_A), await uow.load(NOTE_B)
-    assert await stored(core, notes, key) == (Note("campaign's a"), Note("home's b"))
-    assert await stored(core, notes) == (Note("home's a"), Note())
-    assert await stored(core, notes, "other") == (Note(), Note("other's b"))
+    async def notes(uow: UnitOfWork) -> tuple[Note, Note, Note]:
+        return await uow.load(NOTE_A), await uow.load(NOTE_B), await uow.load(NOTE_C)
+    assert await stored(core, notes, key) == (
+        Note("campaign's a"), Note("home's b"), Note("home's c"))
+    assert await stored(core, notes) == (Note("home's a"), Note(), Note())
+    assert await stored(core, notes, "other") == (Note(), Note("other's b"), Note())
 
 
 async def test_sheets_move_with_their_documents_and_the_campaigns_active_ones_win(
