@@ -102,6 +102,7 @@ async def test_a_campaign_keeps_its_own_documents_and_takes_the_ones_it_lacks(
         Note("campaign's a"), Note("home's b"), Note("home's c"))
     assert await stored(core, notes) == (Note("home's a"), Note(), Note())
     assert await stored(core, notes, "other") == (Note(), Note("other's b"), Note())
+    assert await in_unit(core, notes) == (Note("home's a"), Note(), Note())  # no stale copy
 
 
 async def test_sheets_move_with_their_documents_and_the_campaigns_active_ones_win(
