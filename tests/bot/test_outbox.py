@@ -8,6 +8,7 @@ import json
 import logging
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -258,3 +259,80 @@ async def test_claims_keep_being_renewed_while_rows_come_during_a_renewal(
     assert len(renewals) == 2
     await claims.close()  # its release
     assert len(renewals) == 3
+
+
+def _statements(core: Core, renewals_only: bool = False) -> list[str]:
+    """The statements ``core`` runs from now on (only the renewals of its claims)."""
+    seen: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if not renewals_only or (statement.startswith("UPDATE outbox SET claimed_by")
+                                 and statement.endswith("WHERE outbox.claimed_by = ?")):
+            seen.append(statement)
+    for engine in engines(core):
+        event.listen(engine, "before_cursor_execute", count)
+    return seen
+
+
+async def _lease(core: Core, row_id: int | None) -> datetime:
+    async with core.sessions() as session:
+        return await session.scalar(select(OutboxMessage.lease_until).where(
+            OutboxMessage.id == row_id))
+
+
+async def test_a_reply_this_core_stored_is_held_from_memory_and_its_claim_renewed(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core that stored a reply sends it: it answers :meth:`Core.holds` without a
+    database round trip while its lease surely runs, renews the lease every
+    RENEW_EVERY seconds (a failed renewal is tried again), and stops once it holds
+    no row."""
+    monkeypatch.setattr(outbox, "RENEW_EVERY", 0.05)
+    before = time.monotonic()
+    [out] = await core.handle(Incoming("console", "t", "u", ".r 1d6", "u"))
+    after = time.monotonic()
+    first = core.claims.valid_until
+    assert before + outbox.LEASE - outbox.MARGIN <= first <= after + outbox.LEASE - outbox.MARGIN
+    seen = _statements(core)
+    assert await core.holds(out) is True
+    assert seen == []  # from memory
+
+    failed: list[str] = []
+
+    def fail_once(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.startswith("UPDATE outbox SET claimed_by") and not failed:
+            failed.append(statement)
+            raise OSError("disk gone")
+    event.listen(core.writer.sync_engine, "before_cursor_execute", fail_once)
+    leases = [await _lease(core, out.outbox_id)]
+    for _ in range(200):  # a busy machine: up to 10 s
+        await asyncio.sleep(0.05)
+        lease = await _lease(core, out.outbox_id)
+        if lease > leases[-1]:
+            leases.append(lease)
+        if len(leases) == 3:
+            break
+    assert len(failed) == 1 and len(leases) == 3  # renewed twice after a failed try
+    renewed = core.claims.valid_until
+    assert first < renewed <= time.monotonic() + outbox.LEASE - outbox.MARGIN
+    assert await core.holds(out) is True
+
+    await core.delivered(out)
+    await core.flush_acks()  # the row is gone: the next renewal holds none, and stops
+    await asyncio.sleep(0.3)
+    renewals = _statements(core, renewals_only=True)
+    await asyncio.sleep(0.3)
+    assert renewals == []
+
+
+async def test_claims_are_trusted_until_lease_minus_margin_after_they_began() -> None:
+    async def transaction(work: Any) -> int:
+        return 0
+    claims = outbox.Claims("me", transaction)
+    claims.claimed(since=100.0)
+    assert claims.valid_until == 100.0 + outbox.LEASE - outbox.MARGIN
+    await claims.close()
+    before = time.monotonic()
+    claims.claimed()
+    assert before + outbox.LEASE - outbox.MARGIN <= claims.valid_until \
+        <= time.monotonic() + outbox.LEASE - outbox.MARGIN
+    await claims.close()
