@@ -336,3 +336,28 @@ async def test_claims_are_trusted_until_lease_minus_margin_after_they_began() ->
     assert before + outbox.LEASE - outbox.MARGIN <= claims.valid_until \
         <= time.monotonic() + outbox.LEASE - outbox.MARGIN
     await claims.close()
+
+
+async def test_a_take_claims_every_free_row_of_its_platform_with_a_dead_ones(
+        core: Core) -> None:
+    """Free: never claimed, a lease past, or a claimant known dead — all three taken in
+    one go; a live claimant's row and another platform's free row stay as they are."""
+    me = outbox.process_name().split("|")
+    if not me[1]:
+        pytest.skip("no boot id or PID namespace on this system")
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    dead = "|".join([*me[:3], done, "12345", "nonce"])
+    now = datetime.now(UTC).replace(tzinfo=None)
+    later, past = now + timedelta(minutes=5), now - timedelta(minutes=5)
+    rows = [(1, "console", None, None), (2, "console", "gone", past),
+            (3, "console", dead, later), (4, "console", "alive", later),
+            (5, "qq", None, None)]
+    async with core.sessions() as session, session.begin():
+        session.add_all(OutboxMessage(
+            id=row_id, platform=platform, claimed_by=who, lease_until=lease,
+            message=Outgoing("channel", "table", str(row_id)).to_record())
+            for row_id, platform, who, lease in rows)
+    assert [o.text for o in await core.undelivered("console")] == ["1", "2", "3"]
+    mine = core.claims.claimant
+    assert await _claims_of(core) == {1: mine, 2: mine, 3: mine, 4: "alive", 5: None}
