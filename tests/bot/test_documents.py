@@ -5,6 +5,7 @@ refusal for a damaged value; and sheet documents that travel with their sheet.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -194,3 +195,24 @@ async def test_sheet_documents_move_with_the_sheet_on_campaign_bind(toys: Core) 
             select(Character.owner, CharacterState.key, CharacterState.data)
             .join(Character, Character.id == CharacterState.character_id))).all()
     assert (owner, key, data) == ("alice", "toys.bag", {"items": ["繩子", "火把"]})
+
+
+@dataclass
+class Moment:
+    at: datetime
+    tags: tuple[str, ...] = ()
+
+
+def test_a_document_is_dumped_as_json_values() -> None:
+    """What is stored is JSON: a date as its ISO text, a tuple as a list."""
+    moment = Doc("toys.moment", Moment, lambda: Moment(datetime(2000, 1, 1)))
+    data = moment.dump(Moment(datetime(2026, 12, 2, 6, 30), ("a", "b")))
+    assert data == {"at": "2026-12-02T06:30:00", "tags": ["a", "b"]}
+    assert moment.read(data, 1, "console:t") == Moment(datetime(2026, 12, 2, 6, 30), ("a", "b"))
+
+
+def test_a_document_whose_value_is_no_object_cannot_be_dumped() -> None:
+    numbers = Doc("toys.numbers", list[int], list, schema=1)
+    with pytest.raises(TypeError) as caught:
+        numbers.dump([1, 2])
+    assert str(caught.value) == "toys.numbers: a document stores a JSON object, not <class 'list'>"

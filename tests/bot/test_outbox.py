@@ -361,3 +361,15 @@ async def test_a_take_claims_every_free_row_of_its_platform_with_a_dead_ones(
     assert [o.text for o in await core.undelivered("console")] == ["1", "2", "3"]
     mine = core.claims.claimant
     assert await _claims_of(core) == {1: mine, 2: mine, 3: mine, 4: "alive", 5: None}
+
+
+async def test_taken_rows_are_trusted_from_when_the_take_began() -> None:
+    async def slow_take(work: Any) -> list[tuple[int, dict[str, Any]]]:
+        await asyncio.sleep(0.2)
+        return [(1, {})]
+    claims = outbox.Claims("me", slow_take)
+    before = time.monotonic()
+    assert await claims.take("console") == [(1, {})]
+    began = claims.valid_until - (outbox.LEASE - outbox.MARGIN)
+    assert before <= began < before + 0.1
+    await claims.close()
