@@ -15,7 +15,9 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import pytest
+from sqlalchemy import update
 
+from adapters.config import Settings
 from bot.core import Core
 from bot.documents import Doc
 from bot.gamelog import book
@@ -361,3 +363,25 @@ async def test_kept_private_messages_are_taken_oldest_first_once(core: Core) -> 
 def test_the_statements_are_built_on_the_models_tables() -> None:
     assert table_of(Channel) is Channel.__table__
     assert sql.CHANNELS is Channel.__table__
+
+
+async def test_lines_come_back_in_the_order_recorded_after_a_row_was_rewritten(
+        any_settings: Settings) -> None:
+    """PostgreSQL returns rows in the order they lie in the table unless asked: a row
+    rewritten in place (an update) moves to its end — the order is the lines' ids."""
+    core = await Core.open(any_settings)
+    try:
+        async def record(uow: UnitOfWork) -> None:
+            log = await uow.new_log("夜", "k")
+            uow.record(log, [Line("said", "u", "U", text) for text in ("一", "二", "三")])
+        await in_unit(core, record)
+        async with core.engine.begin() as connection:
+            await connection.execute(update(sql.LINES).where(sql.LINES.c.text == "一")
+                                     .values(name="U2"))
+
+        async def lines(uow: UnitOfWork) -> list[str]:
+            [log] = await uow.logs()
+            return [line.text for line in await uow.log_lines(log)]
+        assert await stored(core, lines) == ["一", "二", "三"]
+    finally:
+        await core.close()
