@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import delete, insert, select
 
 from adapters.config import Settings
 from bot.core import Core
@@ -368,16 +368,19 @@ def test_the_statements_are_built_on_the_models_tables() -> None:
 async def test_lines_come_back_in_the_order_recorded_after_a_row_was_rewritten(
         any_settings: Settings) -> None:
     """PostgreSQL returns rows in the order they lie in the table unless asked: a row
-    rewritten in place (an update) moves to its end — the order is the lines' ids."""
+    written again (deleted and inserted, as a restore does) lies at its end — the order
+    is the lines' ids."""
     core = await Core.open(any_settings)
     try:
         async def record(uow: UnitOfWork) -> None:
             log = await uow.new_log("夜", "k")
             uow.record(log, [Line("said", "u", "U", text) for text in ("一", "二", "三")])
         await in_unit(core, record)
-        async with core.engine.begin() as connection:
-            await connection.execute(update(sql.LINES).where(sql.LINES.c.text == "一")
-                                     .values(name="U2"))
+        async with core.engine.begin() as connection:  # the first line written again
+            first = sql.LINES.c.text == "一"
+            row = (await connection.execute(select(sql.LINES).where(first))).one()
+            await connection.execute(delete(sql.LINES).where(first))
+            await connection.execute(insert(sql.LINES).values(**row._asdict()))
 
         async def lines(uow: UnitOfWork) -> list[str]:
             [log] = await uow.logs()
