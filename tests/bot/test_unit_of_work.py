@@ -388,3 +388,25 @@ async def test_lines_come_back_in_the_order_recorded_after_a_row_was_rewritten(
         assert await stored(core, lines) == ["一", "二", "三"]
     finally:
         await core.close()
+
+
+async def test_kept_messages_come_back_oldest_first_after_a_row_was_written_again(
+        any_settings: Settings) -> None:
+    """As the log's lines: the order is the rows' ids, not where they lie."""
+    core = await Core.open(any_settings)
+    try:
+        async def keep(uow: UnitOfWork) -> None:
+            for text in ("一", "二", "三"):
+                uow.keep_pending("k", text)
+        await in_unit(core, keep)
+        async with core.engine.begin() as connection:
+            first = sql.PENDING.c.text == "一"
+            row = (await connection.execute(select(sql.PENDING).where(first))).one()
+            await connection.execute(delete(sql.PENDING).where(first))
+            await connection.execute(insert(sql.PENDING).values(**row._asdict()))
+
+        async def take(uow: UnitOfWork) -> list[str]:
+            return await uow.take_pending("k")
+        assert await in_unit(core, take) == ["一", "二", "三"]
+    finally:
+        await core.close()
