@@ -233,7 +233,7 @@ async def test_another_table_is_read_with_its_gms_and_created_with_the_system_as
 
 # ------------------------------------------------------------------ bindings
 async def test_binding_rebinding_and_unbinding_a_channel(core: Core) -> None:
-    async def bind(campaign: str | None) -> Callable[[UnitOfWork], Awaitable[bool]]:
+    def bind(campaign: str | None) -> Callable[[UnitOfWork], Awaitable[bool]]:
         async def work(uow: UnitOfWork) -> bool:
             await uow.bind("console", "thread", campaign)
             return uow.moved
@@ -242,16 +242,16 @@ async def test_binding_rebinding_and_unbinding_a_channel(core: Core) -> None:
     async def binding(uow: UnitOfWork) -> str | None:
         return await uow.binding("console", "thread")
 
-    assert await in_unit(core, await bind("c1")) is True
+    assert await in_unit(core, bind("c1")) is True
     assert await in_unit(core, binding) == "c1"
-    assert await in_unit(core, await bind("c1")) is True  # the same: nothing to write
+    assert await in_unit(core, bind("c1")) is True  # the same: nothing to write
     assert await in_unit(core, binding) == "c1"
-    await in_unit(core, await bind("c2"))
+    await in_unit(core, bind("c2"))
     assert await in_unit(core, binding) == "c2"
     assert await core.table_key("console", "thread") == campaign_key("c2")
-    await in_unit(core, await bind(None))
+    await in_unit(core, bind(None))
     assert await in_unit(core, binding) is None
-    await in_unit(core, await bind(None))  # unbinding an unbound channel: nothing
+    await in_unit(core, bind(None))  # unbinding an unbound channel: nothing
     assert await core.table_key("console", "thread") == "thread"
 
 
@@ -410,3 +410,24 @@ async def test_kept_messages_come_back_oldest_first_after_a_row_was_written_agai
         assert await in_unit(core, take) == ["一", "二", "三"]
     finally:
         await core.close()
+
+
+async def test_gms_are_read_in_the_order_they_became_gms_then_by_id(core: Core) -> None:
+    """The oldest GM first; GMs of one moment (an older schema gave every GM of a
+    table the same ``since``) by user id."""
+    def add(user: str) -> Callable[[UnitOfWork], Awaitable[None]]:
+        async def work(uow: UnitOfWork) -> None:
+            uow.add_gm(user, user.upper())
+        return work
+    for user in ("zed", "amy"):
+        await in_unit(core, add(user))
+    async with core.engine.begin() as connection:
+        table = (await connection.execute(select(sql.CHANNELS.c.id))).scalar_one()
+        moment = datetime(2026, 1, 1)
+        await connection.execute(insert(sql.GMS), [
+            {"channel_id": table, "user": user, "display_name": "", "since": moment}
+            for user in ("yan", "bea")])
+
+    async def gms(uow: UnitOfWork) -> list[str]:
+        return [gm.user for gm in uow.channel.gms]
+    assert await stored(core, gms) == ["bea", "yan", "zed", "amy"]

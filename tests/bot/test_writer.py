@@ -731,6 +731,17 @@ async def test_a_failed_command_alone_in_its_batch_holds_no_lock(
         await core.close()
 
 
+async def test_a_refused_command_alone_in_its_batch_ends_it_quietly(
+        core: Core, caplog: pytest.LogCaptureFixture) -> None:
+    """Its empty batch is rolled back as any transaction is: nothing to log."""
+    await Table(core).text("alice", ".st 力量 1")
+    with caplog.at_level(logging.DEBUG, logger="bot.store.writer"):
+        assert await Table(core).text("alice", ".pc switch 無名") == \
+            "⚠ 找不到名為「無名」的角色。"
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.store.writer"] == []
+    assert await Table(core).text("alice", ".st 力量 2") == "alice 的數值已更新：力量:1→2"
+
+
 async def test_after_a_failed_commit_the_next_batches_still_see_other_processes(
         settings: Settings, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
