@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.names import fold
 from rules.kits.advantage import AttackKind, AttackTactics, merge
+from rules.kits.encounter import Life
 
 if TYPE_CHECKING:
     from bot.context import Context
@@ -35,13 +36,15 @@ CHARGE = "charge"
 @dataclass(frozen=True, slots=True)
 class Member:
     """One combatant as the base tells a layer: its name, side, player (None: the GM's),
-    sheet, and whether it can fight (not down, not incapacitated)."""
+    sheet, whether it can fight (not down, not incapacitated) and its life state
+    (``rules.kits.encounter.Life``: the map marks the fallen)."""
 
     name: str
     side: str
     owner: str | None = None
     character_id: int | None = None
     able: bool = True
+    life: Life = Life.ACTIVE
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource
 from rules.kits.advantage import Layer, roll_d20
+from rules.kits.encounter import Life
 from rules.systems import ap20 as A
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain
 
@@ -66,6 +67,19 @@ def op_monster_hp(src: ScriptedSource, i: dict[str, Any]) -> Any:
     return {"hp": A.monster_hp(i["con"], i["tier"])}
 
 
+def op_life(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    """Issue 24: a fighter's life state from its flags and its HP."""
+    return {"life": A.life(_fighter(i["fighter"]), i.get("hp")).value}
+
+
+def op_hp_within(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    return {"hp": A.hp_within(i["value"], i.get("maximum"))}
+
+
+def op_after_attack(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    return {"flags": list(A.after_attack(_fighter(i["fighter"])).flags)}
+
+
 def op_damage(src: ScriptedSource, i: dict[str, Any]) -> Any:
     kind = A.damage_type(i["type"]) if "type" in i else None
     if "type" in i and kind is None:
@@ -110,7 +124,8 @@ def _step(combat: A.Combat | None, src: ScriptedSource, do: str, args: dict[str,
         return A.join(combat, fighter), None
     assert combat is not None
     if do == "next":
-        return A.next_turn(combat)
+        lives = {name: Life(life) for name, life in args.get("lives", {}).items()}
+        return A.next_turn(combat, lives)
     if do == "spend":
         return A.spend_action(combat, args["name"], args["action"],
                               **{k: args[k] for k in ("mp", "stamina", "stamina_base")
@@ -166,6 +181,9 @@ AP20_OPS: dict[str, Op] = {
     "modifier": op_modifier,
     "monster_hp": op_monster_hp,
     "damage": op_damage,
+    "life": op_life,
+    "hp_within": op_hp_within,
+    "after_attack": op_after_attack,
 }
 
 CASES = Cases(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -110,6 +111,16 @@ def _step(f: V.Field, do: str, a: dict[str, Any]) -> tuple[V.Field, Any]:
         return _moved(*V.forced_move(f, a["name"], _cell(a["to"])))
     if do == "rest":
         return V.rest(f, a["name"], a["fatigue"]), None
+    if do == "keep":
+        kept = f.keep(a["names"])
+        return kept, {"units": [u.name for u in kept.units]}
+    if do == "turn":  # decision 12: what the turn has done, and what a move would cost
+        f = f.on_turn(a["turn"])
+        f = replace(f, moved=f.moved or a.get("moved", False),
+                    acted=f.acted or a.get("acted", False))
+        action = V.move_action(f)
+        return f, {"moved": f.moved, "acted": f.acted,
+                   "move_action": list(action) if action else None}
     if do == "drop":
         dropped = f.drop(a["name"])
         return dropped, {"units": [u.name for u in dropped.units]}

@@ -3,8 +3,9 @@
 Its commands in ``commands/`` parse arguments, decide permissions and render; every
 rule is ``rules.systems.ap20``'s:
 
-- ``fight``: `.init` (join / add / next / remove / set / end) and `.pass` — the fight on
-  the turn kit, action points refilled at each turn's start (AP-1);
+- ``fight``: `.init` (the encounter kit's join / add / start / next / list / end /
+  remove, and set / reveal) and `.pass` — the fight on the turn kit, the fallen passed
+  over, action points refilled at each turn's start (AP-1);
 - ``actions``: `.ap` — action points, 精神力 for casts, doubled stamina for a maneuver;
 - ``attack``: `.atk` (AP-2 … AP-7, AP-9) and `.dmg` (AP-9);
 - ``checks``: `.ra` (AP-8 tier), `.save` / `.dc` (AP-5), `.def` (AP-2).

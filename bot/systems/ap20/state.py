@@ -19,6 +19,7 @@ from bot.systems.ap20.args import ECHO, may_speak_for
 from bot.systems.ap20.documents import COMBAT
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
+from rules.kits.encounter import Life, require_active
 from rules.systems import ap20
 from rules.systems.ap20 import Combat, Fighter
 
@@ -83,6 +84,8 @@ async def numbers(ctx: Context, fighter: Fighter) -> dict[str, int]:
         value = sheet_value(stats, name)
         if value is not None:
             found[name] = value
+    if "hp" in found:  # issue 24: a sheet's 生命 counts up to the fighter's maximum
+        found["hp"] = ap20.hp_within(found["hp"], fighter.hp_max)
     return found
 
 
@@ -93,27 +96,48 @@ def attribute(values: dict[str, int], name: str) -> int | None:
     return values.get({"敏捷": "dex", "體質": "con"}.get(name, ""))
 
 
-async def able(ctx: Context, fighter: Fighter) -> bool:
-    """Can fight: not incapacitated (失能) and — decision 12 — above 0 HP."""
-    hp = (await numbers(ctx, fighter)).get("hp")
-    return not fighter.has("incapacitated") and (hp is None or hp > 0)
+async def life_of(ctx: Context, fighter: Fighter) -> Life:
+    """The fighter's life state (decisions 12, 14): its HP read where it lives."""
+    return ap20.life(fighter, (await numbers(ctx, fighter)).get("hp"))
+
+
+async def require_able(ctx: Context, fighter: Fighter) -> None:
+    """Refuse an action by (or for) a fighter that is down or dead (issue 24)."""
+    require_active(fighter.name, await life_of(ctx, fighter))
+
+
+def numbers_hidden(ctx: Context, fighter: Fighter) -> bool:
+    """A GM-run fighter's numbers are the GMs' (issue 24) until a GM reveals them; a
+    channel without GMs keeps nothing from anyone."""
+    return fighter.owner is None and not fighter.revealed and bool(ctx.gm_users)
+
+
+async def set_hp(ctx: Context, fighter: Fighter, combat: Combat, value: int
+                 ) -> tuple[Combat, int | None, int]:
+    """A fighter's HP to ``value`` within 0 … its maximum (issue 24): its sheet's 生命
+    for a player, the fight's number for a GM-run one; the fight and HP before, after."""
+    after = ap20.hp_within(value, fighter.hp_max)
+    character = await sheet_of(ctx, fighter)
+    if character is None:
+        return (ap20.update(combat, fighter.name, stats={**fighter.stats, "hp": after}),
+                fighter.hp, after)
+    stats = dict(character.stats or {})
+    name = next((k for k in stats if fold(k) in {fold("生命"), fold("HP")}), "生命")
+    before = int(stats[name]) if name in stats else None
+    stats[name] = after
+    character.stats = stats
+    return combat, before, after
 
 
 async def write_hp(ctx: Context, fighter: Fighter, combat: Combat, taken: int
                    ) -> tuple[Combat, int | None, int | None]:
-    """Take ``taken`` HP off a fighter (never below 0): its sheet's 生命 for a player,
-    the fight's number for a GM-run one. (None, None) when it has no HP to show."""
-    character = await sheet_of(ctx, fighter)
-    if character is None:
-        return ap20.hurt(combat, fighter.name, taken)
-    stats = dict(character.stats or {})
-    name = next((k for k in stats if fold(k) in {fold("生命"), fold("HP")}), None)
-    if name is None:
+    """Take ``taken`` HP off a fighter (never below 0). (None, None) when it has no HP
+    to show."""
+    hp = (await numbers(ctx, fighter)).get("hp")
+    if hp is None:
         return combat, None, None
-    before = int(stats[name])
-    stats[name] = max(0, before - taken)
-    character.stats = stats
-    return combat, before, stats[name]
+    combat, _, after = await set_hp(ctx, fighter, combat, hp - taken)
+    return combat, hp, after
 
 
 # --------------------------------------------------------------------------- who
@@ -169,8 +193,10 @@ async def roster_hook(ctx: Context) -> layers.Roster | None:
     combat = await load(ctx)
     if combat is None:
         return None
-    members = tuple([layers.Member(f.name, f.side, f.owner, f.character_id,
-                                   await able(ctx, f)) for f in combat.fighters])
+    lives = [await life_of(ctx, f) for f in combat.fighters]
+    members = tuple(layers.Member(f.name, f.side, f.owner, f.character_id,
+                                  life is Life.ACTIVE, life)
+                    for f, life in zip(combat.fighters, lives, strict=True))
     actor_ = combat.actor
     return layers.Roster(members, actor_.name if actor_ else None, combat.round)
 
@@ -184,6 +210,7 @@ async def charge_hook(ctx: Context, name: str, kind: str, count: int) -> layers.
     """``bot.kits.layers.CHARGE``: a layer's actions paid in action points (AP-1)."""
     combat = await running(ctx)
     fighter = find(combat, name)
+    await require_able(ctx, fighter)
     action = LAYER_ACTIONS[kind]
     cost = ap20.ACTIONS[action][0] * count
     what = ctx.t(f"ap20.layer_action.{kind}", count=count)

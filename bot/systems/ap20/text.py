@@ -1,12 +1,16 @@
-"""How the fight reads in the channel: labels in the reader's words, the order, turns."""
+"""How the fight reads in the channel: labels in the reader's words, the order, turns,
+and a GM-run fighter's numbers — the GMs' until revealed (issue 24)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
+from bot.kits.encounter import band_text, life_text
 from bot.systems.ap20.documents import COMBAT
-from bot.systems.ap20.state import numbers
+from bot.systems.ap20.state import life_of, numbers, numbers_hidden
+from rules.kits.encounter import Life, band
 from rules.systems.ap20 import Combat, Fighter, Turn
 
 
@@ -20,29 +24,90 @@ def signed(value: int) -> str:
     return f"{value:+d}"
 
 
+def comparison(hit: bool, total: int, bar: int) -> str:
+    """The sign between a total and what it is held against — never ``≥`` beside a
+    miss (a raw 1) nor ``<`` beside a hit (a raw 20): those read ``vs``."""
+    if total >= bar:
+        return "≥" if hit else "vs"
+    return "vs" if hit else "<"
+
+
+def term(ctx: Context, name: str, value: int) -> str:
+    """One named addend of a labelled sum: `` + 敏捷 3`` / `` − 敏捷 1``."""
+    return ctx.t("ap20.sum.plus" if value >= 0 else "ap20.sum.minus", name=name,
+                 value=abs(value))
+
+
 def flags_text(ctx: Context, fighter: Fighter) -> str:
-    if not fighter.flags:
+    shown = [f for f in fighter.flags if f != "dead"]
+    if not shown:
         return ""
     return ctx.t("ap20.fight.flags", flags=ctx.t("ap20.sep").join(
-        label(ctx, "flag", f) for f in fighter.flags))
+        label(ctx, "flag", f) for f in shown))
 
 
-async def fighter_line(ctx: Context, combat: Combat, index: int) -> str:
-    fighter = combat.fighters[index]
+async def band_of(ctx: Context, fighter: Fighter) -> str:
+    """A fighter's health band in the reader's words (what the channel sees of a
+    fighter whose numbers are the GMs')."""
     hp = (await numbers(ctx, fighter)).get("hp")
+    life = await life_of(ctx, fighter)
+    return band_text(ctx, band(hp if hp is not None else 1, fighter.hp_max or hp or 1, life))
+
+
+async def health_parts(ctx: Context, fighter: Fighter, *, secret: bool = False
+                       ) -> list[str]:
+    """``生命 12`` (and the life state when fallen) — or, for a fighter whose numbers
+    are the GMs', only its health band; ``secret`` shows the numbers."""
+    hp = (await numbers(ctx, fighter)).get("hp")
+    life = await life_of(ctx, fighter)
+    if numbers_hidden(ctx, fighter) and not secret:
+        return [] if hp is None and life is Life.ACTIVE else [await band_of(ctx, fighter)]
+    parts = [ctx.t("ap20.fight.hp", hp=hp)] if hp is not None else []
+    return parts + ([life_text(ctx, life)] if life is not Life.ACTIVE else [])
+
+
+async def health_text(ctx: Context, fighter: Fighter, *, secret: bool = False) -> str:
+    return "".join(ctx.t("ap20.fight.state", state=part)
+                   for part in await health_parts(ctx, fighter, secret=secret))
+
+
+async def fighter_line(ctx: Context, combat: Combat, index: int, *,
+                       secret: bool = False) -> str:
+    fighter = combat.fighters[index]
     mark = "▶" if combat.started and index == combat.current else "  "
     return ctx.t("ap20.fight.line", mark=mark, n=index + 1, name=fighter.name,
                  init=fighter.initiative, ap=fighter.ap, ap_max=fighter.ap_max,
-                 hp=ctx.t("ap20.fight.hp", hp=hp) if hp is not None else "",
+                 hp=await health_text(ctx, fighter, secret=secret),
                  side=label(ctx, "side", fighter.side), flags=flags_text(ctx, fighter))
 
 
-async def fight_text(ctx: Context, combat: Combat) -> str:
+async def fight_text(ctx: Context, combat: Combat, *, secret: bool = False) -> str:
     actor = combat.actor
     head = (ctx.t("ap20.fight.head", round=combat.round, actor=actor.name)
             if actor is not None else ctx.t("ap20.fight.head_ready"))
-    lines = [await fighter_line(ctx, combat, i) for i in range(len(combat.fighters))]
+    lines = [await fighter_line(ctx, combat, i, secret=secret)
+             for i in range(len(combat.fighters))]
     return "\n".join([head, *lines])
+
+
+def stat_block(ctx: Context, fighter: Fighter) -> str:
+    """A GM-run fighter's numbers, each named: 生命 20/20、護甲 3 …、抗性 火焰 2、等階 2."""
+    items = []
+    for key, value in sorted(fighter.stats.items(), key=lambda kv: kv[0] != "hp"):
+        if key == "hp":
+            top = f"/{fighter.hp_max}" if fighter.hp_max is not None else ""
+            items.append(ctx.t("ap20.block.item", name=label(ctx, "stat", "hp"),
+                               value=f"{value}{top}"))
+        else:
+            items.append(ctx.t("ap20.block.item", name=label(ctx, "stat", key), value=value))
+    items += [ctx.t("ap20.block.resist", type=label(ctx, "type", k), value=v)
+              for k, v in fighter.resist.items()]
+    if fighter.tier > 1:
+        items.append(ctx.t("ap20.block.item", name=label(ctx, "stat", "tier"),
+                           value=fighter.tier))
+    items += [label(ctx, "flag", f) for f in fighter.flags]
+    return ctx.t("ap20.block.line", name=fighter.name,
+                 items=ctx.t("ap20.sep").join(items) or "—")
 
 
 def turn_text(ctx: Context, turn: Turn, combat: Combat) -> str:
@@ -52,6 +117,24 @@ def turn_text(ctx: Context, turn: Turn, combat: Combat) -> str:
                  ap_max=fighter.ap_max)
 
 
-def fight_data(combat: Combat | None, event: str, **extra: Any) -> dict[str, Any]:
+def initiative_detail(ctx: Context, raw: int, modifier: int, bonus: int,
+                      tier_bonus: int) -> str:
+    """``d20 8 + 敏捷 3 + 加值 2 + 等階 1``: every addend of an initiative roll named."""
+    text = ctx.t("ap20.sum.die", value=raw) + term(ctx, label(ctx, "stat", "dex"), modifier)
+    if bonus:
+        text += term(ctx, ctx.t("ap20.sum.bonus"), bonus)
+    if tier_bonus:
+        text += term(ctx, label(ctx, "stat", "tier"), tier_bonus)
+    return text
+
+
+def fight_data(ctx: Context, combat: Combat | None, event: str, *, secret: bool = False,
+               **extra: Any) -> dict[str, Any]:
+    """A fight reply's data: the stored fight, without the numbers of the fighters
+    whose numbers are the GMs' (unless ``secret``: a reply only GMs get)."""
+    if combat is not None and not secret:
+        combat = replace(combat, fighters=tuple(
+            replace(f, stats={}, resist={}, hp_max=None) if numbers_hidden(ctx, f) else f
+            for f in combat.fighters))
     return {"kind": "ap20.fight", "event": event,
             "fight": COMBAT.dump(combat) if combat is not None else None, **extra}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.context import Context
 from bot.kits.encounter import life_words
-from bot.kits.layers import Roster
+from bot.kits.layers import Member, Roster
 from bot.messages import Attachment
 from bot.systems.v6.state import label
 from rules.kits.encounter import Life
@@ -40,6 +40,16 @@ def note(ctx: Context, unit: Unit) -> str:
                  fatigue=unit.fatigue)
 
 
+def life_of(member: Member | None) -> Life:
+    """The life state the base reports (dead stays dead); a member that cannot fight
+    without one is down; someone not in the fight is drawn as active."""
+    if member is None:
+        return Life.ACTIVE
+    if member.life is not Life.ACTIVE:
+        return member.life
+    return Life.ACTIVE if member.able else Life.DOWN
+
+
 def piece(ctx: Context, roster: Roster | None, unit: Unit, mark: str) -> FieldPiece:
     from bot.kits.field_picture import FieldPiece
 
@@ -47,7 +57,7 @@ def piece(ctx: Context, roster: Roster | None, unit: Unit, mark: str) -> FieldPi
     side = member.side if member is not None else "party"
     return FieldPiece(
         name=unit.name, mark=mark, cell=unit.cell, side="enemy" if side == "foe" else side,
-        facing=float(unit.facing), life=Life.DOWN if member and not member.able else Life.ACTIVE,
+        facing=float(unit.facing), life=life_of(member),
         posture=POSTURES.get(unit.posture, "upright"), size=v6.SIZES.get(unit.size, 1.0),
         note=note(ctx, unit))
 

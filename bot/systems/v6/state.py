@@ -4,17 +4,20 @@ movement numbers, and the hook that judges an attack (``bot.kits.layers.ATTACK``
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
+from bot.kits.encounter import life_text
 from bot.kits.layers import Member, Roster
 from bot.kits.references import may_act_for
 from bot.names import fold
 from bot.systems.v6.documents import FIELD
 from rules.errors import RuleError
 from rules.kits.advantage import AttackTactics
+from rules.kits.encounter import Life, require_active
 from rules.kits.grid import Coord, cell_name, parse_cell
 from rules.systems import v6
 from rules.systems.v6 import Field, Unit
@@ -30,8 +33,19 @@ def require_v6(ctx: Context) -> None:
 
 
 async def load(ctx: Context) -> Field:
+    """The field as of now: only the combatants still in the base's fight (one who
+    left frees its cell at once), and what was done on an earlier turn forgotten."""
     require_v6(ctx)
-    return await ctx.uow.load(FIELD)
+    f = await ctx.uow.load(FIELD)
+    roster = await layers.roster(ctx)
+    if roster is None:
+        return f
+    return f.keep(m.name for m in roster.members).on_turn(turn_key(roster))
+
+
+def turn_key(roster: Roster) -> str:
+    """The base's round and actor: what the field's turn marks belong to."""
+    return f"{roster.round}:{roster.current}" if roster.current is not None else ""
 
 
 def save(ctx: Context, f: Field) -> None:
@@ -62,6 +76,13 @@ def may_speak_for(ctx: Context, who: Member) -> bool:
 
 
 async def mover(ctx: Context, roster: Roster, named: str | None) -> Member:
+    """Who acts — and can (issue 24: the fallen cannot move, turn or change posture)."""
+    who = await _mover(ctx, roster, named)
+    require_active(who.name, who.life)
+    return who
+
+
+async def _mover(ctx: Context, roster: Roster, named: str | None) -> Member:
     """Who acts: the one named (own, or anyone for a GM), else the speaker's own
     combatant (their active character's), else for a GM the one whose turn it is."""
     if named:
@@ -131,11 +152,17 @@ def arrow(facing: int) -> str:
     return ARROWS[round(facing / 45) % 8]
 
 
-def unit_text(ctx: Context, unit: Unit) -> str:
+def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE) -> str:
+    """A combatant on the field: cell, facing, posture, sense (食草 / 震感 when not the
+    usual), fatigue, and its life state when fallen."""
     where = cell_name(*unit.cell) if unit.cell else ctx.t("v6.field.offboard")
+    sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
+        if unit.sense != "normal" else ""
+    fallen = ctx.t("v6.field.fallen", life=life_text(ctx, life)) \
+        if life is not Life.ACTIVE else ""
     return ctx.t("v6.field.unit", name=unit.name, cell=where, arrow=arrow(unit.facing),
                  facing=unit.facing, posture=label(ctx, "posture", unit.posture),
-                 fatigue=unit.fatigue)
+                 fatigue=unit.fatigue, sense=sense) + fallen
 
 
 def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
@@ -146,8 +173,12 @@ def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
 
 
 async def attack_hook(ctx: Context, query: layers.AttackQuery) -> tuple[AttackTactics, str]:
-    """``bot.kits.layers.ATTACK``: V6-1 / V6-2 on one attack — and its note."""
+    """``bot.kits.layers.ATTACK``: V6-1 / V6-2 on one attack — and its note. An attack
+    by the combatant whose turn it is is its tactical action (decision 12: a move
+    after it is a standalone one)."""
     f = await load(ctx)
+    if query.roster.current is not None and query.attacker == query.roster.current:
+        save(ctx, replace(f, acted=True))
     try:
         verdict = v6.tactics(f, query.attacker, query.target, query.kind,
                              query.roster.allies(query.attacker))
@@ -158,8 +189,6 @@ async def attack_hook(ctx: Context, query: layers.AttackQuery) -> tuple[AttackTa
     parts = [ctx.t("v6.note.layer", reason=label(ctx, "layer", layer.reason),
                    amount=f"{layer.amount:+d}") for layer in verdict.layers]
     facts = dict(verdict.facts)
-    if "parry" in verdict.lost_defense:
-        parts.append(ctx.t("v6.note.no_parry"))
     if facts.get("sector") in ("side", "back"):
         parts.append(label(ctx, "sector", str(facts["sector"])))
     if "flank" in facts:

@@ -59,7 +59,19 @@ Decisions where RULES.md and the seed are silent:
     blindsight / true sight, last until changed (the GM's call when they end).
 11. The damage of an attack is the expression typed (the seed's "usually weapon damage
     + attack strength" is written into it by the player).
-12. A fighter at 0 HP counts as incapacitated (AP-2: armor only).
+12. A fighter at 0 HP counts as incapacitated (AP-2: armor only) and is ``down``
+    (``rules.kits.encounter.Life``, issue 24), as is a 失能 one: it cannot act, its
+    turn is passed over without a refill. Attacks on it are allowed (armor only).
+13. (the seed's "precise calculation" is not used: AP-3 adds both levels against the
+    whole defence — docs/systems/ap20.md)
+14. The seed names no death: a fighter is dead only by the GM's word (``+死亡``). A dead
+    fighter cannot act nor be attacked; its turn is passed over.
+15. 隱匿 / 隱形 / 真實視覺 / 盲視 grant a benefit (AP-7), so only the GM sets them.
+    隱匿 ends with the attack it turned into a sneak attack (attacking gives the
+    attacker away); 隱形 and the senses last until the GM ends them.
+16. A fighter's maximum HP is its HP when it entered (a monster's AP-8 體質 × 5 ×
+    tier, a player's sheet 生命上限 when it has one); HP set by the GM stays within
+    0 … maximum.
 """
 
 from rules.systems.ap20.actions import ACTIONS, ALIASES, OWN_TURN_ONLY, Spend, action_key, spend
@@ -75,14 +87,18 @@ from rules.systems.ap20.attack import (
 from rules.systems.ap20.checks import Check, check, monster_hp, save_dc, saving_throw, tier_bonus
 from rules.systems.ap20.combat import (
     FLAGS,
+    GRANTING,
     SIDES,
     Combat,
     Fighter,
     Turn,
+    after_attack,
     check_turn,
+    hp_within,
     hurt,
     initiative,
     join,
+    life,
     next_turn,
     refill,
     remove,
@@ -102,11 +118,12 @@ from rules.systems.ap20.defense import Defense, defense_level
 from rules.systems.ap20.vocabulary import ATTRIBUTES, DEFAULT_AP, KEYS, SYSTEM, modifier
 
 __all__ = [
-    "ACTIONS", "ALIASES", "ATTRIBUTES", "DAMAGE_TYPES", "DEFAULT_AP", "FLAGS", "KEYS",
-    "OWN_TURN_ONLY", "SIDES", "SNEAK_CRIT", "SNEAK_HIT", "SYSTEM", "Attack", "AttackCheck",
-    "AttackSpec", "Check", "Combat", "DamageRoll", "Defense", "Fighter", "Spend", "Turn",
-    "action_key", "attack_check", "check", "check_expression", "check_turn", "damage_type",
-    "defense_level", "fixed_damage", "hurt", "initiative", "join", "modifier", "monster_hp",
+    "ACTIONS", "ALIASES", "ATTRIBUTES", "DAMAGE_TYPES", "DEFAULT_AP", "FLAGS", "GRANTING",
+    "KEYS", "OWN_TURN_ONLY", "SIDES", "SNEAK_CRIT", "SNEAK_HIT", "SYSTEM", "Attack",
+    "AttackCheck", "AttackSpec", "Check", "Combat", "DamageRoll", "Defense", "Fighter",
+    "Spend", "Turn", "action_key", "after_attack", "attack_check", "check",
+    "check_expression", "check_turn", "damage_type", "defense_level", "fixed_damage",
+    "hp_within", "hurt", "initiative", "join", "life", "modifier", "monster_hp",
     "next_turn", "refill", "remove", "resolve_attack", "roll_damage", "save_dc",
     "saving_throw", "spend", "spend_action", "tier_bonus", "update", "with_flags",
 ]

@@ -9,21 +9,27 @@ command); a GM-run fighter keeps them here in ``stats`` under the rules' keys
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits import turns
+from rules.kits.encounter import Life, capped, passes_fallen
 from rules.kits.turns import TurnOrder
 from rules.systems.ap20.actions import OWN_TURN_ONLY, Spend, action_key, spend
 from rules.systems.ap20.checks import Check, check
 from rules.systems.ap20.vocabulary import DEFAULT_AP
 
-FLAGS = ("incapacitated", "hidden", "invisible", "blindsight", "truesight")
-"""States a fighter may be in: 失能 (AP-2: armor only), 隱匿 / 隱形 (AP-7: its attacks
-are sneak attacks), 盲視 / 真實視覺 (AP-7: sneak attacks against it fail)."""
+FLAGS = ("dead", "incapacitated", "hidden", "invisible", "blindsight", "truesight")
+"""States a fighter may be in: 死亡 (decision 14: the GM's word), 失能 (AP-2: armor
+only; down), 隱匿 / 隱形 (AP-7: its attacks are sneak attacks), 盲視 / 真實視覺 (AP-7:
+sneak attacks against it fail)."""
+
+GRANTING = frozenset({"hidden", "invisible", "truesight", "blindsight"})
+"""Decision 15: states that grant a benefit in a fight come from the GM (or end by the
+rule's own action: 隱匿 ends with the attack it gave its sneak attack to)."""
 
 SIDES = ("party", "foe")
 
@@ -46,6 +52,8 @@ class Fighter:
     stats: dict[str, int] = field(default_factory=dict)
     flags: tuple[str, ...] = ()
     resist: dict[str, int] = field(default_factory=dict)
+    hp_max: int | None = None
+    revealed: bool = False
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -88,6 +96,17 @@ class Combat:
     def index(self, name: str) -> int:
         target = self.get(name)
         return next(i for i, f in enumerate(self.fighters) if f is target)
+
+
+def life(fighter: Fighter, hp: int | None) -> Life:
+    """Issue 24 on ap20's words (decisions 12, 14): 死亡 is dead; 失能 or 0 HP is down
+    (AP-2: armor only); else active. ``hp`` is the fighter's current HP (a player's is
+    on the sheet), None when it has none."""
+    if fighter.has("dead"):
+        return Life.DEAD
+    if fighter.has("incapacitated") or (hp is not None and hp <= 0):
+        return Life.DOWN
+    return Life.ACTIVE
 
 
 def _ordered(combat: Combat, order: TurnOrder[Fighter]) -> Combat:
@@ -136,7 +155,8 @@ def refill(fighter: Fighter) -> Fighter:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """A turn change: who ended, who acts now with its refill, the round."""
+    """A turn change: who ended, who acts now with its refill, the round, and the
+    fallen the turn passed over (in order)."""
 
     previous: str | None
     current: str
@@ -144,21 +164,30 @@ class Turn:
     new_round: bool
     ap_before: int
     ap_after: int
+    skipped: tuple[str, ...] = ()
 
 
-def next_turn(combat: Combat) -> tuple[Combat, Turn]:
-    """Start the fight (round 1, the first in order) or end the current turn; the
-    incoming actor's action points refill through the turn kit's ``on_turn_start``."""
-    if not combat.started:
-        first = combat.fighters[0]
-        members = (refill(first), *combat.fighters[1:])
-        started = Combat(members, 0, 1, True)
-        return started, Turn(None, first.name, 1, True, first.ap, first.ap_max)
-    before = combat.fighters[(combat.current + 1) % len(combat.fighters)].ap
-    order, change = turns.advance(combat.order, on_turn_start=refill)
-    return _ordered(combat, order), Turn(change.previous.name, change.current.name,
-                                              change.round, change.new_round, before,
-                                              change.current.ap)
+def next_turn(combat: Combat, lives: Mapping[str, Life] | None = None) -> tuple[Combat, Turn]:
+    """Start the fight (round 1) or end the current turn. The turn passes over every
+    fighter that is not active (``lives``: name → life, active when left out; issue
+    24); the incoming actor's action points refill through the turn kit's
+    ``on_turn_start`` (AP-1) — a fallen fighter gets no refill."""
+    lives = lives or {}
+
+    def life_of(fighter: Fighter) -> Life:
+        return lives.get(fighter.name, Life.ACTIVE)
+
+    def start(fighter: Fighter) -> Fighter:
+        return refill(fighter) if life_of(fighter) is Life.ACTIVE else fighter
+
+    order = (combat.order if combat.started
+             else TurnOrder(combat.fighters, len(combat.fighters) - 1, 0))
+    order, change = turns.advance(order, on_turn_start=start, skips=passes_fallen(life_of))
+    before = combat.get(change.current.name).ap
+    previous = change.previous.name if combat.started else None
+    return replace(_ordered(combat, order), started=True), Turn(
+        previous, change.current.name, change.round, change.new_round, before,
+        change.current.ap, tuple(f.name for f in change.skipped))
 
 
 def update(combat: Combat, name: str, **changes: Any) -> Combat:
@@ -198,6 +227,18 @@ def check_turn(combat: Combat, name: str, action: str) -> None:
     if action in OWN_TURN_ONLY and actor is not None and actor.name.casefold() != \
             name.strip().casefold():
         raise RuleError("ap20.not_your_turn", name=name, actor=actor.name, action=action)
+
+
+def hp_within(value: int, maximum: int | None) -> int:
+    """Decision 16 (issue 24 bounds): HP set or healed stays within 0 … the fighter's
+    maximum (only the floor when no maximum is known)."""
+    return capped(value, value if maximum is None else maximum)
+
+
+def after_attack(fighter: Fighter) -> Fighter:
+    """Decision 15: attacking gives a hidden (隱匿) attacker away — the state ends with
+    the attack it made a sneak attack; 隱形 (invisible) lasts until the GM ends it."""
+    return replace(fighter, flags=with_flags(fighter, drop=("hidden",)))
 
 
 def hurt(combat: Combat, name: str, amount: int) -> tuple[Combat, int | None, int | None]:

@@ -70,10 +70,13 @@ class DamageRoll:
 
 
 def check_expression(expression: str) -> None:
-    """Refuse a damage expression before anything is rolled or spent."""
+    """Refuse a damage expression before anything is rolled or spent: past a limit with
+    the dice engine's refusal (it names the real limit), else as unreadable."""
     try:
         parse_flat(expression, LIMITS)
     except RuleError as exc:
+        if exc.code.startswith("dice.too_"):
+            raise
         raise RuleError("ap20.bad_damage", expr=expression) from exc
 
 

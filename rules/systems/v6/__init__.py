@@ -47,6 +47,14 @@ Decisions where RULES.md and the seed are silent:
 9.  A flank (AP-7's "besieging with an ally from a blind spot") is an attack from the
     target's back while another combatant of the attacker's side who can fight is
     adjacent to the target; tremor sense and herbivores have no back, so no flank.
+10. Facing and position matter only when both fighters are placed.
+11. A move onto one's own cell is no move (``v6.no_move``).
+12. Turning is free on one's own turn (the seed: during a move, during the tactical
+    action or when it is done). The first move of a turn, before its tactical action
+    (an attack), costs only fatigue; a move after the attack, or a second move, is a
+    standalone move: fatigue and a tactical action of its own (``move_action``).
+13. A fallen combatant (down or dead) keeps its cell: a body blocks a base (the seed
+    drags the unconscious); one who left the fight frees its cell at once.
 """
 
 from rules.kits.game_system import GameSystem, Stat
@@ -61,6 +69,7 @@ from rules.systems.v6.field import (
     facing_toward,
     forced_move,
     move,
+    move_action,
     place,
     pose,
     resize,
@@ -110,6 +119,7 @@ __all__ = [
     "POSTURES", "POSTURE_ALIASES", "SENSES", "SENSE_ALIASES", "SIZES", "SIZE_ALIASES", "SYSTEM",
     "Field", "Gap", "Move", "MoveCost", "PostureChange", "Turned", "Unit", "attack_layers",
     "bearing", "change", "direction", "face", "facing_toward", "forced_move", "gap", "move",
+    "move_action",
     "move_cost", "place", "pose", "posture", "resize", "rest", "sector", "steps", "stride",
     "tactics",
 ]

@@ -49,9 +49,15 @@ class Unit:
 
 @dataclass(frozen=True)
 class Field:
+    """The board, its combatants, and what the combatant whose turn it is has done in
+    it (``turn``: the base's round and actor, ``moved`` / ``acted`` — decision 12)."""
+
     width: int = DEFAULT_SIZE
     height: int = DEFAULT_SIZE
     units: tuple[Unit, ...] = ()
+    turn: str = ""
+    moved: bool = False
+    acted: bool = False
 
     def find(self, name: str) -> Unit | None:
         folded = name.strip().casefold()
@@ -68,6 +74,26 @@ class Field:
     def drop(self, name: str) -> Field:
         return replace(self, units=tuple(u for u in self.units
                                          if u.name.casefold() != name.strip().casefold()))
+
+    def keep(self, names: Iterable[str]) -> Field:
+        """Only the combatants still in the fight (issue 24: one who left frees its
+        cell at once)."""
+        kept = {n.casefold() for n in names}
+        return replace(self, units=tuple(u for u in self.units if u.name.casefold() in kept))
+
+    def on_turn(self, turn: str) -> Field:
+        """The field as of the turn ``turn`` (the base's round and actor): what was done
+        in an earlier turn is forgotten."""
+        return self if turn == self.turn else replace(self, turn=turn, moved=False,
+                                                      acted=False)
+
+
+def move_action(f: Field) -> tuple[str, int] | None:
+    """Decision 12 (V6-3, the seed's 转向和移动): the first move of a turn, before its
+    tactical action, goes with that action and costs only fatigue (None); a move after
+    the turn's attack, or a second one, is a standalone move — a tactical action of its
+    own (``("tactical", 1)``)."""
+    return ("tactical", 1) if f.moved or f.acted else None
 
 
 def resize(f: Field, width: int, height: int) -> Field:
@@ -190,6 +216,8 @@ def move(f: Field, name: str, path: Sequence[Coord], *, base_stride: int = DEFAU
     unit = _placed(f, name)
     if not path:
         raise RuleError("v6.no_path")
+    if len(path) == 1 and path[0] == unit.cell and not climb:
+        raise RuleError("v6.no_move", name=unit.name, cell=grid.cell_name(*path[0]))
     for cell in path:
         _on_board(f, cell)
     _free(f, unit.name, path[-1], unit.size)

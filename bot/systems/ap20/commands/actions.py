@@ -13,7 +13,15 @@ from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.systems.ap20.args import integer, may_speak_for
-from bot.systems.ap20.state import actor, find, numbers, running, save, sheet_of
+from bot.systems.ap20.state import (
+    actor,
+    find,
+    numbers,
+    require_able,
+    running,
+    save,
+    sheet_of,
+)
 from bot.systems.ap20.table import command
 from bot.systems.ap20.text import label
 from rules.systems import ap20
@@ -89,6 +97,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
         else:
             raise CommandError(USAGE)
     fighter = await actor(ctx, combat, named)
+    await require_able(ctx, fighter)
     values = await numbers(ctx, fighter)
     combat, paid = ap20.spend_action(combat, fighter.name, action, mp=values.get("mp"),
                                      stamina=values.get("stamina"), stamina_base=stamina_base)

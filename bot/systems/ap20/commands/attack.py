@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot import systems
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
 from bot.kits.args import is_word, key_value
+from bot.kits.encounter import for_gms
+from bot.kits.hidden import deliver
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
@@ -18,7 +21,10 @@ from bot.systems.ap20.args import ECHO, kind, layer, may_speak_for
 from bot.systems.ap20.state import (
     actor,
     find,
+    life_of,
     numbers,
+    numbers_hidden,
+    require_able,
     roster_hook,
     running,
     save,
@@ -26,8 +32,9 @@ from bot.systems.ap20.state import (
     write_hp,
 )
 from bot.systems.ap20.table import command
-from bot.systems.ap20.text import label, signed
+from bot.systems.ap20.text import band_of, comparison, label, signed
 from rules.kits.advantage import DEFENSE_PARTS, AttackKind, AttackTactics, Layer
+from rules.kits.encounter import Life
 from rules.systems import ap20
 from rules.systems.ap20 import Attack, DamageRoll, Fighter
 
@@ -46,10 +53,11 @@ class AttackArgs:
     action: str = "standard"
     nodef: bool = False
     sneak: bool = False
+    hidden: bool = False
     by: str | None = None
 
 
-def parse_attack(text: str) -> AttackArgs:
+def parse_attack(ctx: Context, text: str) -> AttackArgs:
     tokens = text.split()
     if not tokens or key_value(tokens[0]) is not None:
         raise CommandError("ap20.error.atk_usage")
@@ -74,9 +82,17 @@ def parse_attack(text: str) -> AttackArgs:
             args.nodef = True
         elif is_word(token, "sneak", "偷襲", "偷袭"):
             args.sneak = True
+        elif is_word(token, "hidden", "暗骰", "秘密"):
+            args.hidden = True
         else:
-            raise CommandError("ap20.error.atk_word", word=token[:ECHO])
+            raise CommandError("ap20.error.atk_word", word=token[:ECHO],
+                               types=type_words(ctx))
     return args
+
+
+def type_words(ctx: Context) -> str:
+    """Every damage type in the reader's words, for a refusal that lists them."""
+    return ctx.t("ap20.sep").join(label(ctx, "type", k) for k in ap20.DAMAGE_TYPES)
 
 
 async def resistances(ctx: Context, fighter: Fighter) -> dict[str, int]:
@@ -102,7 +118,9 @@ def _roll_text(ctx: Context, rolls: tuple[int, ...], raw: int, net: int) -> str:
 
 
 def damage_text(ctx: Context, roll: DamageRoll, target: str, before: int | None,
-                after: int | None) -> str:
+                after: int | None, shown: str | None = None) -> str:
+    """The damage line; ``shown`` (a health band) stands for the HP numbers of a
+    fighter whose numbers are the GMs'."""
     dice = "+".join(str(d) for d in roll.dice)
     body = str(roll.rolled) if not roll.dice else ctx.t(
         "ap20.damage.body_crit" if roll.crit else "ap20.damage.body", expr=roll.expression,
@@ -111,15 +129,20 @@ def damage_text(ctx: Context, roll: DamageRoll, target: str, before: int | None,
     kind_ = ctx.t("ap20.damage.type", type=label(ctx, "type", roll.type)) if roll.type else ""
     resist = ctx.t("ap20.damage.resist", value=roll.resistance, taken=roll.taken) \
         if roll.resistance else ""
-    hp = ctx.t("ap20.damage.hp", name=target, before=before, after=after) \
-        if before is not None else ctx.t("ap20.damage.no_hp", name=target, taken=roll.taken)
-    if before is not None and after == 0 and before > 0:
-        hp += ctx.t("ap20.damage.down")
+    if shown is not None:
+        hp = ctx.t("ap20.damage.band", name=target, state=shown)
+    elif before is not None:
+        hp = ctx.t("ap20.damage.hp", name=target, before=before, after=after)
+        if after == 0 and before > 0:
+            hp += ctx.t("ap20.damage.down")
+    else:
+        hp = ctx.t("ap20.damage.no_hp", name=target, taken=roll.taken)
     return ctx.t("ap20.damage.line", body=body, type=kind_, resist=resist, hp=hp)
 
 
 def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackArgs,
-                result: Attack, notes: list[str], hp: tuple[int | None, int | None]) -> str:
+                result: Attack, notes: list[str], hp: tuple[int | None, int | None],
+                shown: str | None = None, revealed: bool = False) -> str:
     check = result.check
     tags = []
     if args.kind != "melee":
@@ -131,7 +154,7 @@ def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackAr
     if counts:
         tags.append("·".join(counts))
     if check.sneak:
-        tags.append(ctx.t("ap20.attack.sneak"))
+        tags.append(ctx.t("ap20.attack.sneak", crit=ap20.SNEAK_CRIT))
     elif check.sneak_cancelled:
         tags.append(ctx.t("ap20.attack.sneak_seen"))
     tags.extend(notes)
@@ -157,28 +180,38 @@ def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackAr
         tags=ctx.t("ap20.attack.tags", tags=ctx.t("ap20.attack.tag_sep").join(tags))
         if tags else "",
         roll=_roll_text(ctx, check.rolls, check.raw, check.advantage - check.disadvantage),
-        strength=ctx.t("ap20.attack.strength", hit=check.hit_level, pen=check.pen),
+        strength=ctx.t("ap20.attack.strength",
+                       hit=check.hit_level - (ap20.SNEAK_HIT if check.sneak else 0),
+                       pen=check.pen) + (ctx.t("ap20.attack.sneak_hit", value=ap20.SNEAK_HIT)
+                                         if check.sneak else ""),
         mods=signed(check.mods) if check.mods else "", total=check.total,
-        cmp="≥" if check.total >= check.defense else "<", defense=check.defense,
+        cmp=comparison(check.hit, check.total, check.defense), defense=check.defense,
         defense_note=note, outcome=outcome)]
     if result.damage is not None:
-        lines.append(damage_text(ctx, result.damage, target.name, *hp))
+        lines.append(damage_text(ctx, result.damage, target.name, *hp, shown=shown))
     reaction = (ctx.t("ap20.attack.reaction", name=target.name,
                       before=result.reaction_ap_before, after=result.reaction_ap_after)
                 if result.defended else "")
     lines.append(ctx.t("ap20.attack.ap", name=attacker.name, before=result.spend.ap_before,
                        after=result.spend.ap_after, reaction=reaction))
+    if revealed:
+        lines.append(ctx.t("ap20.attack.revealed", name=attacker.name))
     return "\n".join(lines)
 
 
 @command("atk", "attack", "攻擊", "攻击")
 async def atk(ctx: Context) -> list[Outgoing]:
-    args = parse_attack(ctx.args)
+    args = parse_attack(ctx, ctx.args)
     combat = await running(ctx)
     attacker = await actor(ctx, combat, args.by)
     target = find(combat, args.target)
     if target.name == attacker.name:
         raise CommandError("ap20.error.self_attack", name=target.name)
+    if args.sneak or args.hidden:  # decision 15: a sneak attack by word is the GM's ruling
+        require_gm_if_any(ctx)
+    await require_able(ctx, attacker)
+    if await life_of(ctx, target) is Life.DEAD:
+        raise CommandError("ap20.error.target_dead", name=target.name)
     ap20.check_turn(combat, attacker.name, args.action)
     mine, theirs = await numbers(ctx, attacker), await numbers(ctx, target)
     tactics = AttackTactics()
@@ -203,14 +236,33 @@ async def atk(ctx: Context) -> list[Outgoing]:
         resistances=await resistances(ctx, target), action=args.action)
     result = ap20.resolve_attack(ctx.dice, spec)
     combat = ap20.update(combat, attacker.name, ap=result.spend.ap_after)
+    revealed = result.check.sneak and attacker.has("hidden")
+    if revealed:
+        combat = ap20.update(combat, attacker.name,
+                             flags=ap20.after_attack(combat.get(attacker.name)).flags)
     combat = ap20.update(combat, target.name, ap=result.reaction_ap_after)
     before = after = None
     if result.damage is not None:
         combat, before, after = await write_hp(ctx, combat.get(target.name), combat,
                                                result.damage.taken)
     save(ctx, combat)
-    text = attack_text(ctx, attacker, target, args, result, notes, (before, after))
-    return [ctx.reply(text, {
+    text = attack_text(ctx, attacker, target, args, result, notes, (before, after),
+                       revealed=revealed)
+    data = attack_data(args, attacker, target, result, tactics.facts, before, after)
+    if args.hidden:
+        return deliver(ctx, ctx.user, attacker.name, text, data, hidden=True)
+    target_now = combat.get(target.name)
+    if result.damage is None or not numbers_hidden(ctx, target_now):
+        return [ctx.reply(text, data)]
+    shown = await band_of(ctx, target_now)
+    public = attack_text(ctx, attacker, target, args, result, notes, (before, after),
+                         shown=shown, revealed=revealed)
+    return for_gms(ctx, public, {**data, "hp": None}, text, data)
+
+
+def attack_data(args: AttackArgs, attacker: Fighter, target: Fighter, result: Attack,
+                facts: Any, before: int | None, after: int | None) -> dict[str, Any]:
+    return {
         "kind": "ap20.attack", "attacker": attacker.name, "target": target.name,
         "attack_kind": args.kind, "action": args.action, "defended": result.defended,
         "spend": {"ap_before": result.spend.ap_before, "ap_after": result.spend.ap_after},
@@ -228,12 +280,12 @@ async def atk(ctx: Context) -> list[Outgoing]:
                   "crit_by": result.check.crit_by,
                   "crit_threshold": result.check.crit_threshold,
                   "sneak": result.check.sneak, "fumble": result.check.fumble},
-        "tactics": dict(tactics.facts),
+        "tactics": dict(facts),
         "damage": None if result.damage is None else {
             "dice": list(result.damage.dice), "crit": result.damage.crit,
             "rolled": result.damage.rolled, "type": result.damage.type,
             "resistance": result.damage.resistance, "taken": result.damage.taken},
-        "hp": {"before": before, "after": after}})]
+        "hp": {"before": before, "after": after}}
 
 
 @command("dmg", "damage", "傷害", "伤害")
@@ -257,7 +309,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         elif (found := ap20.damage_type(token)) is not None:
             kind_ = found
         else:
-            raise CommandError("ap20.error.atk_word", word=token[:ECHO])
+            raise CommandError("ap20.error.dmg_word", word=token[:ECHO], types=type_words(ctx))
     resist = await resistances(ctx, target)
     if amount.isdigit():
         roll = ap20.fixed_damage(min(int(amount), 100_000), kind=kind_, resistances=resist)
@@ -265,10 +317,18 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         roll = ap20.roll_damage(ctx.dice, amount, kind=kind_, crit=crit, resistances=resist)
     else:
         raise CommandError("ap20.error.dmg_usage")
+    if await life_of(ctx, target) is Life.DEAD:
+        raise CommandError("ap20.error.target_dead", name=target.name)
     combat, before, after = await write_hp(ctx, target, combat, roll.taken)
     save(ctx, combat)
-    return [ctx.reply(damage_text(ctx, roll, target.name, before, after), {
-        "kind": "ap20.damage", "target": target.name, "dice": list(roll.dice),
-        "crit": roll.crit, "rolled": roll.rolled, "type": roll.type,
-        "resistance": roll.resistance, "taken": roll.taken,
-        "hp": {"before": before, "after": after}})]
+    text = damage_text(ctx, roll, target.name, before, after)
+    data = {"kind": "ap20.damage", "target": target.name, "dice": list(roll.dice),
+            "crit": roll.crit, "rolled": roll.rolled, "type": roll.type,
+            "resistance": roll.resistance, "taken": roll.taken,
+            "hp": {"before": before, "after": after}}
+    target_now = combat.get(target.name)
+    if not numbers_hidden(ctx, target_now):
+        return [ctx.reply(text, data)]
+    public = damage_text(ctx, roll, target.name, before, after,
+                         shown=await band_of(ctx, target_now))
+    return for_gms(ctx, public, {**data, "hp": None}, text, data)

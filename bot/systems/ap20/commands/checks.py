@@ -10,17 +10,29 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word, key_value
+from bot.kits.encounter import for_gms
 from bot.kits.references import active_sheet, require_may_read
 from bot.messages import Outgoing
 from bot.systems.ap20.args import ECHO, layer
-from bot.systems.ap20.state import actor, attribute, find, load, numbers, own_fighter
+from bot.systems.ap20.state import (
+    actor,
+    attribute,
+    find,
+    load,
+    numbers,
+    numbers_hidden,
+    own_fighter,
+    require_able,
+)
 from bot.systems.ap20.table import command
-from bot.systems.ap20.text import label, signed
+from bot.systems.ap20.text import comparison, label, signed
 from rules.kits.advantage import DEFENSE_PARTS, Layer
 from rules.systems import ap20
 from rules.systems.ap20 import Check, Fighter
 
-_NUMBER = re.compile(r"^(?:>=|≥|dc=?)?(\d{1,3})$", re.IGNORECASE)
+_NUMBER = re.compile(r"^(?:>=|≥|dc=?)?(\d{1,6})$", re.IGNORECASE)
+MAX_DC = 1000
+"""The highest DC a check takes (a larger number is refused, naming this limit)."""
 _MOD = re.compile(r"^[+-]\d{1,3}$")
 
 
@@ -34,7 +46,7 @@ class CheckArgs:
     by: str | None = None
 
 
-def parse_check(text: str, usage: str) -> CheckArgs:
+def parse_check(ctx: Context, text: str, usage: str) -> CheckArgs:
     args = CheckArgs()
     for token in text.split():
         pair = key_value(token)
@@ -49,9 +61,11 @@ def parse_check(text: str, usage: str) -> CheckArgs:
             args.layers.append(found)
         elif (match := _NUMBER.match(token)) and args.dc is None:
             args.dc = int(match.group(1))
+            if args.dc > MAX_DC:
+                raise CommandError("ap20.error.dc_too_big", dc=args.dc, limit=MAX_DC)
         else:
             raise CommandError("ap20.error.check_word", word=token[:ECHO],
-                               attributes=list(ap20.ATTRIBUTES))
+                               attributes=list(ap20.ATTRIBUTES), usage=ctx.t(usage))
     return args
 
 
@@ -103,7 +117,8 @@ def check_text(ctx: Context, key: str, who: str, stat: str | None, result: Check
     if result.dc is None:
         outcome = ""
     else:
-        outcome = ctx.t("ap20.check.outcome", cmp="≥" if result.total >= result.dc else "<",
+        outcome = ctx.t("ap20.check.outcome",
+                        cmp=comparison(bool(result.success), result.total, result.dc),
                         dc=result.dc, result=ctx.t("ap20.check.success" if result.success
                                                    else "ap20.check.failure"))
         if result.auto:
@@ -137,8 +152,10 @@ def tier_of(fighter: Fighter | None, values: dict[str, int]) -> int:
 @command("ra", "check", "檢定", "检定")
 async def ra(ctx: Context) -> list[Outgoing]:
     """An attribute check: d20 + modifier (+ tier, AP-8) [+ mods] [against a DC]."""
-    args = parse_check(ctx.args, "ap20.error.ra_usage")
+    args = parse_check(ctx, ctx.args, "ap20.error.ra_usage")
     who, values, fighter = await subject(ctx, args.by)
+    if fighter is not None:
+        await require_able(ctx, fighter)
     result = ap20.check(ctx.dice, modifier=modifier_of(values, args.stat, who), mods=args.mods,
                         tier=tier_of(fighter, values), dc=args.dc, layers=args.layers)
     return [ctx.reply(check_text(ctx, "ap20.check.line", who, args.stat, result),
@@ -149,10 +166,12 @@ async def ra(ctx: Context) -> list[Outgoing]:
 async def save(ctx: Context) -> list[Outgoing]:
     """AP-5: d20 + the attribute's modifier (+ tier) + mods ≥ DC; raw 1 fails and takes
     a critical, raw 20 succeeds."""
-    args = parse_check(ctx.args, "ap20.error.save_usage")
+    args = parse_check(ctx, ctx.args, "ap20.error.save_usage")
     if args.stat is None or args.dc is None:
         raise CommandError("ap20.error.save_usage")
     who, values, fighter = await subject(ctx, args.by)
+    if fighter is not None:
+        await require_able(ctx, fighter)
     result = ap20.saving_throw(ctx.dice, modifier=modifier_of(values, args.stat, who),
                                dc=args.dc, mods=args.mods, tier=tier_of(fighter, values),
                                layers=args.layers)
@@ -163,7 +182,7 @@ async def save(ctx: Context) -> list[Outgoing]:
 @command("dc", "難度", "难度")
 async def dc(ctx: Context) -> list[Outgoing]:
     """AP-5: a spell's or maneuver's DC = 10 + the attribute's modifier + mods."""
-    args = parse_check(ctx.args, "ap20.error.dc_usage")
+    args = parse_check(ctx, ctx.args, "ap20.error.dc_usage")
     if args.stat is None or args.dc is not None or args.layers:
         raise CommandError("ap20.error.dc_usage")
     who, values, _ = await subject(ctx, args.by, read=True)
@@ -192,11 +211,16 @@ async def def_(ctx: Context) -> list[Outgoing]:
     result = ap20.defense_level({p: values.get(p, 0) for p in DEFENSE_PARTS}, ap=ap,
                                 incapacitated=down)
     parts = "+".join(ctx.t("ap20.defense.part", part=label(ctx, "part", p), value=v)
-                     for p, v in result.clamped.items())
+                     for p, v in result.counted.items())
     note = ctx.t("ap20.attack.armor_only", reason=label(ctx, "armor_only", result.armor_only)) \
         if result.armor_only else ""
-    return [ctx.reply(ctx.t("ap20.defense.line", who=who, total=result.total, parts=parts,
-                            note=note),
-                      {"kind": "ap20.defense", "who": who, "total": result.total,
-                       "parts": result.parts, "clamped": result.clamped,
-                       "counted": result.counted, "armor_only": result.armor_only})]
+    text = ctx.t("ap20.defense.line", who=who, total=result.total, parts=parts, note=note)
+    data = {"kind": "ap20.defense", "who": who, "total": result.total,
+            "parts": result.parts, "clamped": result.clamped,
+            "counted": result.counted, "armor_only": result.armor_only}
+    if fighter is None or not numbers_hidden(ctx, fighter):
+        return [ctx.reply(text, data)]
+    public = ctx.t("ap20.defense.hidden", who=who)
+    if not ctx.is_gm:
+        return [ctx.reply(public, {"kind": "ap20.defense", "who": who})]
+    return for_gms(ctx, public, {"kind": "ap20.defense", "who": who}, text, data)

@@ -1,13 +1,16 @@
-"""The fight (AP-1 turns, decision 2 initiative): `.init` and `.pass` — as Avrae's
-`!init`: join, add, next, remove, set, end; `.init` alone shows the order."""
+"""The fight (AP-1 turns, decision 2 initiative) on the encounter kit (issue 24):
+`.init` with the shared verbs (join, add, start, next, list, end, remove) and ap20's
+own (set, reveal), `.pass` and `.ri`; `.init` alone shows the order."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word, key_value
+from bot.kits.encounter import for_gms, ping, route_init, skipped_line
 from bot.kits.references import active_sheet
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
@@ -15,14 +18,27 @@ from bot.systems.ap20.args import ECHO, integer, may_speak_for, name_arg
 from bot.systems.ap20.state import (
     attribute,
     find,
+    life_of,
     load,
     numbers,
+    numbers_hidden,
     refreshed,
     running,
     save,
+    set_hp,
+    sheet_value,
 )
 from bot.systems.ap20.table import command
-from bot.systems.ap20.text import fight_data, fight_text, fighter_line, label, turn_text
+from bot.systems.ap20.text import (
+    fight_data,
+    fight_text,
+    fighter_line,
+    health_parts,
+    initiative_detail,
+    label,
+    stat_block,
+    turn_text,
+)
 from rules.systems import ap20
 from rules.systems.ap20 import Combat, Fighter
 from rules.systems.ap20.damage import damage_type
@@ -30,6 +46,7 @@ from rules.systems.ap20.damage import damage_type
 USAGE = "ap20.error.init_usage"
 
 FLAG_WORDS = {
+    "dead": ("死亡", "dead"),
     "incapacitated": ("失能", "incapacitated", "down"),
     "hidden": ("隱匿", "隐匿", "hidden"),
     "invisible": ("隱形", "隐形", "invisible"),
@@ -63,27 +80,42 @@ def stat_key(word: str) -> str | None:
 
 @command("init", "先攻", "戰鬥", "战斗")
 async def init(ctx: Context) -> list[Outgoing]:
-    """`.init` shows; join / add / next / remove / set / end."""
+    """`.init` shows; the shared verbs (``bot.kits.encounter.route_init``: join / add /
+    start / next / list / end / remove) and ap20's own: set, reveal."""
+    return await route_init(ctx, {
+        "join": lambda c: join(c, c.args), "add": lambda c: add(c, c.args), "start": start,
+        "next": next_, "list": show, "end": end, "remove": lambda c: remove(c, c.args),
+    }, fallback=own_verbs)
+
+
+async def own_verbs(ctx: Context) -> list[Outgoing]:
+    """ap20's `.init` words besides the shared ones (and its older spellings)."""
     verb, _, rest = ctx.args.strip().partition(" ")
     rest = rest.strip()
-    if not verb or is_word(verb, "show", "list", "查看"):
-        combat = await load(ctx)
-        if combat is None:
-            return [ctx.reply(ctx.t("ap20.fight.none"), fight_data(None, "show"))]
-        return [ctx.reply(await fight_text(ctx, combat), fight_data(combat, "show"))]
-    if is_word(verb, "join", "加入"):
-        return await join(ctx, rest)
-    if is_word(verb, "add", "新增", "加"):
-        return await add(ctx, rest)
-    if is_word(verb, "next", "n", "下一個", "下一个", "結束回合", "结束回合"):
-        return await next_(ctx)
-    if is_word(verb, "remove", "rm", "移除"):
-        return await remove(ctx, rest)
     if is_word(verb, "set", "設定", "设定"):
         return await set_(ctx, rest)
-    if is_word(verb, "end", "結束", "结束"):
-        return await end(ctx)
+    if is_word(verb, "reveal", "公開", "公开"):
+        return await reveal(ctx, rest)
+    if is_word(verb, "n", "下一個", "下一个"):
+        return await next_(ctx)
+    if is_word(verb, "加"):
+        return await add(ctx, rest)
+    if is_word(verb, "查看"):
+        return await show(ctx)
     raise CommandError(USAGE)
+
+
+async def show(ctx: Context) -> list[Outgoing]:
+    """The order; a GM asking also gets the hidden numbers privately."""
+    combat = await load(ctx)
+    if combat is None:
+        return [ctx.reply(ctx.t("ap20.fight.none"), fight_data(ctx, None, "show"))]
+    public = await fight_text(ctx, combat)
+    if ctx.is_gm and any(numbers_hidden(ctx, f) for f in combat.fighters):
+        return for_gms(ctx, public, fight_data(ctx, combat, "show"),
+                       await fight_text(ctx, combat, secret=True),
+                       fight_data(ctx, combat, "show", secret=True))
+    return [ctx.reply(public, fight_data(ctx, combat, "show"))]
 
 
 @command("pass", "過", "过")
@@ -119,7 +151,9 @@ async def join(ctx: Context, rest: str) -> list[Outgoing]:
     value, bonus = _initiative_arg(rest)
     fighter = Fighter(character.name, "party", ctx.user, character.id)
     values = await numbers(ctx, fighter)
-    fighter = refreshed(fighter, values)
+    top = sheet_value(dict(character.stats or {}), "生命上限")
+    fighter = replace(refreshed(fighter, values),
+                      hp_max=top if top is not None else values.get("hp"))
     fighter = replace(fighter, ap=fighter.ap_max)
     return _entered(ctx, combat, fighter, values, value, bonus)
 
@@ -132,18 +166,22 @@ def _entered(ctx: Context, combat: Combat | None, fighter: Fighter,
         rolled = ap20.initiative(ctx.dice, modifier=modifier, mods=bonus, tier=fighter.tier)
         fighter = replace(fighter, initiative=rolled.total, init_rolls=rolled.rolls,
                           tiebreak=modifier)
-        detail = ctx.t("ap20.fight.init_roll", raw=rolled.raw, mod=f"{modifier:+d}",
-                       extra=(f"{bonus:+d}" if bonus else "")
-                       + (f"{rolled.tier_bonus:+d}" if rolled.tier_bonus else ""))
+        detail = initiative_detail(ctx, rolled.raw, modifier, bonus, rolled.tier_bonus)
     else:
         fighter = replace(fighter, initiative=value, tiebreak=modifier)
         detail = ctx.t("ap20.fight.init_set")
     combat = ap20.join(combat, fighter)
     save(ctx, combat)
+    place = combat.fighters.index(combat.get(fighter.name)) + 1
     text = ctx.t("ap20.fight.joined", name=fighter.name, init=fighter.initiative, detail=detail,
-                 side=label(ctx, "side", fighter.side), ap=fighter.ap_max,
-                 place=combat.fighters.index(combat.get(fighter.name)) + 1)
-    return [ctx.reply(text, fight_data(combat, "join", name=fighter.name))]
+                 side=label(ctx, "side", fighter.side), ap=fighter.ap_max, place=place)
+    secret_data = fight_data(ctx, combat, "join", secret=True, name=fighter.name)
+    if not numbers_hidden(ctx, fighter):
+        return [ctx.reply(text, secret_data)]
+    public = ctx.t("ap20.fight.joined_hidden", name=fighter.name, init=fighter.initiative,
+                   side=label(ctx, "side", fighter.side), place=place)
+    return for_gms(ctx, public, fight_data(ctx, combat, "join", name=fighter.name),
+                   f"{text}\n{stat_block(ctx, fighter)}", secret_data)
 
 
 async def add(ctx: Context, rest: str) -> list[Outgoing]:
@@ -192,14 +230,23 @@ async def add(ctx: Context, rest: str) -> list[Outgoing]:
     if "hp" not in stats and "con" in stats:
         stats["hp"] = ap20.monster_hp(stats["con"], tier)  # AP-8
     fighter = Fighter(name, side, None, None, tier=tier, ap=max(0, ap_max),
-                      ap_max=max(0, ap_max), stats=stats,
+                      ap_max=max(0, ap_max), stats=stats, hp_max=stats.get("hp"),
                       flags=tuple(f for f in ap20.FLAGS if f in flags), resist=resist)
     return _entered(ctx, combat, fighter, stats, value, bonus)
 
 
+async def start(ctx: Context) -> list[Outgoing]:
+    """`.init start` (GM): round 1 begins (what the first `.init next` does)."""
+    combat = await running(ctx)
+    if combat.started:
+        raise CommandError("ap20.error.started", actor=combat.actor.name if combat.actor else "")
+    return await next_(ctx)
+
+
 async def next_(ctx: Context) -> list[Outgoing]:
     """End the current turn (its player or a GM); the first `next` starts round 1 (GM).
-    The incoming fighter's AP refill to its max (AP-1; a player's max from the sheet)."""
+    The turn passes over the fallen (issue 24); the incoming fighter's AP refill to its
+    max (AP-1; a player's max from the sheet), and its player is pinged."""
     combat = await running(ctx)
     actor = combat.actor
     if actor is None:
@@ -212,25 +259,22 @@ async def next_(ctx: Context) -> list[Outgoing]:
             values = await numbers(ctx, fighter)
             combat = ap20.update(combat, fighter.name,
                                  ap_max=refreshed(fighter, values).ap_max)
-    combat, turn = ap20.next_turn(combat)
+    lives = {f.name: await life_of(ctx, f) for f in combat.fighters}
+    combat, turn = ap20.next_turn(combat, lives)
     save(ctx, combat)
     current = combat.get(turn.current)
-    out = ctx.reply(turn_text(ctx, turn, combat),
-                    fight_data(combat, "next", turn={"previous": turn.previous,
-                                                     "current": turn.current,
-                                                     "round": turn.round,
-                                                     "new_round": turn.new_round,
-                                                     "ap_before": turn.ap_before,
-                                                     "ap_after": turn.ap_after}))
-    if current.owner is not None:
-        out = replace(out, notify=(current.owner,))
-    return [out]
+    skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
+    text = "\n".join(t for t in (skipped, turn_text(ctx, turn, combat)) if t)
+    out = ctx.reply(text, fight_data(ctx, combat, "next", turn={
+        "previous": turn.previous, "current": turn.current, "round": turn.round,
+        "new_round": turn.new_round, "ap_before": turn.ap_before, "ap_after": turn.ap_after,
+        "skipped": list(turn.skipped)}))
+    return [ping(out, current.owner)]
 
 
 async def remove(ctx: Context, rest: str) -> list[Outgoing]:
-    """GM: a fighter leaves the fight; in a channel without GMs a player's fighter
-    only by its player's word (issue 22), a GM-run one by anyone's."""
-    require_gm_if_any(ctx)
+    """A fighter leaves the fight, by its player's word or a GM's (a GM-run one: a
+    GM's, anyone's in a channel without GMs — issues 22, 24)."""
     if not rest:
         raise CommandError(USAGE)
     combat = await running(ctx)
@@ -240,12 +284,15 @@ async def remove(ctx: Context, rest: str) -> list[Outgoing]:
     after = ap20.remove(combat, fighter.name)
     save(ctx, after)
     return [ctx.reply(ctx.t("ap20.fight.removed", name=fighter.name),
-                      fight_data(after, "remove", name=fighter.name))]
+                      fight_data(ctx, after, "remove", name=fighter.name))]
 
 
 async def set_(ctx: Context, rest: str) -> list[Outgoing]:
-    """`.init set 哥布林 ap=3 hp=5 +失能 -隱匿` — a player for their own fighter's
-    states, a GM for anything."""
+    """GM: `.init set 艾莉絲 hp=10 ap=3 +失能 -隱匿 +死亡` — any fighter's HP (a player's
+    on its sheet, within 0 … its maximum), action points, numbers and states (issue 24:
+    players change their own sheet with `.st`; the states that grant a benefit are the
+    GM's)."""
+    require_gm_if_any(ctx)
     tokens = rest.split()
     if len(tokens) < 2:
         raise CommandError("ap20.error.set_usage")
@@ -255,12 +302,13 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
         raise CommandError("ap20.error.not_yours", name=fighter.name)
     add_flags: list[str] = []
     drop_flags: list[str] = []
-    changes, stats = {}, dict(fighter.stats)
+    changes: dict[str, Any] = {}
+    stats = dict(fighter.stats)
+    hp: int | None = None
     for token in tokens[1:]:
         if token[:1] in "+-" and (flag := flag_key(token[1:])) is not None:
             (add_flags if token[0] == "+" else drop_flags).append(flag)
             continue
-        require_gm_if_any(ctx)
         pair = key_value(token)
         if pair is None:
             raise CommandError("ap20.error.set_usage")
@@ -274,28 +322,55 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
             changes["tier"] = number
         elif is_word(key, "init", "先攻"):
             changes["initiative"] = number
+        elif is_word(key, "hpmax", "生命上限"):
+            changes["hp_max"] = max(0, number)
+        elif is_word(key, *STAT_WORDS["hp"]):
+            hp = number
         elif (stat := stat_key(key)) is not None and fighter.character_id is None:
             stats[stat] = number
         else:
             raise CommandError("ap20.error.add_option", option=token[:ECHO])
     combat = ap20.update(combat, fighter.name, stats=stats,
                          flags=ap20.with_flags(fighter, add_flags, drop_flags), **changes)
+    if hp is not None:
+        combat, _, _ = await set_hp(ctx, combat.get(fighter.name), combat, hp)
     save(ctx, combat)
-    index = combat.fighters.index(combat.get(fighter.name))
-    return [ctx.reply(ctx.t("ap20.fight.updated", line=(await fighter_line(
-        ctx, combat, index)).strip()), fight_data(combat, "set", name=fighter.name))]
+    updated = combat.get(fighter.name)
+    index = combat.fighters.index(updated)
+    if hp is not None and updated.has("dead"):
+        dead = ctx.t("ap20.fight.still_dead")
+    elif fighter.has("dead") and not updated.has("dead"):
+        dead = ctx.t("ap20.fight.revived", name=fighter.name)
+    else:
+        dead = ""
+    line = (await fighter_line(ctx, combat, index, secret=True)).strip()
+    text = ctx.t("ap20.fight.updated", line=line) + dead
+    if not numbers_hidden(ctx, updated):
+        return [ctx.reply(text, fight_data(ctx, combat, "set", name=fighter.name))]
+    public = ctx.t("ap20.fight.updated", line=(await fighter_line(ctx, combat, index)).strip())
+    return for_gms(ctx, public, fight_data(ctx, combat, "set", name=fighter.name), text,
+                   fight_data(ctx, combat, "set", secret=True, name=fighter.name))
+
+
+async def reveal(ctx: Context, rest: str) -> list[Outgoing]:
+    """GM: `.init reveal 食人魔` — the fighter's numbers to the channel, from now on."""
+    require_gm_if_any(ctx)
+    if not rest:
+        raise CommandError("ap20.error.reveal_usage")
+    combat = await running(ctx)
+    fighter = find(combat, rest)
+    combat = ap20.update(combat, fighter.name, revealed=True)
+    save(ctx, combat)
+    return [ctx.reply(ctx.t("ap20.fight.revealed", block=stat_block(ctx, fighter)),
+                      fight_data(ctx, combat, "reveal", name=fighter.name))]
 
 
 async def end(ctx: Context) -> list[Outgoing]:
     require_gm_if_any(ctx)
     combat = await running(ctx)
     save(ctx, None)
-    parts = []
-    for fighter in combat.fighters:
-        hp = (await numbers(ctx, fighter)).get("hp")
-        if hp is not None:
-            parts.append(ctx.t("ap20.fight.end_item", name=fighter.name, hp=hp))
+    parts = [ctx.t("ap20.fight.end_item", name=fighter.name, state=" ".join(health))
+             for fighter in combat.fighters if (health := await health_parts(ctx, fighter))]
     return [ctx.reply(ctx.t("ap20.fight.ended", round=combat.round,
                             items=ctx.t("ap20.sep").join(parts) or "—"),
-                      fight_data(None, "end", rounds=combat.round))]
-
+                      fight_data(ctx, None, "end", rounds=combat.round))]

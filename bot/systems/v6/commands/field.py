@@ -6,6 +6,7 @@ action points; moves cost fatigue."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.context import Context
 from bot.errors import CommandError
@@ -33,6 +34,7 @@ from bot.systems.v6.state import (
 )
 from bot.systems.v6.table import command
 from rules.kits import grid
+from rules.kits.encounter import Life
 from rules.systems import v6
 
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*]\s*(\d{1,2})$", re.IGNORECASE)
@@ -129,6 +131,8 @@ async def pose(ctx: Context) -> list[Outgoing]:
     who = await mover(ctx, roster, by)
     f, change = v6.pose(f, who.name, after)
     paid = await layers.charge(ctx, who.name, change.kind, change.count)
+    if change.kind == "tactical" and roster.current == who.name:
+        f = replace(f, acted=True)  # decision 12: the turn's tactical action
     save(ctx, f)
     cost = ctx.t("v6.cost.paid", kind=label(ctx, "action", change.kind), count=change.count,
                  cost=paid.cost, before=paid.before, after=paid.after) if paid else ""
@@ -176,6 +180,7 @@ async def move(ctx: Context) -> list[Outgoing]:
     if partner is not None:
         helper = member(roster, partner)
         partner_stride = (await movement(ctx, helper, f.unit(helper.name)))["stride"]
+    standalone = v6.move_action(f) if roster.current is not None else None
     f, moved = v6.move(f, who.name, path or [unit.cell], base_stride=values["stride"],
                        agility=values.get("agility"), might=values.get("might"), mode=mode,
                        vaults=vaults, leaps=leaps, climb=climb, partner_stride=partner_stride)
@@ -183,7 +188,9 @@ async def move(ctx: Context) -> list[Outgoing]:
     if moved.roll:
         paid = await layers.charge(ctx, who.name, moved.action_kind or "tactical",
                                    moved.action_count)
-    save(ctx, f)
+    elif standalone is not None:
+        paid = await layers.charge(ctx, who.name, *standalone)
+    save(ctx, replace(f, moved=True) if roster.current is not None else f)
     if moved.roll:
         text = ctx.t("v6.field.rolled", name=who.name, start=moved.start, end=moved.end,
                      cost=ctx.t("v6.cost.paid", kind=label(ctx, "action", "tactical"),
@@ -205,6 +212,10 @@ async def move(ctx: Context) -> list[Outgoing]:
                      extra="".join(ctx.t("v6.move.extra", item=e) for e in extras),
                      fatigue=cost.fatigue, before=moved.fatigue_before,
                      after=moved.fatigue_after)
+        if paid is not None:
+            text += ctx.t("v6.move.standalone", cost=ctx.t(
+                "v6.cost.paid", kind=label(ctx, "action", paid.kind), count=paid.count,
+                cost=paid.cost, before=paid.before, after=paid.after))
     return [ctx.reply(text, field_data(f, "move", name=who.name, start=moved.start,
                                        end=moved.end, walked=moved.walked, roll=moved.roll,
                                        fatigue=moved.cost.fatigue if moved.cost else 0,
@@ -253,7 +264,9 @@ async def map_(ctx: Context) -> list[Outgoing]:
     placed = [u for u in (f.find(n) for n in names) if u is not None and u.cell is not None]
     marks = {u.cell: chr(ord("a") + i) for i, u in enumerate(placed) if i < 26}
     board = grid.render(f.width, f.height, {c: m for c, m in marks.items() if c})
-    legend = [f"{chr(ord('a') + i)} {unit_text(ctx, u)}" for i, u in enumerate(placed)]
+    lives = {m.name: m.life for m in roster.members} if roster else {}
+    legend = [f"{chr(ord('a') + i)} {unit_text(ctx, u, lives.get(u.name, Life.ACTIVE))}"
+              for i, u in enumerate(placed)]
     head = ctx.t("v6.field.head", width=f.width, height=f.height)
     unplaced = [n for n in names if f.find(n) is None or f.unit(n).cell is None]
     tail = [ctx.t("v6.field.unplaced", names=ctx.t("v6.note.sep").join(unplaced))

@@ -39,6 +39,17 @@ async def data(table: Table, user: str, text: str, dice: list[int] | None = None
     return out.text, out.data
 
 
+async def gm_copy(table: Table, user: str, text: str, dice: list[int] | None = None
+                  ) -> tuple[str, str, dict[str, Any]]:
+    """A reply about a GM-run fighter: the channel's text, and the GM's private copy
+    with its numbers (issue 24) and that copy's data."""
+    outs = await table.say(user, text, dice)
+    [public] = [o for o in outs if o.to == "channel"]
+    [secret] = [o for o in outs if o.to == "private" and o.user == "gm"]
+    assert secret.data is not None, secret.text
+    return public.text, secret.text, secret.data
+
+
 async def test_system_choice_and_a_layer_alone(table: Table) -> None:
     await table.text("gm", ".gm")
     assert await table.text("gm", ".system ap20") == "本頻道的規則系統改為 ap20（規則書·戰鬥篇）。"
@@ -61,18 +72,23 @@ async def test_joining_and_the_order(table: Table) -> None:
     await table.text("p1", ".st 敏捷 14")
     # decision 2: d20 + 敏捷 modifier (14 → +2)
     text, fight = await data(table, "p1", ".init join", [9])
-    assert text == "艾莉絲 加入戰鬥（我方）：先攻 11（9+2），排第 1，行動力 6"
+    assert text == "艾莉絲 加入戰鬥（我方）：先攻 11（d20 9 + 敏捷 2），排第 1，行動力 6"
     assert fight["fight"]["fighters"][0]["init_rolls"] == [9]
     # AP-8: a tier-3 monster adds 2 to its initiative (an attribute check); 體質 14 ×5×3
-    text, fight = await data(table, "gm", ".init add 巨魔 體質=14 tier=3 敏捷=10", [12])
-    assert text == "巨魔 加入戰鬥（敵方）：先攻 14（12+0+2），排第 1，行動力 6"
+    public, text, fight = await gm_copy(table, "gm", ".init add 巨魔 體質=14 tier=3 敏捷=10",
+                                        [12])
+    assert text.splitlines() == [
+        "巨魔 加入戰鬥（敵方）：先攻 14（d20 12 + 敏捷 0 + 等階 2），排第 1，行動力 6",
+        "📋 巨魔：生命 210/210、體質 14、敏捷 10、等階 3"]
+    # issue 24: the channel sees the name and the place, the GMs the numbers
+    assert public == "巨魔 加入戰鬥（敵方）：先攻 14，排第 1"
     troll = fight["fight"]["fighters"][0]
     assert (troll["name"], troll["stats"]["hp"], troll["tier"]) == ("巨魔", 210, 3)
     assert await table.text("p1", ".ri") == "⚠ 艾莉絲 已經在戰鬥中。"
     assert await table.text("p1", ".init add 哥布林") == "⚠ 只有本頻道的 GM 可以這麼做。"
     assert (await table.text("p1", ".init")).splitlines() == [
         "⚔ 戰鬥準備中（GM 用 .init next 開始）",
-        "  1. 巨魔（敵方）先攻 14｜行動力 6/6｜生命 210",
+        "  1. 巨魔（敵方）先攻 14｜行動力 6/6｜毫髮無傷",
         "  2. 艾莉絲（我方）先攻 11｜行動力 6/6"]
 
 
@@ -109,16 +125,19 @@ async def test_an_attack_with_defense_damage_and_resistance(table: Table) -> Non
     """AP-2 … AP-4, AP-9: 艾莉絲 (命中 5 破甲 1) hits 哥布林 (defence 2+3 = 5), who
     reacts for 1 AP; a fire hit is resisted by 3."""
     await started(table)
-    text, atk = await data(table, "p1", ".atk 哥布林 1d8+1 火焰", [7, 6])
+    public, text, atk = await gm_copy(table, "p1", ".atk 哥布林 1d8+1 火焰", [7, 6])
     assert text.splitlines() == [
         "⚔ 艾莉絲→哥布林：d20=7 +命中5+破甲1 = 13 ≥ 防禦 5 → 命中",
         "💥 1d8+1=[6]+1=7 火焰，抗性 −3 = 4 → 哥布林 生命 12→8",
         "行動力 艾莉絲 6→3；哥布林 防禦反應 6→5"]
+    # issue 24: the channel sees the GM's 哥布林's health band, not its HP
+    assert public.splitlines()[1] == "💥 1d8+1=[6]+1=7 火焰，抗性 −3 = 4 → 哥布林 受傷"
     assert (atk["check"]["total"], atk["defense"]["total"], atk["damage"]["taken"],
             atk["hp"]) == (13, 5, 4, {"before": 12, "after": 8})
     # a raw 20 crits: the dice doubled, the modifier once
-    text, atk = await data(table, "p1", ".atk 哥布林 1d8+1", [20, 5])
+    public, text, atk = await gm_copy(table, "p1", ".atk 哥布林 1d8+1", [20, 5])
     assert text.splitlines()[1] == "💥 重擊 1d8+1=[5]×2+1=11 → 哥布林 生命 8→0（倒下）"
+    assert public.splitlines()[1] == "💥 重擊 1d8+1=[5]×2+1=11 → 哥布林 倒下"
     assert atk["check"]["crit_by"] == "raw20"
     # out of AP for a third attack
     assert await table.text("p1", ".atk 哥布林 1d8") == "⚠ 行動力不足：標準動作要 3 點，只剩 0。"
@@ -147,11 +166,21 @@ async def test_sneak_attack_when_hidden_and_blindsight(table: Table) -> None:
     """AP-7: a hidden attacker rolls with advantage, 命中 +10, 重擊強度 +10; blindsight
     sees through it; AP-6: declared layers add up and cancel."""
     await started(table)
-    assert (await table.text("p1", ".init set 艾莉絲 +隱匿")).startswith("已更新：")
-    text, atk = await data(table, "p1", ".atk 哥布林 1d6", [3, 9, 4])
+    # issue 24: a state that grants a benefit is the GM's to set
+    assert await table.text("p1", ".init set 艾莉絲 +隱匿") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert (await table.text("gm", ".init set 艾莉絲 +隱匿")).startswith("已更新：")
+    _, text, atk = await gm_copy(table, "p1", ".atk 哥布林 1d6", [3, 9, 4])
     assert text.splitlines()[0] == (
-        "⚔ 艾莉絲→哥布林（優勢1｜偷襲）：d20[3,9]取高9 +命中15+破甲1 = 25 ≥ 防禦 5 → 命中")
+        "⚔ 艾莉絲→哥布林（優勢1｜偷襲：優勢1、重擊強度+10）：d20[3,9]取高9 +命中5+破甲1+偷襲10 "
+        "= 25 ≥ 防禦 5 → 命中")
+    assert text.splitlines()[-1] == "艾莉絲 攻擊後現身（隱匿解除）"
     assert atk["check"]["crit_threshold"] == 10 and atk["check"]["crit"] is False
+    # 隱匿 ended with that attack: the next one is no sneak attack
+    await table.text("gm", ".ap set 艾莉絲 6")
+    _, atk = await data(table, "p1", ".atk 哥布林", [8])
+    assert atk["check"]["sneak"] is False
+    await table.text("gm", ".ap set 艾莉絲 6")
+    await table.text("gm", ".init set 艾莉絲 +隱形")
     await table.text("gm", ".init set 哥布林 +盲視")
     text, atk = await data(table, "p1", ".atk 哥布林 adv2 dis", [2, 11])
     assert atk["check"]["sneak"] is False and atk["check"]["raw"] == 11
@@ -171,7 +200,7 @@ async def test_saves_dc_checks_defense_and_damage(table: Table) -> None:
         "🎲 艾莉絲「敏捷」檢定：d20[4,10]取高10 敏捷+2 （優勢1） = 12 ≥ DC 12 → 成功")
     assert await table.text("p2", ".def") == "🛡 鮑伯 防禦 5：護甲3+閃避0+格擋0+招架2"
     # AP-9 damage without a check: 真實 ignores the resistance
-    text, dmg = await data(table, "gm", ".dmg 哥布林 5 真實")
+    _, _, dmg = await gm_copy(table, "gm", ".dmg 哥布林 5 真實")
     assert (dmg["taken"], dmg["hp"]["after"]) == (5, 7)
     assert await table.text("p1", ".dmg 哥布林 5") == "⚠ 只有本頻道的 GM 可以這麼做。"
 
@@ -179,11 +208,12 @@ async def test_saves_dc_checks_defense_and_damage(table: Table) -> None:
 async def test_english_and_simplified(table: Table) -> None:
     await started(table)
     await table.text("gm", ".lang en")
-    text, _ = await data(table, "p1", ".atk 哥布林 1d8+1 fire", [7, 6])
+    public, text, _ = await gm_copy(table, "p1", ".atk 哥布林 1d8+1 fire", [7, 6])
     assert text.splitlines() == [
         "⚔ 艾莉絲→哥布林: d20=7 +hit 5 +pen 1 = 13 ≥ defense 5 → hit",
         "💥 1d8+1=[6]+1=7 fire, resistance −3 = 4 → 哥布林 HP 12→8",
         "AP 艾莉絲 6→3; 哥布林 defends, AP 6→5"]
+    assert public.splitlines()[1] == "💥 1d8+1=[6]+1=7 fire, resistance −3 = 4 → 哥布林 wounded"
     assert await table.text("p1", ".ap maneuver") == "⚠ Not enough AP: a maneuver costs 5, 3 left."
     await table.text("gm", ".lang zh-Hans")
     assert await table.text("p1", ".ap") == "行动力：艾莉絲 3/6、鮑伯 6/6、哥布林 5/6"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.console_session import Session, Step, assert_same_transcript, play
+from tests.console_session import Message, Session, Step, assert_same_transcript, play
 
 # --------------------------------------------------------------------------- the script
 
@@ -67,6 +67,15 @@ SCRIPT: list[Step] = [
 ]
 
 
+def both(session: Session, name: str) -> tuple[Message, Message]:
+    """A step's channel reply and the GM's private copy: the GM-run fighters' numbers
+    are the GM's (issue 24), the channel reads their health band."""
+    index = next(i for i, step in enumerate(session.script) if step.name == name)
+    [channel, secret] = session.by_line[index]
+    assert (channel["to"], secret["to"], secret["user"]) == ("channel", "private", "keeper")
+    return channel, secret
+
+
 @pytest.fixture(scope="module")
 async def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
     return await play(tmp_path_factory.mktemp("ap20_session"), SCRIPT)
@@ -81,45 +90,59 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
 
 def test_initiative_and_the_order(session: Session) -> None:
     assert session.text("join_alice") == (
-        "艾莉絲 加入戰鬥（我方）：先攻 13（11+2），排第 1，行動力 6")
-    assert session.text("add_ogre") == (
-        "食人魔 加入戰鬥（敵方）：先攻 11（10+0+1），排第 3，行動力 6")
-    assert session.text("order").splitlines()[1:] == [
+        "艾莉絲 加入戰鬥（我方）：先攻 13（d20 11 + 敏捷 2），排第 1，行動力 6")
+    public, secret = both(session, "add_ogre")
+    assert public["text"] == "食人魔 加入戰鬥（敵方）：先攻 11，排第 3"
+    assert secret["text"].splitlines() == [
+        "食人魔 加入戰鬥（敵方）：先攻 11（d20 10 + 敏捷 0 + 等階 1），排第 3，行動力 6",
+        "📋 食人魔：生命 20/20、敏捷 10、護甲 3、閃避 1、命中 4、破甲 3、韌性 2、"
+        "火焰抗性 2、等階 2"]
+    public, secret = both(session, "order")
+    assert public["text"].splitlines()[1:] == [
         "  1. 鮑伯（我方）先攻 16｜行動力 6/6｜生命 22",
         "  2. 艾莉絲（我方）先攻 13｜行動力 6/6｜生命 18",
-        "  3. 食人魔（敵方）先攻 11｜行動力 6/6｜生命 20",
+        "  3. 食人魔（敵方）先攻 11｜行動力 6/6｜毫髮無傷",
         "  4. 卡蘿（我方）先攻 9｜行動力 6/6｜生命 24",
-        "  5. 哥布林（敵方）先攻 5｜行動力 6/6｜生命 8"]
+        "  5. 哥布林（敵方）先攻 5｜行動力 6/6｜毫髮無傷"]
+    assert secret["text"].splitlines()[3] == "  3. 食人魔（敵方）先攻 11｜行動力 6/6｜生命 20"
     assert session.text("round_1") == "▶ 第 1 輪開始，輪到 鮑伯（行動力 6/6）"
     assert session.said("round_1")["data"]["turn"]["round"] == 1
 
 
 def test_attacks_defence_and_damage(session: Session) -> None:
-    assert session.text("bob_hit").splitlines() == [
+    public, secret = both(session, "bob_hit")
+    assert secret["text"].splitlines() == [
         "⚔ 鮑伯→食人魔：d20=14 +命中4+破甲2 = 20 ≥ 防禦 4 → 命中",
         "💥 1d8+2=[5]+2=7 揮砍 → 食人魔 生命 20→13",
         "行動力 鮑伯 6→3；食人魔 防禦反應 6→5"]
+    assert public["text"].splitlines()[1] == "💥 1d8+2=[5]+2=7 揮砍 → 食人魔 受傷"
+    assert public["data"]["hp"] is None
     assert session.text("bob_swift") == "鮑伯：迅捷動作 −2 行動力 3→1"
-    crit = session.data("alice_crit")
+    public, secret = both(session, "alice_crit")
+    crit = secret["data"]
     assert (crit["check"]["crit_by"], crit["damage"]["rolled"], crit["hp"]) == (
         "raw20", 9, {"before": 13, "after": 4})
-    assert session.text("alice_crit").splitlines()[1] == (
-        "💥 重擊 1d6+1=[4]×2+1=9 → 食人魔 生命 13→4")
+    assert secret["text"].splitlines()[1] == "💥 重擊 1d6+1=[4]×2+1=9 → 食人魔 生命 13→4"
+    assert public["text"].splitlines()[1] == "💥 重擊 1d6+1=[4]×2+1=9 → 食人魔 重傷"
     assert session.text("alice_cast") == "艾莉絲：瞬發施法 −1 行動力 3→2，精神力 −3 6→3"
     ogre = session.data("ogre_hit")
     assert (ogre["check"]["total"], ogre["defense"]["total"], ogre["reaction"],
             ogre["damage"]["rolled"], ogre["hp"]) == (
         16, 3, {"before": 2, "after": 1}, 10, {"before": 18, "after": 8})
+    # a raw 1 misses whatever the total: no ≥ beside the miss
+    assert session.text("ogre_fumble").splitlines()[0] == (
+        "⚔ 食人魔→鮑伯：d20=1 +命中4+破甲3 = 8 vs 防禦 5 → 大失敗，未命中")
     fumble = session.data("ogre_fumble")
     assert (fumble["check"]["fumble"], fumble["check"]["hit"], fumble["damage"]) == (
         True, False, None)
     assert fumble["spend"] == {"ap_before": 3, "ap_after": 0}
-    armor = session.data("carol_armor_only")
+    public, secret = both(session, "carol_armor_only")
+    armor = secret["data"]
     assert armor["defense"] == {"total": 3, "counted": {"armor": 3},
                                 "armor_only": "no_ap", "lost": []}
     assert armor["defended"] is False
-    assert session.text("carol_armor_only").splitlines()[1] == (
-        "💥 1d10=[7]=7 → 食人魔 生命 4→0（倒下）")
+    assert secret["text"].splitlines()[1] == "💥 1d10=[7]=7 → 食人魔 生命 4→0（倒下）"
+    assert public["text"].splitlines()[1] == "💥 1d10=[7]=7 → 食人魔 倒下"
     assert session.data("goblin_hit")["hp"] == {"before": 24, "after": 22}
 
 
@@ -128,13 +151,14 @@ def test_saves_refill_resistance_and_end(session: Session) -> None:
     turn = session.data("round_2")["turn"]
     assert (turn["current"], turn["round"], turn["new_round"], turn["ap_before"],
             turn["ap_after"]) == ("鮑伯", 2, True, 0, 6)
-    assert session.data("bob_goblin")["hp"] == {"before": 8, "after": 3}
-    goblin, ogre = session.data("fire_goblin"), session.data("fire_ogre")
+    assert both(session, "bob_goblin")[1]["data"]["hp"] == {"before": 8, "after": 3}
+    goblin, ogre = both(session, "fire_goblin")[1]["data"], both(session, "fire_ogre")[1]["data"]
     assert (goblin["resistance"], goblin["taken"], goblin["hp"]["after"]) == (0, 5, 0)
     assert (ogre["resistance"], ogre["taken"], ogre["hp"]) == (2, 2, {"before": 0, "after": 0})
-    assert session.text("fire_ogre") == "💥 4 火焰，抗性 −2 = 2 → 食人魔 生命 0→0"
+    assert both(session, "fire_ogre")[1]["text"] == "💥 4 火焰，抗性 −2 = 2 → 食人魔 生命 0→0"
+    assert both(session, "fire_ogre")[0]["text"] == "💥 4 火焰，抗性 −2 = 2 → 食人魔 倒下"
     assert session.text("ap_round_2") == (
         "行動力：鮑伯 3/6、艾莉絲 1/6、食人魔 0/6、卡蘿 2/6、哥布林 2/6")
     assert session.text("end") == (
-        "⚔ 戰鬥結束（共 2 輪）。鮑伯 生命 22、艾莉絲 生命 8、食人魔 生命 0、卡蘿 生命 22、"
-        "哥布林 生命 0")
+        "⚔ 戰鬥結束（共 2 輪）。鮑伯 生命 22、艾莉絲 生命 8、食人魔 倒下、卡蘿 生命 22、"
+        "哥布林 倒下")

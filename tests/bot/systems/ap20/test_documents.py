@@ -35,9 +35,16 @@ FIGHT = Combat((
             resist={"fire": 3})), current=1, round=1, started=True)
 
 
+NEW_FIELDS = {"hp_max": None, "revealed": False}
+"""What issue 24 added to a fighter (its maximum HP, whether the GM revealed its
+numbers): absent from an old fight, read as these defaults."""
+
+
 def test_a_fight_stored_by_the_old_code_reads_as_the_same_fight() -> None:
     assert COMBAT.read(OLD_FIGHT, 1, "console:table") == FIGHT
-    assert COMBAT.dump(FIGHT) == OLD_FIGHT  # stored, and shown in data.fight, as before
+    # stored as before, with the fields issue 24 added
+    assert COMBAT.dump(FIGHT) == {**OLD_FIGHT, "fighters": [
+        {**f, **NEW_FIELDS} for f in OLD_FIGHT["fighters"]]}
     # the old code stored {} for "no fight": a fight without fighters
     assert COMBAT.read({}, 1, "console:table") == Combat()
 
@@ -66,11 +73,14 @@ async def test_an_old_fight_plays_on(table: Table) -> None:
     await table.text("p1", ".st 敏捷 14 生命 18 行動力 7")
     await store(table.core, "ap20.combat", OLD_FIGHT)
     [shown] = await table.say("p1", ".init")
+    # issue 24: the GM's 哥布林 shows a health band, its numbers stay out of the data
     assert shown.text.splitlines() == [
         "⚔ 第 1 輪，輪到 哥布林",
         "  1. 艾莉絲（我方）先攻 15｜行動力 7/7｜生命 18",
-        "▶2. 哥布林（敵方）先攻 9｜行動力 6/6｜生命 12｜隱匿、盲視"]
-    assert shown.data is not None and shown.data["fight"] == OLD_FIGHT
+        "▶2. 哥布林（敵方）先攻 9｜行動力 6/6｜毫髮無傷｜隱匿、盲視"]
+    mine, goblin = OLD_FIGHT["fighters"]
+    assert shown.data is not None and shown.data["fight"] == {**OLD_FIGHT, "fighters": [
+        {**mine, **NEW_FIELDS}, {**goblin, **NEW_FIELDS, "stats": {}, "resist": {}}]}
     assert await table.text("gm", ".init next") == "▶ 第 2 輪開始，輪到 艾莉絲（行動力 7/7）"
     docs, _ = await stored(table.core)
     assert docs["ap20.combat"]["round"] == 2 and docs["ap20.combat"]["current"] == 0

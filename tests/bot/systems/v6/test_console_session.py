@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.console_session import Session, Step, assert_same_transcript, play
+from tests.console_session import Message, Session, Step, assert_same_transcript, play
 
 SCRIPT: list[Step] = [
     Step("keeper: .gm", []),
@@ -48,16 +48,27 @@ SCRIPT: list[Step] = [
     Step("carol: .pass", [], "to_bob"),
     Step("bob: .atk 斥候 1d8+2", [9, 3], "bob_front"),  # from the front: defended, 15 ≥ 8
     Step("bob: .pass", [], "to_scout"),
-    # the crawling target: V6-2 stand → crawl is a tactical action (3 AP); stride 3 → 1
+    # the crawling target: V6-2 stand → crawl is a tactical action (3 AP); stride 3 → 1;
+    # a move after the turn's tactical action is a standalone one (decision 12): 3 AP more
     Step("keeper: .pose 匍匐", [], "scout_crawl"),
     Step("keeper: .move G5", [], "scout_move"),
     Step("keeper: .atk 鮑伯 1d6", [], "scout_cannot_stab"),
     Step("keeper: .pass", [], "round_2"),
-    # crouching shot +1, crawling target −2: one disadvantage, the lower d20; no parry
+    # crouching shot +1, crawling target −2: one disadvantage, the lower d20; the scout
+    # has 0 AP left: armor only
     Step("alice: .atk 斥候 1d8+1 射擊", [15, 8, 3], "alice_vs_crawl"),
     Step("keeper: .map", [], "map_end"),
     Step("keeper: .init end", [], "end"),
 ]
+
+
+def to_gm(session: Session, name: str) -> Message:
+    """The GM's private copy of a step's reply: the scout's numbers are the GM's (issue
+    24); the channel's copy names its health band instead."""
+    index = next(i for i, step in enumerate(session.script) if step.name == name)
+    [channel, secret] = session.by_line[index]
+    assert (channel["to"], secret["to"]) == ("channel", "private"), (channel, secret)
+    return secret
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +84,7 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
 
 def test_setup_and_the_field(session: Session) -> None:
     assert session.text("system") == "本頻道的規則系統改為 ap20+v6（規則書·戰鬥篇 + 站位與姿勢）。"
-    order = [f["name"] for f in session.data("add_scout")["fight"]["fighters"]]
+    order = [f["name"] for f in to_gm(session, "add_scout")["data"]["fight"]["fighters"]]
     assert order == ["艾莉絲", "卡蘿", "鮑伯", "斥候"]
     assert session.text("place_scout") == "📍 斥候 F6↑ 站立 疲勞0（中型）"
     lines = session.text("map_start").splitlines()
@@ -83,7 +94,7 @@ def test_setup_and_the_field(session: Session) -> None:
 
 def test_the_crouching_archer(session: Session) -> None:
     assert session.text("alice_crouch") == "艾莉絲：站立→蹲伏，即時行動×1 行動力 −1 6→5"
-    shot = session.data("alice_shot")
+    shot = to_gm(session, "alice_shot")["data"]
     assert (shot["check"]["rolls"], shot["check"]["raw"], shot["check"]["advantage"],
             shot["check"]["disadvantage"], shot["check"]["total"], shot["defense"]["total"]) == (
         [6, 13], 13, 1, 0, 19, 8)
@@ -91,7 +102,7 @@ def test_the_crouching_archer(session: Session) -> None:
     assert shot["tactics"] == {"sector": "front", "distance": 6}
     assert (shot["spend"], shot["hp"]) == ({"ap_before": 5, "ap_after": 2},
                                            {"before": 24, "after": 18})
-    assert session.text("alice_shot").splitlines()[0] == (
+    assert to_gm(session, "alice_shot")["text"].splitlines()[0] == (
         "⚔ 艾莉絲→斥候（射擊｜優勢1｜蹲伏射擊+1）：d20[6,13]取高13 +命中5+破甲1 = 19 "
         "≥ 防禦 8 → 命中")
 
@@ -100,7 +111,7 @@ def test_the_flank(session: Session) -> None:
     move = session.data("carol_move")
     assert (move["start"], move["end"], move["walked"], move["stride"], move["fatigue"]) == (
         "A7", "F7", 5, 3, 2)
-    flank = session.data("carol_flank")
+    flank = to_gm(session, "carol_flank")["data"]
     assert flank["tactics"] == {"sector": "back", "distance": 0, "flank": "鮑伯"}
     assert (flank["defended"], flank["reaction"], flank["defense"]["armor_only"],
             flank["defense"]["total"]) == (False, {"before": 5, "after": 5}, "undefendable", 1)
@@ -109,12 +120,15 @@ def test_the_flank(session: Session) -> None:
             check["crit_threshold"], check["crit_by"]) == (
         True, [5, 11], 11, 13, 27, 10, "threshold")
     assert (flank["damage"]["rolled"], flank["hp"]) == (11, {"before": 18, "after": 7})
-    assert session.text("carol_flank").splitlines() == [
-        "⚔ 卡蘿→斥候（優勢1｜偷襲｜背後：無法防禦、與 鮑伯 夾擊）：d20[5,11]取高11 "
-        "+命中13+破甲3 = 27 ≥ 防禦 1（僅護甲：無法防禦） → 命中，重擊（骰點 ≥ 10）",
+    assert to_gm(session, "carol_flank")["text"].splitlines() == [
+        "⚔ 卡蘿→斥候（優勢1｜偷襲：優勢1、重擊強度+10｜背後：無法防禦、與 鮑伯 夾擊）："
+        "d20[5,11]取高11 +命中3+破甲3+偷襲10 = 27 ≥ 防禦 1（僅護甲：無法防禦） → 命中，重擊"
+        "（骰點 ≥ 10）",
         "💥 重擊 1d6+3=[4]×2+3=11 → 斥候 生命 18→7",
         "行動力 卡蘿 6→3"]
-    front = session.data("bob_front")
+    assert session.by_line[[s.name for s in session.script].index("carol_flank")][0][
+        "text"].splitlines()[1] == "💥 重擊 1d6+3=[4]×2+3=11 → 斥候 重傷"
+    front = to_gm(session, "bob_front")["data"]
     assert (front["tactics"]["sector"], front["defended"], front["reaction"],
             front["hp"]) == ("front", True, {"before": 5, "after": 4},
                              {"before": 7, "after": 2})
@@ -122,20 +136,22 @@ def test_the_flank(session: Session) -> None:
 
 def test_the_crawling_target(session: Session) -> None:
     assert session.text("scout_crawl") == "斥候：站立→匍匐，戰術行動×1 行動力 −3 6→3"
-    assert session.text("scout_move") == "👣 斥候 F6→G5：1 步，步幅 1；疲勞 +1 0→1"
+    assert session.text("scout_move") == (
+        "👣 斥候 F6→G5：1 步，步幅 1；疲勞 +1 0→1；單獨移動，戰術行動×1 行動力 −3 3→0")
     assert session.data("round_2")["turn"]["ap_after"] == 6
-    shot = session.data("alice_vs_crawl")
+    shot = to_gm(session, "alice_vs_crawl")["data"]
     check = shot["check"]
     assert (check["rolls"], check["raw"], check["advantage"], check["disadvantage"],
             check["layers"]) == ([15, 8], 8, 1, 2, [[1, "crouch_shot"], [-2, "crawl_target"]])
-    assert shot["defense"] == {"total": 5, "counted": {"armor": 1, "dodge": 4, "block": 0},
-                               "armor_only": None, "lost": ["parry"]}
+    assert shot["defense"] == {"total": 1, "counted": {"armor": 1},
+                               "armor_only": "no_ap", "lost": ["parry"]}
     assert (check["total"], shot["reaction"], shot["hp"]) == (
-        14, {"before": 3, "after": 2}, {"before": 2, "after": 0})
-    assert session.text("alice_vs_crawl").splitlines()[1] == (
+        14, {"before": 0, "after": 0}, {"before": 2, "after": 0})
+    assert to_gm(session, "alice_vs_crawl")["text"].splitlines()[1] == (
         "💥 1d8+1=[3]+1=4 → 斥候 生命 2→0（倒下）")
+    # issue 24: the map marks the fallen
     assert session.text("map_end").splitlines()[-4:] == [
         "a 艾莉絲 A1↘ 蹲伏 疲勞0", "b 卡蘿 F7→ 站立 疲勞2", "c 鮑伯 F4↓ 站立 疲勞0",
-        "d 斥候 G5↑ 匍匐 疲勞1"]
+        "d 斥候 G5↑ 匍匐 疲勞1（倒下）"]
     assert session.text("end") == (
-        "⚔ 戰鬥結束（共 2 輪）。艾莉絲 生命 18、卡蘿 生命 16、鮑伯 生命 22、斥候 生命 0")
+        "⚔ 戰鬥結束（共 2 輪）。艾莉絲 生命 18、卡蘿 生命 16、鮑伯 生命 22、斥候 倒下")

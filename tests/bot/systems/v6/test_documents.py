@@ -28,9 +28,15 @@ THE_FIELD = Field(16, 10, (
     Unit("艾莉絲", (0, 0), 135, fatigue=2)))
 
 
+TURN_MARKS = {"turn": "", "moved": False, "acted": False}
+"""What issue 24 added to the field (v6 decision 12: what the actor has done this
+turn): absent from an old field, read as these defaults."""
+
+
 def test_a_field_stored_by_the_old_code_reads_as_the_same_field() -> None:
     assert FIELD.read(OLD_FIELD, 1, "console:table") == THE_FIELD
-    assert FIELD.dump(THE_FIELD) == OLD_FIELD  # stored, and shown in data.field, as before
+    # stored as before, with the turn marks issue 24 added
+    assert FIELD.dump(THE_FIELD) == {**OLD_FIELD, **TURN_MARKS}
 
 
 async def test_an_old_field_plays_on(table: Table) -> None:
@@ -42,6 +48,9 @@ async def test_an_old_field_plays_on(table: Table) -> None:
     [shown] = await table.say("p1", ".map")
     assert shown.text.splitlines()[0] == "🗺 場地 16×10（1 格 = 1 步）"
     assert shown.text.splitlines()[-2:] == [
-        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 疲勞0"]
-    assert shown.data is not None and shown.data["field"] == OLD_FIELD
+        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 震感 疲勞0"]
+    # issue 24: 卡蘿, who is not in the fight, holds no place; the turn is 哥布林's
+    goblin, _, alice = OLD_FIELD["units"]
+    assert shown.data is not None and shown.data["field"] == {
+        **OLD_FIELD, "units": [goblin, alice], **TURN_MARKS, "turn": "1:哥布林"}
     assert await table.text("gm", ".fatigue 艾莉絲 0") == "艾莉絲 的疲勞 2→0"

@@ -43,6 +43,17 @@ async def data(table: Table, user: str, text: str, dice: list[int] | None = None
     return out.text, out.data
 
 
+async def gm_copy(table: Table, user: str, text: str, dice: list[int] | None = None
+                  ) -> tuple[str, str, dict[str, Any]]:
+    """A reply about the GM's 斥候: the channel's text and the GM's private copy with
+    its numbers (issue 24), and that copy's data."""
+    outs = await table.say(user, text, dice)
+    [public] = [o for o in outs if o.to == "channel"]
+    [secret] = [o for o in outs if o.to == "private" and o.user == "gm"]
+    assert secret.data is not None, secret.text
+    return public.text, secret.text, secret.data
+
+
 async def test_placing_and_the_map(table: Table) -> None:
     await prepare(table)
     # V6-4: bases never overlap
@@ -104,7 +115,7 @@ async def test_a_crouching_archer_against_a_crawling_target(table: Table) -> Non
     await table.text("gm", ".pass")
     text, atk = await data(table, "p1", ".atk 斥候 1d8+1 射擊 穿刺", [15, 8, 5])
     assert text.splitlines()[0] == (
-        "⚔ 艾莉絲→斥候（射擊｜優勢1·劣勢2｜蹲伏射擊+1、目標匍匐-2、匍匐不能招架）："
+        "⚔ 艾莉絲→斥候（射擊｜優勢1·劣勢2｜蹲伏射擊+1、目標匍匐-2）："
         "d20[15,8]取低8 +命中5+破甲1 = 14 ≥ 防禦 5（不計招架） → 命中")
     assert (atk["check"]["advantage"], atk["check"]["disadvantage"], atk["check"]["raw"]) == (
         1, 2, 8)
@@ -122,12 +133,13 @@ async def test_a_flank_from_behind_is_an_undefendable_sneak_attack(table: Table)
     await started(table)
     await table.text("p1", ".pass")
     await table.text("p2", ".pass")
-    text, atk = await data(table, "p3", ".atk 斥候 1d8 揮砍", [4, 9, 6])
+    public, text, atk = await gm_copy(table, "p3", ".atk 斥候 1d8 揮砍", [4, 9, 6])
     assert text.splitlines() == [
-        "⚔ 卡蘿→斥候（優勢1｜偷襲｜背後：無法防禦、與 鮑伯 夾擊）：d20[4,9]取高9 "
-        "+命中13+破甲3 = 25 ≥ 防禦 1（僅護甲：無法防禦） → 命中",
+        "⚔ 卡蘿→斥候（優勢1｜偷襲：優勢1、重擊強度+10｜背後：無法防禦、與 鮑伯 夾擊）："
+        "d20[4,9]取高9 +命中3+破甲3+偷襲10 = 25 ≥ 防禦 1（僅護甲：無法防禦） → 命中",
         "💥 1d8=[6]=6 揮砍 → 斥候 生命 14→8",
         "行動力 卡蘿 6→3"]
+    assert public.splitlines()[1] == "💥 1d8=[6]=6 揮砍 → 斥候 受傷"
     assert atk["defended"] is False and atk["reaction"]["after"] == 6
     assert atk["tactics"] == {"sector": "back", "distance": 1, "flank": "鮑伯"}
     # from the front it is defended
@@ -143,11 +155,16 @@ async def test_moves_cost_fatigue(table: Table) -> None:
     assert text == "👣 艾莉絲 A1→A5：4 步，步幅 4；疲勞 +1 0→1"
     assert (move["walked"], move["stride"], move["fatigue_after"]) == (4, 4, 1)
     await table.text("p1", ".pose 蹲伏")
-    assert await table.text("p1", ".move C5") == "👣 艾莉絲 A5→C5：2 步，步幅 2；疲勞 +1 1→2"
+    # decision 12: a second move in a turn is a standalone one, a tactical action (3 AP)
+    assert await table.text("p1", ".move C5") == (
+        "👣 艾莉絲 A5→C5：2 步，步幅 2；疲勞 +1 1→2；單獨移動，戰術行動×1 行動力 −3 5→2")
     assert await table.text("p1", ".move C7 vault=2") == (
         "⚠ 障礙高 2 步，要低於 靈巧÷2 = 2 才能翻越。")
+    assert await table.text("p1", ".move C6 vault=1") == "⚠ 行動力不足：戰術行動×1要 3 點，只剩 2。"
+    await table.text("gm", ".init set 艾莉絲 ap=5")
     assert await table.text("p1", ".move C6 vault=1") == (
-        "👣 艾莉絲 C5→C6：1 步，步幅 2，障礙 +2 步；疲勞 +2 2→4")
+        "👣 艾莉絲 C5→C6：1 步，步幅 2，障礙 +2 步；疲勞 +2 2→4；單獨移動，戰術行動×1 "
+        "行動力 −3 5→2")
     assert await table.text("p2", ".move E3") == (
         "⚠ 鮑伯 只能在自己的回合轉向或移動：現在輪到 艾莉絲。")
     await table.text("p1", ".pose 骑坐")
@@ -176,4 +193,46 @@ async def test_english(table: Table) -> None:
         "艾莉絲: standing→crouching, instant action×1 AP −1 6→5")
     assert await table.text("p1", ".move A3") == (
         "👣 艾莉絲 A1→A3: distance 2, stride 2; fatigue +1 0→1")
+    assert await table.text("p1", ".move A3") == (
+        "⚠ 艾莉絲 is on A3 already: name another cell to move to.")
     assert (await table.text("p1", ".help pose")).startswith(".pose / ")
+
+
+async def test_the_move_goes_before_the_attack(table: Table) -> None:
+    """Decision 12 (the seed's 转向和移动): the turn's first move, before its attack,
+    costs only fatigue; a move after the attack is a tactical action of its own;
+    turning on one's own turn is free."""
+    await started(table)
+    await table.text("gm", ".place 艾莉絲 D4 S")
+    assert await table.text("p1", ".move D6") == "👣 艾莉絲 D4→D6：2 步，步幅 4；疲勞 +1 0→1"
+    await gm_copy(table, "p1", ".atk 斥候 1d4", [15, 3, 2])
+    assert await table.text("p1", ".move D7") == (
+        "👣 艾莉絲 D6→D7：1 步，步幅 4；疲勞 +1 1→2；單獨移動，戰術行動×1 行動力 −3 3→0")
+    assert await table.text("p1", ".face 北") == "艾莉絲 轉向 0°↑（原 180°）"
+    # the next turn starts afresh
+    await table.text("p1", ".pass")
+    assert await table.text("p2", ".move E3") == "👣 鮑伯 E4→E3：1 步，步幅 3；疲勞 +1 0→1"
+
+
+async def test_the_fallen_and_those_who_left(table: Table) -> None:
+    """Issue 24 on the field: one who left the fight frees its cell at once; the down
+    and the dead keep theirs, are marked in the map's legend and cannot move; the
+    place reply and the legend name 食草 and 震感."""
+    await started(table)
+    assert await table.text("gm", ".place 斥候 E5 北 震感") == "📍 斥候 E5↑ 站立 震感 疲勞0（中型）"
+    assert await table.text("gm", ".place 卡蘿 F7 N 食草") == "📍 卡蘿 F7↑ 站立 食草 疲勞0（中型）"
+    assert await table.text("p1", ".move E5") == "⚠ 艾莉絲 放到 E5 會和 斥候 的底盤重疊。"
+    await table.text("gm", ".init remove 斥候")
+    assert await table.text("p1", ".move E5") == "👣 艾莉絲 A1→E5：5 步，步幅 4；疲勞 +2 0→2"
+    await table.text("gm", ".init set 鮑伯 hp=0")
+    await table.text("gm", ".init set 卡蘿 +死亡")
+    assert (await table.text("gm", ".map")).splitlines()[-3:] == [
+        "a 艾莉絲 E5↘ 站立 疲勞2", "b 鮑伯 E4← 站立 疲勞0（倒下）",
+        "c 卡蘿 F7↑ 站立 食草 疲勞0（死亡）"]
+    assert await table.text("gm", ".move D4 by=鮑伯") == "⚠ 鮑伯 已倒下，不能行動。"
+    assert await table.text("gm", ".pose 蹲伏 by=卡蘿") == "⚠ 卡蘿 已死亡，不能行動。"
+    # a body keeps its cell (v6 decision 13)
+    assert await table.text("gm", ".shove 艾莉絲 E3") == (
+        "艾莉絲 被迫移動 E5→E5（0 步，不花疲勞），撞上 鮑伯 停下")
+    # `.field` (plurk's word for the board) shows the map here
+    assert (await table.text("p1", ".field")).startswith("🗺 場地 12×12")

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot.kits import field_picture as fp
+from bot.kits.layers import Member
+from bot.systems.v6.map_view import life_of
+from rules.kits.encounter import Life
 from tests.bot.systems.v6.test_field import prepare
 from tests.support import Table
 
@@ -78,3 +82,15 @@ async def test_field_is_the_map_where_v6_is_played(table: Table) -> None:
     await table.text("gm", ".system ap20")
     assert await table.text("gm", ".field") == (
         "⚠ .field 是 plurk、v6 規則系統的指令；本頻道玩的是 ap20（可用 .system 切換）。")
+
+
+@pytest.mark.parametrize(("member", "life"), [
+    (None, Life.ACTIVE),
+    (Member("卡蘿", "party"), Life.ACTIVE),
+    (Member("卡蘿", "party", able=False), Life.DOWN),
+    (Member("哥布林", "foe", able=False, life=Life.DEAD), Life.DEAD),
+    (Member("哥布林", "foe", able=False, life=Life.DOWN), Life.DOWN),
+])
+def test_the_map_draws_the_life_state_the_base_reports(member: Member | None, life: Life) -> None:
+    """A fighter the GM declared dead is drawn dead, not merely down (issue 24 item 6)."""
+    assert life_of(member) is life
