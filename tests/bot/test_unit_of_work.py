@@ -412,22 +412,26 @@ async def test_kept_messages_come_back_oldest_first_after_a_row_was_written_agai
         await core.close()
 
 
-async def test_gms_are_read_in_the_order_they_became_gms_then_by_id(core: Core) -> None:
+async def test_gms_are_read_in_the_order_they_became_gms_then_by_id(
+        any_settings: Settings) -> None:
     """The oldest GM first; GMs of one moment (an older schema gave every GM of a
-    table the same ``since``) by user id."""
+    table the same ``since``) by user id, not in the order their rows were written."""
     def add(user: str) -> Callable[[UnitOfWork], Awaitable[None]]:
         async def work(uow: UnitOfWork) -> None:
             uow.add_gm(user, user.upper())
         return work
-    for user in ("zed", "amy"):
-        await in_unit(core, add(user))
-    async with core.engine.begin() as connection:
-        table = (await connection.execute(select(sql.CHANNELS.c.id))).scalar_one()
-        moment = datetime(2026, 1, 1)
-        await connection.execute(insert(sql.GMS), [
-            {"channel_id": table, "user": user, "display_name": "", "since": moment}
-            for user in ("yan", "bea")])
 
     async def gms(uow: UnitOfWork) -> list[str]:
         return [gm.user for gm in uow.channel.gms]
-    assert await stored(core, gms) == ["bea", "yan", "zed", "amy"]
+    core = await Core.open(any_settings)
+    try:
+        for user in ("zed", "amy"):
+            await in_unit(core, add(user))
+        async with core.engine.begin() as connection:
+            table = (await connection.execute(select(sql.CHANNELS.c.id))).scalar_one()
+            await connection.execute(insert(sql.GMS), [
+                {"channel_id": table, "user": user, "display_name": "",
+                 "since": datetime(2026, 1, 1)} for user in ("yan", "bea")])
+        assert await stored(core, gms) == ["bea", "yan", "zed", "amy"]
+    finally:
+        await core.close()
