@@ -582,3 +582,22 @@ async def test_an_undeliverable_private_message_is_told_in_the_platforms_languag
     assert [o.text for o in notice] == [
         "无法私讯 Keeper（可能尚未加机器人好友或关闭了私讯）。"
         "内容已保留，加好友后请输入 .gm pending 取回。"]
+
+
+async def test_a_command_that_fails_before_reading_its_table_answers_in_its_language(
+        core: Core) -> None:
+    """The language the channel last answered in (here its own, not its platform's)."""
+    table = Table(core, "900", platform="qq")
+    await table.say("1", ".lang en")
+    core.writer.cache.clear()  # the table is read again…
+
+    def fail(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "FROM channels" in statement:
+            raise OSError("disk gone")  # …and that read fails
+    event.listen(core.writer.sync_engine, "before_cursor_execute", fail)
+    try:
+        assert await table.text("1", ".r 1d6") == (
+            "⚠ An internal error occurred; nothing was changed. Please try again "
+            "later or tell the operator.")
+    finally:
+        event.remove(core.writer.sync_engine, "before_cursor_execute", fail)

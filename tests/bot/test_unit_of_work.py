@@ -211,7 +211,7 @@ async def test_another_table_is_read_with_its_gms_and_created_with_the_system_as
         made = await uow.table("console", key, "dnd5e", create=True)
         assert made is not None
         made.gms = [Gm("k", "Keeper"), Gm("j", "")]
-        made.locale = "en"
+        made.locale, made.default_die = "en", "d20"
         return missing, made
     missing, made = await in_unit(core, create)
     assert missing is None and made is not None
@@ -220,7 +220,7 @@ async def test_another_table_is_read_with_its_gms_and_created_with_the_system_as
     async def read(uow: UnitOfWork) -> Table | None:
         return await uow.table("console", key, "coc")
     assert await in_unit(core, read) == Table(
-        made.id, "console", key, "dnd5e", "en", made.default_die,
+        made.id, "console", key, "dnd5e", "en", "d20",
         [Gm("k", "Keeper"), Gm("j", "")])
 
     async def copy_to(uow: UnitOfWork) -> Table:
