@@ -50,3 +50,46 @@ async def test_system_vocabulary_reads_in_the_channels_script(
     await table.text("alice", ".st 觀察 5 靈巧 3 醫療 2")
     await table.text("alice", f".lang {locale}")
     assert await table.text("alice", ".st show") == expected
+
+
+def test_english_replies_hold_no_chinese_with_latin_names() -> None:
+    """Issue 24 (plurk finding): the same with the placeholders filled with Latin text,
+    as an English table's names are — the list separator 、 was once swapped for ", "
+    only in a reply that held a Han character, so a check filled with 觀察 could not
+    see an English list joined with 、."""
+    texts = {}
+    catalog = systems.catalog()
+    for key, template in catalog._messages["en"].items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        texts[key] = catalog.text("en", key, **dict.fromkeys(fields, "Alice"))
+    assert {key: text for key, text in texts.items()
+            if CJK.search(text.replace(PREFIXES, ""))} == {}
+
+
+async def test_english_lists_of_latin_names_are_joined_in_english(table: Table) -> None:
+    """The lists the finding named — `.ap` costs, `.gm list`, `.st del` — and the
+    battle's, at an English table whose every name is Latin; `.ap spend` names the
+    character, not the account."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".lang en")
+    await table.text("gm", ".gm add bob")
+    await table.text("alice", ".pc new Alice")
+    await table.text("alice", ".st HP 10 DEX 4 Observe 3")
+    await table.text("carol", ".pc new Carol")
+    await table.text("alice", ".battle join")
+    await table.text("carol", ".battle join")
+    await table.say("gm", ".ap grant 5")
+    replies = [
+        await table.text("alice", ".ap spend observe"),
+        await table.text("gm", ".ap"),
+        await table.text("gm", ".gm list"),
+        await table.text("alice", ".st del Observe DEX"),
+        await table.text("gm", ".battle"),
+    ]
+    assert replies == [
+        "Alice spends 1 AP (observe/search): 5 → 4",
+        "📋 Action points (AP): 4\nCosts: observe/search 1, interview 1, move 2, use an item 1",
+        "GMs of this channel: gm, bob",
+        "Removed from Alice: Observe, DEX",
+        "No battle is running. Joined: Alice, Carol; enemies: (none).",
+    ]

@@ -9,6 +9,7 @@ import logging
 import subprocess
 import sys
 import time
+from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from sqlalchemy import event, func, select, text
 
 from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
-from bot.messages import Incoming, Outgoing
+from bot.messages import Attachment, Incoming, Outgoing
 from bot.store import db, outbox
 from bot.store.models import OutboxMessage, PendingPrivate
 from tests.conftest import make_settings
@@ -373,3 +374,15 @@ async def test_taken_rows_are_trusted_from_when_the_take_began() -> None:
     began = claims.valid_until - (outbox.LEASE - outbox.MARGIN)
     assert before <= began < before + 0.1
     await claims.close()
+
+
+def test_a_stored_reply_keeps_every_field_and_gets_its_id() -> None:
+    """`Outgoing.stored_as` names each field (faster than `dataclasses.replace`, for
+    every reply the writer stores): it must agree with `replace` on every field."""
+    out = Outgoing("private", "c", "text", user="u", data={"k": 1}, secret=True,
+                   notify=("v",), block=True, attachment=Attachment("a.txt", b"x"),
+                   player_private=True, log_summary="summary")
+    assert out.stored_as(7) == replace(out, outbox_id=7)
+    assert {f.name for f in fields(Outgoing)} == {
+        "to", "channel", "text", "user", "data", "secret", "notify", "block", "attachment",
+        "player_private", "log_summary", "outbox_id"}

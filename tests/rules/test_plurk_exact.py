@@ -317,8 +317,8 @@ REFUSALS = [
      {"action": "dance", "known": "attack, item, move, parry, skill"}),
     ("a field the GM may not change",
      lambda: P.update_combatant(_duel(), "Ann", position="B2"), "plurk.bad_field",
-     {"field": "position", "allowed": "armor, bp, bp_max, con, dex, hp, human_like, kind, owner, "
-                                  "stuck_in, unconscious, weapon_durability"}),
+     {"field": "position", "allowed": "armor, bp, bp_max, con, dead, dex, hp, hp_max, human_like, "
+                                  "kind, owner, stuck_in, unconscious, weapon_durability"}),
     ("a negative armor",
      lambda: P.update_combatant(_duel(), "Ann", armor=-1), "plurk.negative_amount",
      {"name": "armor", "amount": -1}),

@@ -24,6 +24,7 @@ from bot.systems.plurk_trpg.documents import BATTLE, BATTLE_SETUP, FatalEvent, S
 from bot.systems.plurk_trpg.fatal import pending_fatal
 from bot.systems.plurk_trpg.system import CON, DEX, HP, require_plurk
 from bot.unit_of_work import Sheet
+from rules.kits.encounter import require_active
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant, Entrant
 
@@ -163,6 +164,26 @@ async def sync_sheet_hp(ctx: Context, stored: StoredBattle, battle: Battle) -> B
         if hp is not None and hp != combatant.hp:
             battle = plurk.update_combatant(battle, combatant.name, hp=hp)
     return battle
+
+
+async def fighting_as(ctx: Context, character: Sheet | None) -> Combatant | None:
+    """The combatant a sheet fights as in the running battle (linked by the sheet's
+    id when it entered), or None."""
+    if character is None:
+        return None
+    stored = await ctx.uow.load(BATTLE)
+    if stored.battle is None:
+        return None
+    name = next((n for n, i in stored.sheets.items() if i == character.id), None)
+    return stored.battle.find(name) if name is not None else None
+
+
+async def require_standing(ctx: Context, character: Sheet | None) -> None:
+    """A check in a fight is an action: refused for an investigator who is down or
+    dead in the running battle (issue 24), with its state."""
+    combatant = await fighting_as(ctx, character)
+    if combatant is not None:
+        require_active(combatant.name, combatant.life)
 
 
 async def write_sheet_hp(ctx: Context, stored: StoredBattle, combatant: Combatant,

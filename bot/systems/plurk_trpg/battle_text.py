@@ -9,9 +9,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.context import Context
+from bot.kits.encounter import band_text, life_text, skipped_line
 from bot.messages import Outgoing
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
 from rules.errors import RuleError
+from rules.kits.encounter import Life, band
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant, TurnEvent
 
@@ -58,7 +60,36 @@ def hp_text(ctx: Context, hp: int | None) -> str:
     return ctx.t("plurk.battle.hp_unknown") if hp is None else str(hp)
 
 
-def status_tags(ctx: Context, c: Combatant) -> str:
+def shows_numbers(ctx: Context, c: Combatant) -> bool:
+    """Whether the channel may see a combatant's numbers: an enemy's are the GMs'
+    (issue 24) — at a table with a GM the channel sees its health band."""
+    return c.kind != "enemy" or not ctx.gm_users
+
+
+def enemy_band(ctx: Context, c: Combatant) -> str:
+    """An enemy's health as the channel reads it (unhurt … dead); its HP is the GMs'.
+    Without a known maximum (no HP given, a battle stored before issue 24) only down
+    and dead can be told."""
+    if c.life is not Life.ACTIVE or (c.hp is not None and c.hp_max is not None):
+        return band_text(ctx, band(c.hp or 0, c.hp_max or 0, c.life))
+    return ctx.t("plurk.battle.hp_unknown")
+
+
+def fallen_name(ctx: Context, c: Combatant) -> str:
+    """A name, with its state when the combatant is down or dead (the kit's words)."""
+    if c.life is Life.ACTIVE:
+        return c.name
+    return ctx.t("encounter.turn.fallen", name=c.name, life=life_text(ctx, c.life))
+
+
+def hp_shown(ctx: Context, c: Combatant, numbers: bool) -> str:
+    """HP — or, for an enemy, the band unless ``numbers``."""
+    return enemy_band(ctx, c) if c.kind == "enemy" and not numbers else hp_text(ctx, c.hp)
+
+
+def status_tags(ctx: Context, c: Combatant, life: bool = True) -> str:
+    """Position, parry, stuck weapon, knock-out and — unless the HP column already says
+    it (``life`` False: an enemy's band) — down or dead."""
     tags = []
     if c.position is not None:
         tags.append(ctx.t("plurk.battle.tag.position", cell=c.position))
@@ -69,8 +100,8 @@ def status_tags(ctx: Context, c: Combatant) -> str:
         tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
     if c.unconscious:
         tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
-    elif c.hp is not None and c.hp <= 0:
-        tags.append(ctx.t("plurk.battle.tag.down"))
+    elif c.life is not Life.ACTIVE and life:
+        tags.append(ctx.t("plurk.battle.tag.down", life=life_text(ctx, c.life)))
     if c.kind == "enemy":
         tags.append(ctx.t("plurk.battle.tag.enemy"))
     elif c.kind == "ally":
@@ -78,13 +109,14 @@ def status_tags(ctx: Context, c: Combatant) -> str:
     return "".join(tags)
 
 
-def combatant_line(ctx: Context, battle: Battle, index: int) -> str:
+def combatant_line(ctx: Context, battle: Battle, index: int, numbers: bool = False) -> str:
     c = battle.combatants[index]
+    shown = numbers or shows_numbers(ctx, c)
     return ctx.t(
         "plurk.battle.line",
         marker="▶" if index == battle.current else "　",
         index=index + 1, name=c.name, initiative=c.initiative, bp=c.bp, bp_max=c.bp_max,
-        hp=hp_text(ctx, c.hp), tags=status_tags(ctx, c),
+        hp=hp_shown(ctx, c, shown), tags=status_tags(ctx, c, life=shown),
     )
 
 
@@ -94,17 +126,23 @@ def turn_line(ctx: Context, battle: Battle) -> str:
                  bp_max=actor.bp_max)
 
 
-def state_text(ctx: Context, battle: Battle) -> str:
-    """Whose turn it is, then every combatant in initiative order."""
+def state_text(ctx: Context, battle: Battle, numbers: bool = False) -> str:
+    """Whose turn it is, then every combatant in initiative order (an enemy's HP as a
+    band unless ``numbers``: the GMs' copy)."""
     lines = [turn_line(ctx, battle)]
-    lines.extend(combatant_line(ctx, battle, i) for i in range(len(battle.combatants)))
+    lines.extend(combatant_line(ctx, battle, i, numbers) for i in range(len(battle.combatants)))
     return "\n".join(lines)
 
 
+def hides_numbers(ctx: Context, battle: Battle) -> bool:
+    """Whether a reply about this battle has an enemy's numbers to keep from the channel."""
+    return any(not shows_numbers(ctx, c) for c in battle.combatants)
+
+
 def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> str:
-    """What a change of turn means for the table: who ended, who was passed over
-    (before or after the new round began), a new round, whose turn it is now —
-    or, when everyone is down or unconscious, that nobody can act."""
+    """What a change of turn means for the table: who ended, a new round, whose turn
+    it is now and whom the turn passed over, with their state (the kit's line) — or,
+    when everyone is down or unconscious, that nobody can act."""
     if event is None:
         return ""
     parts = []
@@ -117,19 +155,17 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         # turn "returning" to a fallen combatant would only confuse the table
         parts.append(ctx.t("plurk.battle.nobody_can_act", round=battle.round))
         return "\n".join(parts)
-    late = list(event.skipped)
     if event.new_round:
-        ended = battle.find(event.previous or "")
-        mark = battle.index_of(ended.name) if ended is not None else len(battle.combatants)
-        early = [n for n in event.skipped if battle.index_of(n) > mark]
-        late = [n for n in event.skipped if n not in early]
-        if early:
-            parts.append(ctx.t("plurk.battle.skipped", names=sep(ctx).join(early)))
         parts.append(ctx.t("plurk.battle.new_round", round=event.round))
-    if late:
-        parts.append(ctx.t("plurk.battle.skipped", names=sep(ctx).join(late)))
-    parts.append(turn_line(ctx, battle))
+    parts.append(turn_line(ctx, battle) + skipped_line(ctx, [
+        (name, passed_life(battle.get(name))) for name in event.skipped]))
     return "\n".join(parts)
+
+
+def passed_life(c: Combatant) -> Life:
+    """The state a combatant was passed over in: its own, or down — a knock-out whose
+    last lost turn this was has just ended."""
+    return c.life if c.life is not Life.ACTIVE else Life.DOWN
 
 
 def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent) -> str:

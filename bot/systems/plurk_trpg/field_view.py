@@ -16,10 +16,10 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.context import Context
-from bot.kits.encounter import life_words
+from bot.kits.encounter import life_text, life_words
 from bot.messages import Attachment
 from bot.systems.plurk_trpg.battle_state import assign_marks
-from bot.systems.plurk_trpg.battle_text import turn_line
+from bot.systems.plurk_trpg.battle_text import enemy_band, shows_numbers, turn_line
 from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from rules.kits import grid
 from rules.kits.encounter import Life
@@ -38,6 +38,8 @@ def hp_max(setup: Setup, combatant: Combatant) -> int | None:
     never below its HP now; None for investigators and undefined combatants."""
     if combatant.kind == "investigator" or combatant.hp is None:
         return None
+    if combatant.hp_max is not None:
+        return max(combatant.hp_max, combatant.hp)
     definition = setup.enemy(combatant.name)
     numbered = _NUMBERED.match(combatant.name)
     if definition is None and numbered is not None:
@@ -48,7 +50,7 @@ def hp_max(setup: Setup, combatant: Combatant) -> int | None:
     return max(defined, combatant.hp)
 
 
-def note(ctx: Context, c: Combatant) -> str:
+def note(ctx: Context, c: Combatant, life: bool = True) -> str:
     """Parry, stuck weapon, unconsciousness or down, in the reader's words."""
     tags = []
     if c.parry_against is not None:
@@ -60,8 +62,8 @@ def note(ctx: Context, c: Combatant) -> str:
         tags.append(ctx.t("plurk.battle.tag.stuck", target=c.stuck_in))
     if c.unconscious:
         tags.append(ctx.t("plurk.battle.tag.unconscious", turns=c.unconscious))
-    elif c.hp is not None and c.hp <= 0:
-        tags.append(ctx.t("plurk.battle.tag.down"))
+    elif c.life is not Life.ACTIVE and life:
+        tags.append(ctx.t("plurk.battle.tag.down", life=life_text(ctx, c.life)))
     return " ".join(tag.strip(" ｜|") for tag in tags)
 
 
@@ -73,11 +75,14 @@ def field_view(ctx: Context, stored: StoredBattle, battle: Battle, setup: Setup)
     pieces = []
     for c in battle.combatants:
         cell = grid.parse_cell(c.position) if c.position is not None else None
+        shown = shows_numbers(ctx, c)  # an enemy's HP is the GMs' (issue 24): its band
         pieces.append(FieldPiece(
             name=c.name, mark=marks.get(c.name, "?"), cell=cell,
             side="enemy" if c.kind == "enemy" else "ally" if c.kind == "ally" else "party",
-            hp=c.hp, hp_max=hp_max(setup, c), note=note(ctx, c),
-            life=Life.ACTIVE if c.can_act else Life.DOWN))
+            hp=c.hp if shown else None, hp_max=hp_max(setup, c) if shown else None,
+            note=note(ctx, c) if shown else " ".join(filter(None, [
+                enemy_band(ctx, c), note(ctx, c, life=False)])),
+            life=c.life))  # down or dead, marked on the picture (issue 24)
     actor = battle.actor
     return FieldView(battle.width, battle.height, tuple(pieces),
                      current=actor.name if actor.can_act else None,

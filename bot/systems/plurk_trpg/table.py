@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
+from bot.kits.encounter import ping
 from bot.messages import Outgoing
 from bot.router import Handler
 from bot.router import command as declare
@@ -34,11 +34,13 @@ def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
 
 
 def notify_next_actor(outs: list[Outgoing]) -> list[Outgoing]:
-    return [replace(out, notify=(owner,)) if out.to == "channel"
-            and (owner := _next_actor_owner(out.data)) else out for out in outs]
+    """Each channel reply that announces a turn pings its actor's player the kit's way
+    (``bot.kits.encounter.ping``)."""
+    return [ping(out, next_actor_owner(out.data)) if out.to == "channel" else out
+            for out in outs]
 
 
-def _next_actor_owner(data: dict[str, Any] | None) -> str | None:
+def next_actor_owner(data: dict[str, Any] | None) -> str | None:
     """The player of the investigator whose turn a battle reply announces, if any."""
     if not data or data.get("kind") != "plurk.battle" or not data.get("battle"):
         return None

@@ -100,6 +100,11 @@ Decisions taken where RULES.md and the seed are silent (the seed lost its tables
 17. Field: A1 is the top-left cell, columns are letters, rows numbers; a move costs
     Chebyshev distance × the move cost, terrain and paths are the GM's; the GM's
     ``place`` costs no BP.
+18. Life (issue 24, the encounter kit's ``Life``, ``life_of``): knocked out or at
+    0 HP is down, dead once an investigator's fatal event was accepted (PL-12), an
+    enemy or ally at 0 HP is hit again, or the GM says so. Only an active combatant
+    acts (BP, move, parry, attack); a dead one is no target; HP stays within
+    0 … the HP it entered with (``hp_max``).
 """
 
 from __future__ import annotations
@@ -117,10 +122,12 @@ from rules.systems.plurk_trpg.battle import (
     add_combatant,
     bp_max_for,
     end_battle,
+    life_of,
     move,
     pass_turn,
     place,
     remove_combatant,
+    require_target,
     set_bp_cost,
     skip_turn,
     spend_bp,
@@ -327,6 +334,7 @@ __all__ = [
     "is_fatal",
     "knock_out",
     "knock_out_roll",
+    "life_of",
     "merged_check",
     "move",
     "opposed",
@@ -338,6 +346,7 @@ __all__ = [
     "push",
     "remove_combatant",
     "render_board",
+    "require_target",
     "resolve_stat",
     "roll_damage",
     "roll_dice",

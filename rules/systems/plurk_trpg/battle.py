@@ -18,6 +18,7 @@ from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits import turns
 from rules.kits.costs import CostTable, alias_table
+from rules.kits.encounter import Life, capped, passes_fallen, require_active
 from rules.systems.plurk_trpg.cells import (
     FIELD_DEFAULT,
     _check_size,
@@ -86,7 +87,10 @@ class Combatant:
     ``unconscious`` counts the own turns still lost to a knock-out;
     ``parry_against`` names the enemy a parry was declared against; ``attacked``
     is set by an attack during the own turn (PL-16: attack or parry, one per
-    round); ``stuck_in`` names the target an impaling weapon stayed in (PL-18).
+    round); ``stuck_in`` names the target an impaling weapon stayed in (PL-18);
+    ``hp_max`` is the HP it entered with (a heal never goes past it, issue 24) and
+    ``dead`` is set by an accepted fatal event, a hit on a fallen enemy or the GM
+    (:func:`life_of`).
     """
 
     name: str
@@ -107,6 +111,8 @@ class Combatant:
     initiative_rolls: tuple[int, ...] = ()
     attacked: bool = False
     stuck_in: str | None = None
+    hp_max: int | None = None
+    dead: bool = False
 
     @property
     def side(self) -> str:
@@ -114,8 +120,33 @@ class Combatant:
         return "enemy" if self.kind == "enemy" else "party"
 
     @property
+    def life(self) -> Life:
+        return life_of(self)
+
+    @property
     def can_act(self) -> bool:
-        return self.unconscious == 0 and (self.hp is None or self.hp > 0)
+        return self.life is Life.ACTIVE
+
+
+def life_of(combatant: Combatant) -> Life:
+    """Plurk's words on the encounter kit's life states (issue 24, docs/decisions.md):
+    dead once marked so (an accepted fatal event, PL-12; a hit on a fallen enemy; the
+    GM); down while knocked out (昏迷, PL-17) or at 0 HP; else active."""
+    if combatant.dead:
+        return Life.DEAD
+    if combatant.unconscious > 0 or (combatant.hp is not None and combatant.hp <= 0):
+        return Life.DOWN
+    return Life.ACTIVE
+
+
+def require_target(battle: Battle, name: str) -> Combatant:
+    """The combatant an attack or a hit names: a fallen one may still be struck (the
+    seed is silent: the GM's table decides what a blow on the helpless does), a dead
+    one is no target any more (``encounter.dead``)."""
+    target = battle.get(name)
+    if target.dead:
+        require_active(target.name, Life.DEAD)
+    return target
 
 
 @dataclass(frozen=True)
@@ -243,6 +274,7 @@ def _combatant_from(entrant: Entrant, initiative: int, rolls: Sequence[int]) -> 
         weapon_durability=entrant.weapon_durability,
         initiative=initiative,
         initiative_rolls=tuple(rolls),
+        hp_max=entrant.hp,
     )
 
 
@@ -327,13 +359,17 @@ def start_battle(
     return battle
 
 
-def _actor_index(battle: Battle, actor: str | None) -> int:
+def _actor_index(battle: Battle, actor: str | None, *, acting: bool = True) -> int:
+    """The current actor's index (``actor``, when named, must be it); an action
+    (``acting``) by a fallen one is refused with its state (passing is no action)."""
     _require_active(battle)
-    if actor is None:
-        return battle.current
-    index = battle.index_of(actor)
-    if index != battle.current:
-        raise RuleError("plurk.not_current_actor", actor=actor, current=battle.actor.name)
+    index = battle.current
+    if actor is not None:
+        index = battle.index_of(actor)
+        if index != battle.current:
+            raise RuleError("plurk.not_current_actor", actor=actor, current=battle.actor.name)
+    if acting:
+        require_active(battle.actor.name, battle.actor.life)
     return index
 
 
@@ -348,16 +384,19 @@ def _start(combatant: Combatant) -> Combatant:
     return replace(combatant, bp=combatant.bp_max, parry_against=None, attacked=False)
 
 
+_skips_fallen = passes_fallen(life_of)
+
+
 def _passed_over(combatant: Combatant) -> turns.Skip[Combatant] | None:
-    """Skip hook (decision 12): an unconscious combatant loses this turn (one fewer
-    to go, its parry ends); one at HP ≤ 0 is passed over as it is."""
-    if combatant.unconscious > 0:
+    """Skip hook (decision 12, the kit's ``passes_fallen``): every combatant not
+    active is passed over; an unconscious one loses this turn (one fewer to go, its
+    parry ends)."""
+    skip = _skips_fallen(combatant)
+    if skip is not None and combatant.unconscious > 0 and not combatant.dead:
         return turns.Skip(
             replace(combatant, unconscious=combatant.unconscious - 1, parry_against=None)
         )
-    if combatant.hp is not None and combatant.hp <= 0:
-        return turns.Skip(combatant)
-    return None
+    return skip
 
 
 def _order(battle: Battle) -> turns.TurnOrder[Combatant]:
@@ -378,7 +417,7 @@ def _advance(battle: Battle, reason: str) -> tuple[Battle, TurnEvent]:
 
 def pass_turn(battle: Battle, actor: str | None = None) -> tuple[Battle, TurnEvent]:
     """PL-13: the actor passes; BP refills and the next in order acts (new round on wrap)."""
-    _actor_index(battle, actor)
+    _actor_index(battle, actor, acting=False)
     return _advance(battle, "pass")
 
 
@@ -463,12 +502,16 @@ _UPDATABLE = {
     "unconscious",
     "kind",
     "stuck_in",
+    "hp_max",
+    "dead",
 }
-_NON_NEGATIVE = {"bp_max", "bp", "armor", "weapon_durability", "unconscious"}
+_NON_NEGATIVE = {"bp_max", "bp", "armor", "weapon_durability", "unconscious", "hp_max"}
 
 
 def update_combatant(battle: Battle, name: str, **changes: Any) -> Battle:
-    """GM corrections (hp, armor, bp_max, durability, …). ``bp`` is capped at ``bp_max``.
+    """GM corrections (hp, armor, bp_max, durability, …). ``bp`` is capped at ``bp_max``,
+    ``hp`` within ``0 … hp_max`` (issue 24: a heal never goes past the maximum; a
+    lower maximum lowers the HP). Death ends a knock-out and a parry.
 
     Position and parry have their own functions (they check the board / target).
     """
@@ -483,6 +526,10 @@ def update_combatant(battle: Battle, name: str, **changes: Any) -> Battle:
     updated = replace(battle.combatants[index], **changes)
     if updated.bp > updated.bp_max:
         updated = replace(updated, bp=updated.bp_max)
+    if updated.hp is not None and updated.hp_max is not None:
+        updated = replace(updated, hp=capped(updated.hp, updated.hp_max))
+    if updated.dead:
+        updated = replace(updated, unconscious=0, parry_against=None)
     combatants = list(battle.combatants)
     combatants[index] = updated
     return replace(battle, combatants=tuple(combatants))

@@ -33,6 +33,7 @@ from rules.systems.plurk_trpg.battle import (
     _require_active,
     _spend,
     attack_or_parry,
+    require_target,
 )
 from rules.systems.plurk_trpg.cells import distance
 from rules.systems.plurk_trpg.checks import CheckResult, check
@@ -240,6 +241,8 @@ class DamageResult:
     """Why a parry declared against this attacker did not apply: "ruled" (the GM's
     noparry), "unconscious", "armorless" (mental / conceptual), "no_weapon"
     (durability 0 or none), "unparryable" (ranged, or a monster's own attack)."""
+    killed: bool = False
+    """The hit found an enemy or ally already at 0 HP and killed it (issue 24)."""
 
 
 def _parry_blocked(parry: bool, victim: Any, dtype: str, kind: str | None,
@@ -279,7 +282,7 @@ def apply_damage(
     _check_attack_kind(kind)
     dtype = _damage_type(damage_type)
     index = battle.index_of(target)
-    victim = battle.combatants[index]
+    victim = require_target(battle, target)
     if victim.hp is None:
         raise RuleError("plurk.hp_unknown", name=victim.name)
     source_c = battle.get(attacker) if attacker is not None else None
@@ -298,6 +301,9 @@ def apply_damage(
     armor = effective_armor(victim.armor, penetration, dtype)
     taken = max(0, raw - absorbed - armor)
     hp_after = max(0, victim.hp - taken)
+    # issue 24 (docs/decisions.md): a fallen enemy or ally — no sheet, no 常世干預 —
+    # dies of the next blow that hurts it; an investigator's death is its fatal event's
+    finished = victim.kind != "investigator" and victim.hp <= 0 < taken
     result = DamageResult(
         target=victim.name,
         attacker=attacker_name,
@@ -317,8 +323,11 @@ def apply_damage(
         hp_after=hp_after,
         fatal=is_fatal(victim.hp, taken),
         parry_blocked=blocked,
+        killed=finished,
     )
-    battle = _replace_combatant(battle, index, hp=hp_after, weapon_durability=after_durability)
+    battle = _replace_combatant(battle, index, hp=hp_after, weapon_durability=after_durability,
+                                **({"dead": True, "unconscious": 0, "parry_against": None}
+                                   if finished else {}))
     return battle, result
 
 
@@ -353,7 +362,7 @@ def knock_out(
     apply the resulting damage (through parry and armor), mark it unconscious."""
     _require_active(battle)
     _check_knockout_kind(kind)
-    victim = battle.get(target)
+    victim = require_target(battle, target)
     if victim.hp is None:
         raise RuleError("plurk.hp_unknown", name=victim.name)
     if not victim.human_like:
@@ -370,7 +379,7 @@ def knock_out(
         penetration=penetration,
         parry=parry,
     )
-    if decided.knocked_out:
+    if decided.knocked_out and not hit.killed:
         index = battle.index_of(victim.name)
         now = battle.combatants[index]
         battle = _replace_combatant(
@@ -380,7 +389,9 @@ def knock_out(
 
 
 def wake(battle: Battle, name: str) -> Battle:
-    """A successful 知識：醫學 / 醫療 check wakes a knocked-out combatant at once."""
+    """A successful 知識：醫學 / 醫療 check wakes a knocked-out combatant at once
+    (not a dead one)."""
+    require_target(battle, name)
     return _replace_combatant(battle, battle.index_of(name), unconscious=0)
 
 

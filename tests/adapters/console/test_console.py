@@ -137,3 +137,12 @@ async def test_console_plain_output_never_fails_on_unencodable_text(core: Core) 
     stdout = io.TextIOWrapper(raw, encoding="ascii", errors="strict", write_through=True)
     await serve_console(core, "u", "c", stdin=io.StringIO(".pc new 艾莉絲\n"), stdout=stdout)
     assert raw.getvalue().decode("ascii").startswith("[#c] \\u5df2")
+
+
+def test_json_names_whom_a_turn_line_pings() -> None:
+    """The next actor's ping is visible in `--json` (docs/console-json.md), and absent
+    from a line that pings nobody."""
+    pinged = json.loads(render(Outgoing("channel", "console", "▶ alice", notify=("alice",)),
+                               as_json=True))
+    assert pinged["notify"] == ["alice"]
+    assert "notify" not in json.loads(render(Outgoing("channel", "console", "x"), as_json=True))

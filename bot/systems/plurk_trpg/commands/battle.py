@@ -17,15 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
+from bot.kits.encounter import Handler, for_gms, life_text, route_init
 from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.plurk_trpg.battle_args import current_actor, gm_target
+from bot.systems.plurk_trpg.battle_args import current_actor, find_name, gm_target, number
 from bot.systems.plurk_trpg.battle_roster import (
     enemy_entrant,
     enter,
@@ -39,24 +41,33 @@ from bot.systems.plurk_trpg.battle_state import (
     running_battle,
     save_battle,
     save_setup,
+    stat_spellings,
     sync_sheet_hp,
+    write_sheet_hp,
 )
 from bot.systems.plurk_trpg.battle_text import (
     battle_data,
     battle_json,
+    enemy_band,
+    fallen_name,
+    hides_numbers,
     hp_text,
     initiative_line,
     readable,
     sep,
+    shows_numbers,
     state_text,
     turn_event_text,
     turn_line,
 )
 from bot.systems.plurk_trpg.check_records import last_checks, store_record
+from bot.systems.plurk_trpg.commands.battle_turns import end_turn
 from bot.systems.plurk_trpg.documents import Setup
+from bot.systems.plurk_trpg.system import HP
 from bot.systems.plurk_trpg.table import command
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
+from rules.kits.encounter import Life
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Entrant, OpposedSide
 from rules.systems.plurk_trpg import damage as plurk_damage
@@ -65,14 +76,22 @@ from rules.systems.plurk_trpg.opposed import GroupSurpriseResult, group_surprise
 Verb = Callable[[Context, list[str]], Awaitable[list[Outgoing]]]
 
 
-@command("battle", "戰鬥", "战斗")
+@command("battle", "init", "戰鬥", "战斗")
 @readable
 async def battle_command(ctx: Context) -> list[Outgoing]:
+    """`.init` (`.battle`): the shared fight words of the encounter kit (issue 24:
+    join add start next list end remove), then plurk's own (leave skip wake set
+    retrieve …)."""
+    return await route_init(ctx, _INIT_VERBS, fallback=own_verb)
+
+
+async def own_verb(ctx: Context) -> list[Outgoing]:
+    """A word of plurk's own after `.init` / `.battle` (and its older spellings of the
+    shared ones: `begin`, `參加`, `stop` …)."""
     tokens = ctx.args.split()
-    verb, rest = (tokens[0], tokens[1:]) if tokens else ("", [])
     for spellings, handler in _BATTLE_VERBS:
-        if is_word(verb, *spellings):
-            return await handler(ctx, rest)
+        if is_word(tokens[0], *spellings):
+            return await handler(ctx, tokens[1:])
     raise CommandError("plurk.error.battle.usage")
 
 
@@ -91,7 +110,11 @@ async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     if battle is None:
         return [ctx.reply(await setup_text(ctx), battle_data("none", None))]
     battle = await sync_sheet_hp(ctx, stored, battle)
-    return [ctx.reply(state_text(ctx, battle), battle_data("show", battle))]
+    data = battle_data("show", battle)
+    if ctx.is_gm and hides_numbers(ctx, battle):  # the GM's copy with the enemies' HP
+        return for_gms(ctx, state_text(ctx, battle), {"kind": "plurk.battle", "event": "show"},
+                       state_text(ctx, battle, True), data)
+    return [ctx.reply(state_text(ctx, battle), data)]
 
 
 async def setup_text(ctx: Context) -> str:
@@ -302,8 +325,13 @@ async def retrieve(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 
 async def remove(ctx: Context, rest: list[str]) -> list[Outgoing]:
-    """GM: take a combatant out (fled, dead, left the table); its turn passes if current."""
-    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.remove_usage")
+    """Take a combatant out (fled, dead, left the table) — the GM anyone, a player their
+    own investigator (issue 24); its turn passes if current, its cell is free at once."""
+    if len(rest) != 1:
+        raise CommandError("plurk.error.battle.remove_usage")
+    stored, battle = await running_battle(ctx)
+    name = find_name(battle, rest[0])
+    require_owner_or_gm(ctx, battle.get(name).owner)
     battle, event = plurk.remove_combatant(battle, name)
     save_battle(ctx, stored, battle)
     text = ctx.t("plurk.battle.removed", name=name)
@@ -340,7 +368,8 @@ async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
     if clear:
         setup.enemies = []
     save_setup(ctx, setup)
-    standing = [f"{c.name} {ctx.t('plurk.battle.hp_label')} {hp_text(ctx, c.hp)}"
+    standing = [f"{fallen_name(ctx, c)} {ctx.t('plurk.battle.hp_label')} {hp_text(ctx, c.hp)}"
+                if shows_numbers(ctx, c) else f"{c.name} {enemy_band(ctx, c)}"
                 for c in battle.combatants]
     text = ctx.t("plurk.battle.ended", round=battle.round, summary=sep(ctx).join(standing))
     return [ctx.reply(text, battle_data("end", None, final=battle_json(battle)))]
@@ -355,8 +384,71 @@ async def wake(ctx: Context, rest: list[str]) -> list[Outgoing]:
                       battle_data("wake", battle))]
 
 
+async def set_values(ctx: Context, rest: list[str]) -> list[Outgoing]:
+    """GM: set or heal any combatant (`.init set 艾莉絲 hp=10`, `max=15`, `dead`,
+    `alive`); an investigator's HP goes to its sheet too. HP stays within 0 … its
+    maximum; only `alive` brings back the dead (issue 24). A player changes their own
+    investigator's HP with `.hp`."""
+    stored, battle, name = await gm_target(ctx, rest[:1], 1, "plurk.error.battle.set_usage")
+    changes = parse_set(rest[1:])
+    if battle.get(name).dead and changes.get("dead") is not False:
+        raise CommandError("plurk.error.battle.set_dead", name=name)
+    battle = plurk.update_combatant(battle, name, **changes)
+    save_battle(ctx, stored, battle)
+    c = battle.get(name)
+    if "hp" in changes or "hp_max" in changes:
+        await write_sheet_hp(ctx, stored, c, c.hp or 0)
+    life = "" if c.life is Life.ACTIVE else \
+        ctx.t("plurk.battle.set_life", life=life_text(ctx, c.life))
+    numbers = ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
+                    hp_max=hp_text(ctx, c.hp_max), life=life)
+    data = battle_data("set", battle)
+    if c.kind != "enemy":
+        return [ctx.reply(numbers, data)]
+    public = ctx.t("plurk.battle.set_public", name=c.name, band=enemy_band(ctx, c))
+    return for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers, data)
+
+
+_SET_HP = ("hp", *stat_spellings(HP))
+_SET_MAX = ("max", "hp_max", "上限", "體力上限", "体力上限")
+_SET_DEAD = ("dead", "死亡", "kill")
+_SET_ALIVE = ("alive", "revive", "復活", "复活")
+
+
+def parse_set(tokens: list[str]) -> dict[str, Any]:
+    """`hp=10 max=12 dead|alive` → the changes for ``update_combatant``."""
+    changes: dict[str, Any] = {}
+    for token in tokens:
+        key, eq, value = token.partition("=")
+        if not eq and is_word(token, *_SET_DEAD):
+            changes["dead"] = True
+        elif not eq and is_word(token, *_SET_ALIVE):
+            changes["dead"] = False
+        elif eq and is_word(key, *_SET_HP):
+            changes["hp"] = number(value, usage="plurk.error.battle.set_usage")
+        elif eq and is_word(key, *_SET_MAX):
+            changes["hp_max"] = number(value, usage="plurk.error.battle.set_usage")
+        else:
+            raise CommandError("plurk.error.battle.set_usage")
+    if not changes:
+        raise CommandError("plurk.error.battle.set_usage")
+    return changes
+
+
+def _shared(verb: Verb) -> Handler:
+    """A plurk verb as the kit's `.init` calls it (the words after the verb are args)."""
+    async def run(ctx: Context) -> list[Outgoing]:
+        return await verb(ctx, ctx.args.split())
+
+    return run
+
+
+_INIT_VERBS: dict[str, Handler] = {
+    "join": _shared(join), "add": _shared(add), "start": _shared(start), "next": end_turn,
+    "list": _shared(show), "end": _shared(end), "remove": _shared(remove)}
+
 _BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [
-    (("", "show", "state", "狀態"), show),
+    (("show", "state", "狀態"), show),
     (("start", "開始", "begin"), start),
     (("join", "參加", "參戰", "加入"), join),
     (("leave", "離開", "退出"), leave),
@@ -365,6 +457,7 @@ _BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [
     (("skip", "跳過"), skip),
     (("end", "結束", "stop"), end),
     (("wake", "喚醒", "清醒"), wake),
+    (("set", "設定", "设定", "heal", "治療", "治疗"), set_values),
     (("retrieve", "取回", "拔出"), retrieve),
 ]
 

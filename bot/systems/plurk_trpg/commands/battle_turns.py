@@ -72,6 +72,11 @@ async def act(ctx: Context) -> list[Outgoing]:
 @readable
 async def pass_(ctx: Context) -> list[Outgoing]:
     """PL-13: the actor ends its turn; BP refills, the next in order acts."""
+    return await end_turn(ctx)
+
+
+async def end_turn(ctx: Context) -> list[Outgoing]:
+    """`.pass` and `.init next`: the current actor's player (or a GM) ends its turn."""
     stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
     battle, event = plurk.pass_turn(battle, actor.name)

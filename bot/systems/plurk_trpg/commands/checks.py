@@ -18,6 +18,7 @@ from bot.errors import CommandError
 from bot.kits.references import investigator, mention, require_owner_or_gm, sheet_by_id
 from bot.messages import Outgoing
 from bot.permissions import require_gm, require_gm_if_any
+from bot.systems.plurk_trpg.battle_state import require_standing
 from bot.systems.plurk_trpg.check_args import (
     PUSH_WORDS,
     CheckArgs,
@@ -70,6 +71,7 @@ async def speaker_check(ctx: Context, *, hidden: bool) -> list[Outgoing]:
     check is checked (stat on the sheet …) and queued for `.ra allow` instead."""
     args = parse_check(ctx.args)
     character = await ctx.uow.active_sheet(ctx.user)
+    await require_standing(ctx, character)
     if args.mode in ("take10", "take20") and await needs_consent(ctx, args.mode):
         roll_for(ctx, character, args)  # refuse now what could never be allowed; no die
         return await request_check(ctx, character, args, hidden=hidden)

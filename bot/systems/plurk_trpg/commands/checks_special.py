@@ -12,6 +12,7 @@ from dataclasses import asdict
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.args import is_word
 from bot.kits.references import (
     active_sheet,
     find_character,
@@ -233,10 +234,13 @@ async def opposed_check(ctx: Context) -> list[Outgoing]:
 async def secret(ctx: Context) -> list[Outgoing]:
     """PL-7: `.secret <investigator> 觀察 [+2] [>=15]` — GM only. The full result goes
     to the GMs privately; the channel learns who and which stat, nothing else.
-    Not kept as the investigator's last check (a push would reveal it)."""
+    Not kept as the investigator's last check (a push would reveal it). With
+    `silent` (a passive check, issue 24) the channel is not told at all."""
     require_plurk(ctx)
     require_gm(ctx)
-    terms, mode = parse_terms(ctx.args)
+    words = ctx.args.split()
+    silent = [w for w in words if is_word(w, *SILENT_WORDS)]
+    terms, mode = parse_terms(" ".join(w for w in words if w not in silent))
     if not terms or terms[0].word is None or terms[0].bonus or terms[0].threshold is not None:
         raise CommandError("plurk.error.secret_usage")
     character = await investigator(ctx, terms[0].word)
@@ -253,7 +257,11 @@ async def secret(ctx: Context) -> list[Outgoing]:
                                                         reason=args.reason))
     data = check_data(result, character=character.name, user=character.owner, secret=True,
                       reason=args.reason)
-    return [announce, *ctx.to_gms(text, data)]
+    return [*([] if silent else [announce]), *ctx.to_gms(text, data)]
+
+
+SILENT_WORDS = ("silent", "quiet", "靜默", "静默", "無聲", "无声")
+"""`.secret … silent`: a passive check the channel must not hear of (issue 24)."""
 
 
 # --------------------------------------------------------------------------- multiple (PL-8)

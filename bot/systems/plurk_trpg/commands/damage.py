@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
+from bot.kits.encounter import for_gms, ping
+from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
@@ -34,18 +37,28 @@ from bot.systems.plurk_trpg.battle_state import (
     save_battle,
     sheet_durability,
     sheet_for,
+    sync_sheet_hp,
     write_sheet_durability,
     write_sheet_hp,
 )
-from bot.systems.plurk_trpg.battle_text import battle_data, hp_text, readable, spend_text
+from bot.systems.plurk_trpg.battle_text import (
+    battle_data,
+    enemy_band,
+    hp_text,
+    readable,
+    shows_numbers,
+    spend_text,
+    turn_event_text,
+)
 from bot.systems.plurk_trpg.characters import stat_modifier
 from bot.systems.plurk_trpg.check_records import last_checks, remember, store_record
 from bot.systems.plurk_trpg.documents import CheckRecord, FatalEvent, StoredBattle
 from bot.systems.plurk_trpg.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.system import HP
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, next_actor_owner
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
+from rules.kits.encounter import require_active
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant, DamageResult, KnockOutResult
 from rules.systems.plurk_trpg import damage as plurk_damage
@@ -186,7 +199,9 @@ def knock_out_text(ctx: Context, ko: KnockOutResult) -> str:
                  damage=ko.damage)
 
 
-def hit_text(ctx: Context, hit: DamageResult) -> str:
+def hit_text(ctx: Context, hit: DamageResult, band: str | None = None) -> str:
+    """Parry, armor and HP of one hit; with ``band`` (an enemy at a table with a GM)
+    the channel's version: the damage taken and the band, no armor, no HP."""
     parts = []
     if hit.parried:
         key = "plurk.battle.dmg.parry_broken" if hit.weapon_broken else "plurk.battle.dmg.parry"
@@ -198,11 +213,15 @@ def hit_text(ctx: Context, hit: DamageResult) -> str:
     if hit.damage_type != "physical":
         parts.append(ctx.t("plurk.battle.dmg.armorless",
                            type=ctx.t(f"plurk.battle.damage_type.{hit.damage_type}")))
-    elif hit.armor or hit.penetration:
+    elif (hit.armor or hit.penetration) and band is None:
         parts.append(ctx.t("plurk.battle.dmg.armor", armor=hit.armor, pen=hit.penetration,
                            effective=hit.effective_armor))
-    parts.append(ctx.t("plurk.battle.dmg.taken", target=hit.target, taken=hit.taken,
-                       before=hit.hp_before, after=hit.hp_after))
+    if band is not None:
+        parts.append(ctx.t("plurk.battle.dmg.taken_band", target=hit.target, taken=hit.taken,
+                           band=band))
+    else:
+        parts.append(ctx.t("plurk.battle.dmg.taken", target=hit.target, taken=hit.taken,
+                           before=hit.hp_before, after=hit.hp_after))
     return ctx.t("plurk.battle.dmg.steps_sep").join(parts)
 
 
@@ -235,6 +254,8 @@ async def settle_hp(ctx: Context, stored: StoredBattle, battle: Battle,
     victim = battle.get(hit.target)
     character = await sheet_for(ctx, stored, victim)
     if character is None:  # an enemy or ally (or a deleted sheet): the battle's HP only
+        if hit.killed:
+            return [ctx.t("plurk.battle.dmg.killed", name=victim.name)]
         return [ctx.t("plurk.battle.dmg.down", name=victim.name)] if hit.hp_after <= 0 < hit.taken \
             else []
     if hit.taken > 0 and (hit.fatal or hit.hp_before <= 0):
@@ -255,20 +276,38 @@ async def settle_hp(ctx: Context, stored: StoredBattle, battle: Battle,
 @on_fatal_resolved(FATAL_SOURCE)
 async def fatal_resolved(ctx: Context, record: FatalEvent, outcome: Outcome) -> list[str]:
     """PL-12 in battle: an intervention cancels the hit in the battle too; an
-    accepted loss is already in the battle (the sheet just caught up)."""
-    if outcome != "intervened":
-        return []
+    accepted loss is already in the battle (the sheet just caught up) and the
+    investigator dies (issue 24: the fatal event was not averted)."""
     stored, battle = await load_battle(ctx)
     details = record.details
     if battle is None or stored.serial != details.get("serial"):
         return []
     if battle.find(details.get("combatant", "")) is None:
         return []
+    if outcome == "accepted":
+        return await fatal_accepted(ctx, record, outcome)
     hit = DamageResult(**details["hit"])
     battle = plurk.cancel_damage(battle, hit)
     save_battle(ctx, stored, battle)
     restored = battle.get(hit.target)
     return [ctx.t("plurk.battle.dmg.restored", name=restored.name, hp=hp_text(ctx, restored.hp))]
+
+
+@on_fatal_resolved("hp")
+async def fatal_accepted(ctx: Context, record: FatalEvent, outcome: Outcome) -> list[str]:
+    """An accepted HP fatal event (PL-12) of an investigator fighting now — a hit, or
+    a `.hp` / `.st` loss — leaves it dead in the battle (issue 24)."""
+    stored, battle = await load_battle(ctx)
+    if outcome != "accepted" or battle is None:
+        return []
+    name = next((n for n, i in stored.sheets.items() if i == record.character_id), None)
+    combatant = battle.find(name) if name is not None else None
+    if combatant is None or combatant.dead:
+        return []
+    battle = plurk.update_combatant(await sync_sheet_hp(ctx, stored, battle), combatant.name,
+                                    dead=True)
+    save_battle(ctx, stored, battle)
+    return [ctx.t("plurk.battle.died", name=combatant.name)]
 
 
 def damage_lines(ctx: Context, head: str, ko: KnockOutResult | None,
@@ -392,15 +431,22 @@ async def atk(ctx: Context) -> list[Outgoing]:
     (`武器+2 >=13`, `hit=+3`) or the check just made (`.ra 武器`), linked and used
     once — then, only on a hit, attack BP, damage roll, parry/armor, HP. A miss
     spends the attack BP and rolls no damage. Melee beyond reach on the field, a
-    stuck weapon, an attack after a parry this round: refused before any die."""
-    tokens = ctx.args.split()
+    stuck weapon, an attack after a parry this round: refused before any die.
+    `hidden` (issue 24): a GM-run attacker's attack is announced, its result sent to
+    the GMs only (``bot.kits.hidden.deliver``)."""
+    words = ctx.args.split()
+    tokens = [t for t in words if not is_word(t, *HIDDEN_WORDS)]
     if len(tokens) < 2:
         raise CommandError("plurk.error.battle.atk_usage")
     stored, battle = await running_battle(ctx)
     actor = current_actor(ctx, battle)
+    hidden = len(tokens) < len(words)
+    if hidden and (actor.owner is not None or not ctx.is_gm):
+        raise CommandError("plurk.error.battle.hidden_gm_only", name=actor.name)
     target, expr = target_and_dice(battle, tokens)
     if target == actor.name:  # as a parry against oneself is (PL-16)
         raise CommandError("plurk.error.battle.attack_self", name=actor.name)
+    plurk.require_target(battle, target)  # the dead are no target: refused before any die
     opts = parse_hit_options(tokens[2:], "plurk.error.battle.atk_usage", hit=True)
     if opts.attacker is not None:
         raise CommandError("plurk.error.battle.atk_usage")
@@ -428,9 +474,11 @@ async def atk(ctx: Context) -> list[Outgoing]:
         battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
         lines.append(spend_text(ctx, battle, spent))
         save_battle(ctx, stored, battle)
-        return [ctx.reply("\n".join(lines), battle_data("attack", battle, check=hit_check,
-                                                         roll=None, hit=None, knock_out=None,
-                                                         bp=spent))]
+        data = battle_data("attack", battle, check=hit_check, roll=None, hit=None,
+                           knock_out=None, bp=spent)
+        if hidden:
+            return hidden_attack(ctx, battle, actor.name, lines, data, spent)
+        return [ctx.reply("\n".join(lines), data)]
     impale = plurk_damage.impale_on_hit(hit_check, opts.kind, opts.impale)
     rolled = plurk.roll_damage(ctx.dice, expr, impale=impale, kind=opts.kind)
     battle, hit, ko = strike(ctx, battle, target, rolled.total, opts)
@@ -442,6 +490,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
                            roll=roll_text(ctx, rolled)))
     else:
         lines.append(roll_text(ctx, rolled))
+    at = len(lines) + (ko is not None)  # where the hit's HP line goes
     lines.extend(damage_lines(ctx, "", ko, hit)[1:])
     if impale and opts.kind in plurk_damage.LODGING_KINDS:
         lines.append(ctx.t("plurk.battle.dmg.lodged", attacker=actor.name, target=target))
@@ -451,7 +500,41 @@ async def atk(ctx: Context) -> list[Outgoing]:
     save_battle(ctx, stored, battle)
     data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
                        bp=spent)
-    return [ctx.reply("\n".join(lines), data)]
+    if hidden:
+        return hidden_attack(ctx, battle, actor.name, lines, data, spent)
+    return hit_replies(ctx, battle, hit, lines, at, data)
+
+
+HIDDEN_WORDS = ("hidden", "暗骰", "暗中")
+"""`.atk … hidden`: a GM rolls an enemy's attack out of the channel's sight."""
+
+
+def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
+                  data: dict[str, Any], spent: plurk.BpEvent) -> list[Outgoing]:
+    """The GMs read the attack; the channel learns that ``attacker`` attacked in secret
+    and, when the attack ended the turn, whose turn it is now."""
+    outs = deliver(ctx, ctx.user, attacker, "\n".join(lines), data, hidden=True,
+                   kind="plurk.hidden_attack")
+    if spent.turn is None or not outs or outs[0].to != "channel":
+        return outs
+    turn = turn_event_text(ctx, battle, spent.turn)
+    announce = replace(outs[0], text=f"{outs[0].text}\n{turn}")
+    return [ping(announce, next_actor_owner(data)), *outs[1:]]
+
+
+def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,
+                data: dict[str, Any]) -> list[Outgoing]:
+    """The reply of a hit; on an enemy at a table with a GM (issue 24) the channel's
+    line ``at`` says the damage and the band, the GMs get the numbers privately."""
+    victim = battle.get(hit.target)
+    if shows_numbers(ctx, victim):
+        return [ctx.reply("\n".join(lines), data)]
+    public = [*lines[:at], hit_text(ctx, hit, enemy_band(ctx, victim)), *lines[at + 1:]]
+    outs = for_gms(ctx, "\n".join(public), {"kind": "plurk.battle", "event": data["event"]},
+                   "\n".join(lines), data)
+    # the channel's data keeps no numbers: the turn the attack may have ended pings here
+    owner = next_actor_owner(data)
+    return [ping(out, owner) if out.to == "channel" else out for out in outs]
 
 
 async def keep_hit_check(ctx: Context, actor: Combatant, character: Sheet | None,
@@ -492,12 +575,16 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     require_owner_or_gm(ctx, battle.get(target).owner)
     if opts.attacker is not None:
         opts.attacker = battle.get(find_name(battle, opts.attacker)).name
+        source = battle.get(opts.attacker)
+        require_active(source.name, source.life)  # the fallen strike nobody (issue 24)
     battle, hit, ko = strike(ctx, battle, target, raw, opts)
     head = ctx.t("plurk.battle.dmg.raw", target=target, raw=raw,
                  attacker=opts.attacker or ctx.t("plurk.battle.dmg.no_attacker"))
     lines = damage_lines(ctx, head, ko, hit)
+    at = len(lines) - 1
     lines.extend(await settle_hp(ctx, stored, battle, hit))
     await settle_durability(ctx, stored, battle, hit)
     save_battle(ctx, stored, battle)
-    return [ctx.reply("\n".join(lines), battle_data("damage", battle, hit=hit, knock_out=ko))]
+    return hit_replies(ctx, battle, hit, lines, at,
+                       battle_data("damage", battle, hit=hit, knock_out=ko))
 

@@ -25,7 +25,13 @@ from bot.systems.plurk_trpg.battle_state import (
     save_battle,
     save_setup,
 )
-from bot.systems.plurk_trpg.battle_text import battle_data, readable, sep, spend_text
+from bot.systems.plurk_trpg.battle_text import (
+    battle_data,
+    fallen_name,
+    readable,
+    sep,
+    spend_text,
+)
 from bot.systems.plurk_trpg.documents import StoredBattle
 from bot.systems.plurk_trpg.field_view import field_picture
 from bot.systems.plurk_trpg.table import command
@@ -52,8 +58,9 @@ def board_text(ctx: Context, stored: StoredBattle, battle: Battle) -> str:
     lines = [ctx.t("plurk.battle.field.header", width=battle.width, height=battle.height)]
     lines.extend(plurk.render_board(battle, markers=marks))
     if marks:
-        legend = sep(ctx).join(f"{m}={name}@{battle.get(name).position}"
-                               for name, m in marks.items())
+        legend = sep(ctx).join(  # the fallen marked with their state (issue 24)
+            f"{m}={fallen_name(ctx, battle.get(name))}@{battle.get(name).position}"
+            for name, m in marks.items())
         lines.append(ctx.t("plurk.battle.field.legend", legend=legend))
     unplaced = [c.name for c in battle.combatants if c.position is None]
     if unplaced:

@@ -26,6 +26,7 @@ from bot.kits.references import (
 )
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
+from bot.systems.plurk_trpg.battle_state import fighting_as
 from bot.systems.plurk_trpg.characters import resource_value, set_resource
 from bot.systems.plurk_trpg.documents import ACTION_POINTS, FatalEvent
 from bot.systems.plurk_trpg.fatal import (
@@ -94,7 +95,10 @@ def costs_text(ctx: Context, pool: plurk.ApPool) -> str:
 
 
 def ap_data(pool: plurk.ApPool, event: plurk.ApEvent | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": "plurk_ap", **asdict(pool)}
+    # the pool's fields by name: `dataclasses.asdict` costs a twentieth of an `.ap spend`
+    # (tests/bot/systems/plurk/test_documents.py checks that it is the same)
+    data: dict[str, Any] = {"kind": "plurk_ap", "points": pool.points,
+                            "costs": dict(pool.costs)}
     if event is not None:
         data.update(op=event.op, action=event.action, cost=event.cost, before=event.before,
                     after=event.after, exhausted=event.exhausted)
@@ -246,6 +250,12 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     if not digits.isdigit():  # `=abc`, `--3`: name what could not be read
         raise CommandError("plurk.error.bad_amount", text=text[:30], command=ctx.command)
     value = number(digits, "plurk.error.resource_usage", command=ctx.command)
+    fighter = await fighting_as(ctx, character) if resource == HP else None
+    if fighter is not None and fighter.dead and not text.startswith("-") and not ctx.is_gm:
+        raise CommandError("plurk.error.battle.heal_dead", name=fighter.name)
+    if fighter is not None and fighter.hp_max is not None and not text.startswith("-"):
+        value = max(0, min(value, fighter.hp_max - before)) if text.startswith("+") else \
+            min(value, fighter.hp_max)  # issue 24: no heal past the HP it entered with
     if text.startswith("-"):
         lines, fatal = await lose(ctx, character, resource, value, source=resource_source(resource))
         if fatal:

@@ -58,10 +58,18 @@ async def started(table: Table) -> Outgoing:
 
 
 async def state(table: Table) -> dict[str, Any]:
-    """The battle as the channel sees it (`.battle` data)."""
+    """The whole battle (`.battle` data: the GM's private copy, enemies' HP and all)."""
     outs = await table.say("gm", ".battle")
-    assert outs[0].data is not None
-    return outs[0].data["battle"]
+    out = outs[-1]
+    assert out.data is not None
+    return out.data["battle"]
+
+
+def gm_copy(outs: list[Outgoing]) -> Outgoing:
+    """The GM's private copy of a reply whose enemy numbers the channel does not see
+    (issue 24: the channel gets the name and a health band)."""
+    [copy] = [o for o in outs if o.to != "channel" and o.user == "gm"]
+    return copy
 
 
 def by_name(battle: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -333,20 +341,21 @@ async def test_pl16_parry_only_against_the_named_enemy(table: Table) -> None:
 async def test_pl17_knock_out_and_lost_turns(table: Table) -> None:
     await started(table)
     # raw 5 ≥ half of 9; 體質 check d20 3 + 1 = 4 < 10 fails; 3D6 2+3+4 = 9 turns, 1 damage
-    out = (await table.say("p2", ".atk Thug 1d6 ko", dice=[5, 3, 2, 3, 4]))[0]
-    assert out.text == "\n".join([
+    outs = await table.say("p2", ".atk Thug 1d6 ko", dice=[5, 3, 2, 3, 4])
+    assert outs[0].text == "\n".join([
         "⚔ Bob 攻擊 Thug：傷害 1d6 = [5] = 5",
         "擊昏：體質檢定 d20=3+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害",
-        "Thug 受到 1 點傷害，體力 9 → 8",
+        "Thug 受到 1 點傷害（倒下）",
         "Bob：攻擊 花費 2 BP（4 → 2）",
     ])
+    assert gm_copy(outs).text.splitlines()[2] == "Thug 受到 1 點傷害，體力 9 → 8"
     thug = by_name(await state(table))["Thug"]
     assert thug["unconscious"] == 9 and thug["hp"] == 8
     await table.text("p2", ".pass")
     await table.text("p1", ".pass")
     assert await table.text("gm", ".pass") == "\n".join([
-        "Ghoul 結束回合。", "Thug 無法行動，跳過。", "— 第 1 輪開始 —",
-        "▶ 第 1 輪，輪到 Bob（BP 4/4）"])
+        "Ghoul 結束回合。", "— 第 1 輪開始 —",
+        "▶ 第 1 輪，輪到 Bob（BP 4/4）（跳過：Thug（倒下））"])
     assert by_name(await state(table))["Thug"]["unconscious"] == 8
     assert await table.text("gm", ".battle wake Thug") == "Thug 清醒過來了。"
 
@@ -377,7 +386,9 @@ async def test_pl17_knock_out_condition_fails_and_monsters_refuse(table: Table) 
 
 async def test_pl18_impale_rolls_the_dice_twice_through_armor(table: Table) -> None:
     await started(table)
-    out = (await table.say("p2", ".atk Ghoul 1d8+1 impale pen=1", dice=[5, 3]))[0]
+    outs = await table.say("p2", ".atk Ghoul 1d8+1 impale pen=1", dice=[5, 3])
+    assert outs[0].text.splitlines()[1] == "Ghoul 受到 8 點傷害（重傷）"
+    out = gm_copy(outs)
     assert out.text == "\n".join([
         "⚔ Bob 攻擊 Ghoul：傷害 1d8+1（貫穿，骰子擲兩次）= [5, 3]+1 = 9",
         "護甲 2 − 穿透 1 → 減傷 1；Ghoul 受到 8 點傷害，體力 15 → 7",
@@ -395,13 +406,14 @@ async def test_pl18_armor_penetration_and_armorless_damage(table: Table) -> None
     assert await table.text("p2", ".atk Ghoul 1d6 impale kind=鈍器", dice=[6]) == \
         "⚠ 鈍器 不能貫穿（只有利器、弓、槍、投擲利器）。"
     assert await stored(table.core) == before
-    out = (await table.say("p2", ".atk Ghoul 1d6", dice=[1]))[0]  # 1 − armor 2 → 0
+    out = gm_copy(await table.say("p2", ".atk Ghoul 1d6", dice=[1]))  # 1 − armor 2 → 0
     assert out.data["hit"]["taken"] == 0
-    out = (await table.say("gm", ".傷害 Ghoul 5 type=精神"))[0]
+    out = gm_copy(await table.say("gm", ".傷害 Ghoul 5 type=精神"))
     assert out.text.splitlines()[1] == "精神傷害無視護甲；Ghoul 受到 5 點傷害，體力 15 → 10"
-    out = (await table.say("gm", ".dmg Ghoul 10 pen=5"))[0]
-    assert out.text.splitlines()[1:] == [
+    outs = await table.say("gm", ".dmg Ghoul 10 pen=5")
+    assert gm_copy(outs).text.splitlines()[1:] == [
         "護甲 2 − 穿透 5 → 減傷 0；Ghoul 受到 10 點傷害，體力 10 → 0", "Ghoul 倒下了！"]
+    assert outs[0].text.splitlines()[1:] == ["Ghoul 受到 10 點傷害（倒下）", "Ghoul 倒下了！"]
 
 
 # --------------------------------------------------------------------------- PL-12
@@ -429,14 +441,15 @@ async def test_pl12_accepted_fatal_hit_keeps_the_investigator_down(table: Table)
     assert out.data["hit"]["fatal"] and out.data["hit"]["hp_after"] == 0
     assert "無法常世干預" in out.text
     assert await sheet_hp(table.core, "Bob") == 10
-    await table.say("p2", ".accept")
+    accepted = await table.text("p2", ".accept")
+    assert accepted.endswith("\n☠ Bob 死亡。")  # issue 24: an accepted fatal event kills
     assert await sheet_hp(table.core, "Bob") == 0
     battle = await state(table)
-    assert by_name(battle)["Bob"]["hp"] == 0
+    assert by_name(battle)["Bob"]["hp"] == 0 and by_name(battle)["Bob"]["dead"]
     await table.text("gm", ".pass")
     assert await table.text("gm", ".pass") == "\n".join([
-        "Thug 結束回合。", "— 第 1 輪開始 —", "Bob 無法行動，跳過。",
-        "▶ 第 1 輪，輪到 Ann（BP 5/5）"])
+        "Thug 結束回合。", "— 第 1 輪開始 —",
+        "▶ 第 1 輪，輪到 Ann（BP 5/5）（跳過：Bob（死亡））"])
 
 
 async def test_sheet_hp_changes_between_commands_reach_the_battle(table: Table) -> None:
@@ -462,7 +475,7 @@ async def test_gm_adds_removes_and_ends(table: Table) -> None:
         "Wolf", "Ann", "Ghoul", "Thug", "Rat"]
     assert await table.text("gm", ".battle end") == (
         "⚔ 戰鬥結束（共到第 0 輪）。"
-        "Wolf 體力 8、Ann 體力 12、Ghoul 體力 15、Thug 體力 9、Rat 體力 2")
+        "Wolf 毫髮無傷、Ann 體力 12、Ghoul 毫髮無傷、Thug 毫髮無傷、Rat 毫髮無傷")
     # issue 12 item 13: the enemy definitions stay for the next fight
     assert await table.text("p1", ".battle") == \
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：Ghoul、Thug、Wolf、Rat。"
@@ -600,8 +613,8 @@ async def test_pl12_a_fallen_investigator_gets_no_second_fatal_event(table: Tabl
     assert await sheet_hp(table.core, "Ann") == 12
     await table.text("p1", ".accept")
     assert await sheet_hp(table.core, "Ann") == 0
-    assert (await table.text("gm", ".dmg Ann 3")).endswith(
-        "\nAnn 已經倒下（體力 0）：這次的 3 點傷害不另開致命事件。")
+    # issue 24: the accepted fatal event left Ann dead — no target any more
+    assert await table.text("gm", ".dmg Ann 3") == "⚠ Ann 已死亡，不能行動。"
     assert await fatal_events(table.core) == []
 
 
@@ -753,11 +766,12 @@ async def test_a_missed_hit_check_deals_no_damage(table: Table) -> None:
     await table.text("p1", ".pass")
     await table.text("gm", ".pass")
     await table.text("gm", ".pass")
-    out = (await table.say("p2", ".atk Thug 1d6 武器+1 >=12", dice=[9, 4]))[0]
-    assert out.text.splitlines()[:3] == [
+    outs = await table.say("p2", ".atk Thug 1d6 武器+1 >=12", dice=[9, 4])
+    assert outs[0].text.splitlines()[:3] == [
         "⚔ Bob 攻擊 Thug：命中檢定 武器 d20=9+4 = 13，閾值 12，命中",
         "傷害 1d6 = [4] = 4",
-        "Thug 受到 4 點傷害，體力 9 → 5"]
+        "Thug 受到 4 點傷害（受傷）"]
+    assert gm_copy(outs).text.splitlines()[2] == "Thug 受到 4 點傷害，體力 9 → 5"
 
 
 async def test_melee_beyond_reach_is_refused(table: Table) -> None:
@@ -774,7 +788,7 @@ async def test_melee_beyond_reach_is_refused(table: Table) -> None:
         "⚠ Thug 在 H8，離 Bob（C4）5 格：近戰只搆得到 2 格。"
         "先 .move 靠近，或用遠程攻擊（kind=弓、槍、投擲鈍器、投擲利器）。")
     assert await stored(table.core) == before
-    out = (await table.say("p2", ".atk Thug 1d6 kind=弓", dice=[3]))[0]
+    out = gm_copy(await table.say("p2", ".atk Thug 1d6 kind=弓", dice=[3]))
     assert out.data["hit"]["taken"] == 3
 
 
@@ -790,7 +804,7 @@ async def test_impale_is_checked_against_the_hit_and_the_weapon_stays(
     assert await table.text("p2", ".atk Ghoul 1d8 武器 impale", dice=[12]) == \
         "⚠ 只有命中檢定滿骰（d20=20）才會貫穿；這次是 d20=12。"
     assert await stored(table.core) == before
-    out = (await table.say("p2", ".atk Ghoul 1d8 武器 kind=利器", dice=[20, 5, 3]))[0]
+    out = gm_copy(await table.say("p2", ".atk Ghoul 1d8 武器 kind=利器", dice=[20, 5, 3]))
     assert out.text.splitlines()[:4] == [
         "⚔ Bob 攻擊 Ghoul：命中檢定 武器 d20=20+3 = 23，閾值 11，命中（滿骰）",
         "傷害 1d8（貫穿，骰子擲兩次）= [5, 3] = 8",
@@ -841,7 +855,9 @@ async def test_a_noticed_surprise_gives_the_usual_order(table: Table) -> None:
 async def test_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
     """PL-13: BP max = 靈巧 ÷ 2 (小數捨去, toward zero) + 3: 靈巧 −3 → −1 + 3 = 2."""
     await table.text("gm", ".gm")
-    assert await table.text("gm", ".enemy add Rat 靈巧=-3 hp=2") == \
+    outs = await table.say("gm", ".enemy add Rat 靈巧=-3 hp=2")
+    assert outs[0].text == "已定義敵人：Rat（數值已私訊 GM）"
+    assert gm_copy(outs).text == \
         "已定義敵人：・Rat（敵方）靈巧 -3 體質 0 體力 2 護甲 0 BP 2，非人形"
     await table.text("gm", ".enemy add Bat 靈巧=-7 hp=2")  # −3.5 → −3: BP 0
     await table.text("gm", ".enemy add Cat 靈巧=-1 hp=2")  # −0.5 → 0: BP 3
@@ -873,7 +889,7 @@ async def test_swapped_attack_arguments_are_recognised(table: Table) -> None:
     """`.atk 1d6 Thug` is `.atk Thug 1d6`."""
     await started(table)
     assert (await table.text("p2", ".atk 1d6 Thug", dice=[4])).splitlines()[:2] == [
-        "⚔ Bob 攻擊 Thug：傷害 1d6 = [4] = 4", "Thug 受到 4 點傷害，體力 9 → 5"]
+        "⚔ Bob 攻擊 Thug：傷害 1d6 = [4] = 4", "Thug 受到 4 點傷害（受傷）"]
 
 
 async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None:
@@ -882,11 +898,13 @@ async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None
     definitions for the next fight, `.battle end clear` forgets them."""
     await table.text("gm", ".gm")
     await table.text("gm", ".enemy add 狂信者 靈巧=1 hp=6")
-    assert await table.text("gm", ".enemy add 狂信者 靈巧=2 hp=8") == (
+    outs = await table.say("gm", ".enemy add 狂信者 靈巧=2 hp=8")
+    assert outs[0].text == \
+        "已經有「狂信者」了：這個新增為 狂信者2。\n已定義敵人：狂信者2（數值已私訊 GM）"
+    assert gm_copy(outs).text == (
         "已經有「狂信者」了：這個新增為 狂信者2。\n"
         "已定義敵人：・狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
-    assert [e.split("（")[0] for e in (await table.text("gm", ".enemy")).splitlines()[1:]] == [
-        "・狂信者", "・狂信者2"]
+    assert (await table.text("gm", ".enemy")).splitlines()[1:] == ["・狂信者", "・狂信者2"]
     await table.say("gm", ".battle start", dice=[10, 3])
     assert await table.text("gm", ".battle add 狂信者", dice=[5]) == (
         "加入戰鬥：2. 狂信者3 6（d20=5 靈巧+1）\n▶ 第 0 輪，輪到 狂信者（BP 3/3）")
@@ -895,7 +913,7 @@ async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：狂信者、狂信者2、狂信者3。"
     await table.say("gm", ".battle start", dice=[10, 3, 5])
     assert await table.text("gm", ".battle end clear") == \
-        "⚔ 戰鬥結束（共到第 0 輪）。狂信者 體力 6、狂信者3 體力 6、狂信者2 體力 8"
+        "⚔ 戰鬥結束（共到第 0 輪）。狂信者 毫髮無傷、狂信者3 毫髮無傷、狂信者2 毫髮無傷"
     assert await table.text("gm", ".battle") == \
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：（無）。"
 

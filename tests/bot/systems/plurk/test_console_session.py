@@ -186,7 +186,11 @@ def split(session: Session, name: str) -> tuple[Message, list[Message]]:
 
 
 def data(session: Session, name: str) -> dict[str, Any]:
-    found = said(session, name)["data"]
+    """A step's structured result: its channel message's — or, when the channel saw an
+    enemy's name and band only (issue 24), the GM's private copy's, which has it all."""
+    out, private = split(session, name)
+    copies = [m for m in private if m["data"] and m["data"].get("kind") == "plurk.battle"]
+    found = copies[0]["data"] if copies else out["data"]
     assert found is not None, name
     return found
 
@@ -258,13 +262,15 @@ def test_secret_roll_reaches_only_the_gm(session: Session) -> None:
         SECRET_RAW, SECRET_VALUE, True)
     for secret in (str(SECRET_RAW), str(SECRET_VALUE), SECRET_OUTCOME):
         assert secret in gm["text"]
-    # the only private messages of the session are that one and the surprise's (PL-14),
-    # both to the GM
+    # every private message of the session goes to the GM: that one, the surprise's
+    # (PL-14) and the enemies' numbers (issue 24)
     start, [surprise] = split(session, "start")
     for transcript in (session.whole, [m for line in session.by_line for m in line]):
-        assert [m for m in transcript if m["to"] != "channel"] == [gm, surprise]
+        private = [m for m in transcript if m["to"] != "channel"]
+        assert gm in private and surprise in private
+        assert {(m["to"], m["user"]) for m in private} == {("private", "keeper")}
         public = [m for m in transcript if m["to"] == "channel"]
-        assert len(public) == len(transcript) - 2
+        assert len(public) == len(transcript) - len(private)
         for message in public:
             seen = message["text"] + json.dumps(message["data"], ensure_ascii=False)
             for secret in (str(SECRET_RAW), str(SECRET_VALUE)):
@@ -349,7 +355,7 @@ def test_knock_out_impale_and_armor(session: Session) -> None:
         True, [2, 3, 4], 9, 1)
     assert (ko["hit"]["taken"], ko["hit"]["hp_before"], ko["hit"]["hp_after"]) == (1, 9, 8)
     assert (ko["bp"]["bp_before"], ko["bp"]["bp_after"]) == (4, 2)
-    assert said(session, "ko")["text"].splitlines()[1] == \
+    assert split(session, "ko")[0]["text"].splitlines()[1] == \
         "擊昏：體質檢定 d20=3+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害"
     assert roster(ko["battle"], "unconscious")["暴徒"] == 9
     # the knocked-out 暴徒 loses its turns: skipped in round 0 and round 1

@@ -5,6 +5,7 @@ changing nothing."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from sqlalchemy import insert, select
 from bot import systems
 from bot.core import Core
 from bot.store.models import Channel, ChannelState
+from bot.systems.plurk_trpg.commands.points import ap_data
 from bot.systems.plurk_trpg.documents import (
     ACTION_POINTS,
     BATTLE,
@@ -193,8 +195,15 @@ def test_the_fatal_events_read_as_before() -> None:
 
 
 def _unversioned(data: dict[str, Any]) -> dict[str, Any]:
-    """What is stored now: the old object without the rules' ``version: 1``."""
-    return {k: v for k, v in data.items() if k != "version"}
+    """What is stored now: the old object without the rules' ``version: 1``, each
+    combatant with the two fields issue 24 added (an old battle knows no maximum HP)."""
+    return {k: v for k, v in _with_life(data).items() if k != "version"}
+
+
+def _with_life(data: dict[str, Any]) -> dict[str, Any]:
+    """An old battle as it reads now: ``hp_max`` unknown, nobody dead (issue 24)."""
+    return {**data, "combatants": [{**c, "hp_max": None, "dead": False}
+                                   for c in data["combatants"]]}
 
 
 def test_the_battle_reads_as_the_same_typed_value_and_is_stored_as_before() -> None:
@@ -286,6 +295,8 @@ async def test_an_old_table_plays_on(core: Core) -> None:
         await _store(core, key, data)
     ap = await table.say("alice", ".ap")
     assert ap[0].data == {"kind": "plurk_ap", **OLD_AP}
+    pool = plurk.ApPool(3, {"observe": 2, "開鎖": 4})
+    assert ap_data(pool) == {"kind": "plurk_ap", **asdict(pool)}
     fatal = await table.say("keeper", ".fatal")
     assert fatal[0].text.splitlines()[1] == "#1 鮑伯：體力 3，損失 9"
     assert fatal[0].data == {"kind": "plurk_fatal_list", "events": OLD_FATAL["events"]}
@@ -296,7 +307,7 @@ async def test_an_old_table_plays_on(core: Core) -> None:
     assert await table.text("alice", ".fate") == "⚠ 艾莉絲 這次檢定的命運檢定已經擲過了。"
     shown = await table.say("keeper", ".battle")
     assert shown[0].text.startswith("▶ 第 0 輪，輪到 艾莉絲（BP 5/5）")
-    assert shown[0].data["battle"] == OLD_BATTLE_OF_RULES
+    assert shown[1].data["battle"] == _with_life(OLD_BATTLE_OF_RULES)  # the GM's copy
     # a change is stored in the same shape
     await table.text("alice", ".ap spend 開鎖")
     assert await _stored(core, "plurk.ap") == {**OLD_AP, "points": 2}
@@ -312,8 +323,13 @@ async def test_a_battle_stored_mid_round_shows_as_before(core: Core) -> None:
     await table.text("gm", ".gm")
     await _store(core, "plurk.battle", OLD_MID_BATTLE)
     shown = await table.say("gm", ".battle")
-    assert shown[0].text == OLD_MID_BATTLE_SHOWN
-    assert shown[0].data["battle"] == {k: v for k, v in OLD_MID_BATTLE.items()
+    # issue 24: the GM reads the numbers privately; the channel reads the enemies'
+    # bands — of a battle stored before it, without a maximum, only down or not
+    assert (shown[1].to, shown[1].user, shown[1].text) == ("private", "gm", OLD_MID_BATTLE_SHOWN)
+    assert shown[0].text.splitlines()[4:] == [
+        "　4. Ghoul 先攻 15｜BP 4/4｜體力 ?｜位置 C3｜敵",
+        "　5. Thug 先攻 5｜BP 3/3｜體力 倒下｜位置 C4｜昏迷（還要跳過 8 次）｜敵"]
+    assert shown[1].data["battle"] == {k: v for k, v in _with_life(OLD_MID_BATTLE).items()
                                        if k not in ("serial", "sheets", "weapons", "marks")}
 
 

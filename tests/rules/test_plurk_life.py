@@ -1,0 +1,95 @@
+"""Issue 24 in the plurk rules: life states on the encounter kit (down, dead), who may
+act, attacks on the fallen, and HP within 0 … the HP a combatant entered with."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules.errors import RuleError
+from rules.kits.encounter import Life
+from rules.systems import plurk_trpg as P
+from tests.support import strict_dice
+
+
+def _battle() -> P.Battle:
+    """Ann (investigator), Orc (human-like enemy), Ghoul (monster): Ann acts first."""
+    return P.start_battle(strict_dice([15, 10, 5]), [
+        P.Entrant("Ann", dex=4, hp=12, weapon_durability=3, position="A1", owner="p1"),
+        P.Entrant("Orc", kind="enemy", dex=2, hp=8, human_like=True, position="C3"),
+        P.Entrant("Ghoul", kind="enemy", dex=0, hp=8, position="B2"),
+    ])
+
+
+def refusal(run) -> tuple[str, dict[str, object]]:  # type: ignore[no-untyped-def]
+    with pytest.raises(RuleError) as caught:
+        run()
+    return caught.value.code, caught.value.params
+
+
+def test_life_maps_knock_out_and_zero_hp_to_down_and_the_mark_to_dead() -> None:
+    ann = _battle().get("Ann")
+    assert P.life_of(ann) is Life.ACTIVE
+    assert P.life_of(P.Combatant("x", hp=0)) is Life.DOWN
+    assert P.life_of(P.Combatant("x", hp=1, unconscious=2)) is Life.DOWN
+    assert P.life_of(P.Combatant("x", hp=5, dead=True)) is Life.DEAD
+    assert P.life_of(P.Combatant("x", hp=None)) is Life.ACTIVE  # HP unknown: stands
+
+
+def test_a_fallen_actor_cannot_spend_move_or_parry_but_its_turn_can_pass() -> None:
+    down = P.update_combatant(_battle(), "Ann", hp=0)
+    for run in (lambda: P.spend_bp(down, "attack"), lambda: P.move(down, "A2"),
+                lambda: P.declare_parry(down, "Orc")):
+        assert refusal(run) == ("encounter.down", {"name": "Ann"})
+    dead = P.update_combatant(_battle(), "Ann", dead=True)
+    assert refusal(lambda: P.spend_bp(dead, "move")) == ("encounter.dead", {"name": "Ann"})
+    after, event = P.pass_turn(down)
+    assert after.actor.name == "Orc" and event.skipped == ()
+
+
+def test_the_turn_passes_over_the_dead_and_the_down_and_counts_a_knock_out_off() -> None:
+    battle = P.update_combatant(_battle(), "Orc", dead=True)
+    battle = P.update_combatant(battle, "Ghoul", unconscious=2)
+    battle, event = P.pass_turn(battle)
+    assert event.skipped == ("Orc", "Ghoul") and event.new_round
+    assert battle.actor.name == "Ann"
+    assert battle.get("Ghoul").unconscious == 1 and battle.get("Orc").dead
+
+
+def test_death_ends_a_knock_out_and_a_parry() -> None:
+    start = _battle()
+    parrying = replace(start.get("Orc"), unconscious=5, parry_against="Ann")
+    battle = replace(start, combatants=(start.get("Ann"), parrying, start.get("Ghoul")))
+    dead = P.update_combatant(battle, "Orc", dead=True).get("Orc")
+    assert (dead.unconscious, dead.parry_against, dead.life) == (0, None, Life.DEAD)
+
+
+def test_a_fallen_enemy_dies_of_the_next_blow_that_hurts_it() -> None:
+    battle, first = P.apply_damage(_battle(), "Ghoul", 8)
+    assert (first.hp_after, first.killed, battle.get("Ghoul").life) == (0, False, Life.DOWN)
+    battle, grazed = P.apply_damage(battle, "Ghoul", 0)
+    assert not grazed.killed and battle.get("Ghoul").life is Life.DOWN  # no hurt, no kill
+    battle, second = P.apply_damage(battle, "Ghoul", 1)
+    assert second.killed and battle.get("Ghoul").life is Life.DEAD
+    assert refusal(lambda: P.apply_damage(battle, "Ghoul", 3)) == \
+        ("encounter.dead", {"name": "Ghoul"})
+    assert refusal(lambda: P.wake(battle, "Ghoul")) == ("encounter.dead", {"name": "Ghoul"})
+
+
+def test_an_investigator_at_zero_is_down_not_dead_its_fatal_event_decides() -> None:
+    battle, _ = P.apply_damage(_battle(), "Ann", 12)
+    battle, again = P.apply_damage(battle, "Ann", 3)
+    assert not again.killed and battle.get("Ann").life is Life.DOWN
+
+
+def test_hp_stays_within_zero_and_the_hp_it_entered_with() -> None:
+    battle = _battle()
+    assert battle.get("Orc").hp_max == 8
+    assert P.update_combatant(battle, "Orc", hp=8).get("Orc").hp == 8  # at the maximum
+    assert P.update_combatant(battle, "Orc", hp=9).get("Orc").hp == 8  # one past it
+    assert P.update_combatant(battle, "Orc", hp=-1).get("Orc").hp == 0  # below the floor
+    lowered = P.update_combatant(battle, "Orc", hp_max=5).get("Orc")
+    assert (lowered.hp, lowered.hp_max) == (5, 5)  # a lower maximum lowers the HP
+    unknown = P.update_combatant(battle, "Orc", hp_max=None, hp=30).get("Orc")
+    assert unknown.hp == 30  # a battle stored before issue 24 knows no maximum
