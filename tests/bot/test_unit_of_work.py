@@ -1,4 +1,5 @@
-"""The unit of work (bot/unit_of_work.py) on a real SQLite store: each test runs units
+"""The unit of work (bot/unit_of_work.py) on a real store (SQLite; PostgreSQL too where
+the order of rows matters): each test runs units
 of work on the writer as a command does (its table's lock held, its changes committed
 with its batch) and reads back what was stored — through a later unit, or a read
 outside any command (:meth:`bot.core.Core.read_table`), which reads the database and
@@ -52,7 +53,8 @@ DISCARDS = Doc("test.discards", Hand, Hand, per_character=True)
 async def in_unit(core: Core, work: Callable[[UnitOfWork], Awaitable[T]],
                   channel: str = "home") -> T:
     """``work`` as a command of ``channel`` runs it: on the writer, its table's lock
-    held, its unit of work's changes committed with the batch."""
+    held, its unit of work's changes committed with the batch (``channel`` may be a
+    campaign's table key: the table a bound channel plays at)."""
     dispatcher = core.dispatcher
     table = await dispatcher.table_key("console", channel)
 
@@ -121,7 +123,7 @@ async def test_sheets_move_with_their_documents_and_the_campaigns_active_ones_wi
         await uow.add_sheet("alice", "戊")
 
     await in_unit(core, set_up_home)
-    await _at_table(core, key, set_up_campaign)
+    await in_unit(core, set_up_campaign, key)
 
     async def move(uow: UnitOfWork) -> int:
         target = await uow.table("console", key, "coc")
@@ -138,20 +140,6 @@ async def test_sheets_move_with_their_documents_and_the_campaigns_active_ones_wi
     assert await stored(core, sheets) == []
 
 
-async def _at_table(core: Core, key: str, work: Callable[[UnitOfWork], Awaitable[T]]) -> T:
-    """``work`` at the table of key ``key`` (a campaign's), as a command of a channel
-    bound to it would run it."""
-    dispatcher = core.dispatcher
-
-    async def job(link: ConnectionLink) -> tuple[T, Unit]:
-        state = await dispatcher.state(link, "console", key, key)
-        uow = UnitOfWork(link, state)
-        result = await work(uow)
-        return result, dispatcher.unit(uow, Incoming("console", key, "", ""), [])
-    async with dispatcher.lock("console", key):
-        return await core.writer.run(job)
-
-
 async def test_a_clash_of_sheet_names_moves_nothing(core: Core) -> None:
     key = campaign_key("c")
 
@@ -166,7 +154,7 @@ async def test_a_clash_of_sheet_names_moves_nothing(core: Core) -> None:
         await uow.add_sheet("carol", "甲")
 
     await in_unit(core, set_up_home)
-    await _at_table(core, key, set_up_campaign)
+    await in_unit(core, set_up_campaign, key)
 
     async def move(uow: UnitOfWork) -> list[str]:
         target = await uow.table("console", key, "coc")
