@@ -16,11 +16,11 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 
 from adapters.config import Settings
 from bot.core import Core
-from bot.documents import Doc
+from bot.documents import DamagedDocument, Doc
 from bot.gamelog import book
 from bot.gamelog.book import Line
 from bot.messages import Incoming
@@ -423,3 +423,29 @@ async def test_gms_are_read_in_the_order_they_became_gms_then_by_id(
         assert await stored(core, gms) == ["bea", "yan", "zed", "amy"]
     finally:
         await core.close()
+
+
+async def test_a_damaged_document_names_its_table_and_sheet(core: Core) -> None:
+    key = campaign_key("c")
+
+    async def set_up(uow: UnitOfWork) -> None:
+        sheet = await uow.add_sheet("alice", "甲")
+        uow.save(HAND, Hand(["A"]), sheet)
+        target = await uow.table("console", key, "coc", create=True)
+        assert target is not None
+        uow.save(NOTE_A, Note("x"), table=target)
+    await in_unit(core, set_up)
+    async with core.engine.begin() as connection:  # as a damaged disk leaves them
+        await connection.execute(update(sql.SHEET_STATES).values(data={"cards": "A"}))
+        await connection.execute(update(sql.STATES).values(data={"text": ["x"]}))
+
+    async def wheres(uow: UnitOfWork) -> list[str]:
+        [sheet] = await uow.sheets()
+        target = await uow.table("console", key, "coc")
+        found = []
+        for load in (uow.load(HAND, sheet), uow.load(NOTE_A, table=target)):
+            with pytest.raises(DamagedDocument) as caught:
+                await load
+            found.append(caught.value.where)
+        return found
+    assert await stored(core, wheres) == ["console:home (sheet '甲')", f"console:{key}"]
