@@ -449,3 +449,17 @@ async def test_a_damaged_document_names_its_table_and_sheet(core: Core) -> None:
             found.append(caught.value.where)
         return found
     assert await stored(core, wheres) == ["console:home (sheet '甲')", f"console:{key}"]
+
+
+async def test_a_sheets_document_is_read_with_its_sheet_only(core: Core) -> None:
+    async def misuse(uow: UnitOfWork) -> list[str]:
+        sheet = await uow.add_sheet("alice", "甲")
+        found = []
+        for wrong in (lambda: uow.save(HAND, Hand()), lambda: uow.save(NOTE_A, Note(), sheet)):
+            with pytest.raises(TypeError) as caught:
+                wrong()
+            found.append(str(caught.value))
+        return found
+    assert await in_unit(core, misuse) == [
+        "test.hand: a sheet's document needs the sheet, and only it",
+        "test.note_a: a sheet's document needs the sheet, and only it"]
