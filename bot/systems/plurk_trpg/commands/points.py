@@ -271,6 +271,29 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     return [ctx.reply("\n".join(lines), {**data, "after": after, "fatal": False})]
 
 
+async def guard_sheet(
+    ctx: Context, character: Sheet, name: str, old: int | None, new: int
+) -> list[str] | None:
+    """The sheet guard of `.st`: HP within the fight's bounds, then PL-12's fatal losses."""
+    if name == HP:
+        await hp_within_fight(ctx, character, old, new)
+    return await fatal_losses_on_the_sheet(ctx, character, name, old, new)
+
+
+async def hp_within_fight(ctx: Context, character: Sheet, old: int | None, new: int) -> None:
+    """`.st 體力` in a fight follows `.hp` (issue 24): only a GM raises a dead fighter's HP,
+    and nobody sets it above the HP it entered with (`.st` refuses: it writes what was
+    typed or nothing)."""
+    fighter = await fighting_as(ctx, character)
+    if fighter is None or (old is not None and new <= old):
+        return
+    if fighter.dead and not ctx.is_gm:
+        raise CommandError("plurk.error.battle.heal_dead", name=fighter.name)
+    if fighter.hp_max is not None and new > fighter.hp_max:
+        raise CommandError("plurk.error.battle.hp_over_max", name=fighter.name,
+                           max=fighter.hp_max, value=new)
+
+
 async def fatal_losses_on_the_sheet(
     ctx: Context, character: Sheet, name: str, old: int | None, new: int
 ) -> list[str] | None:

@@ -62,9 +62,9 @@ async def test_an_accepted_fatal_event_kills_and_only_the_gm_brings_back(
     await table.text("gm", ".dmg Ann 12")
     assert (await table.text("p1", ".accept")).endswith("\n☠ Ann 死亡。")
     assert await table.text("p1", ".hp +5") == \
-        "⚠ Ann 已在戰鬥中死亡：只有 GM 能讓他回來（.init set Ann alive hp=…）。"
+        "⚠ Ann 已在戰鬥中死亡：只有 GM 能讓 Ann 回來（.init set Ann alive hp=…）。"
     assert await table.text("gm", ".init set Ann hp=5") == \
-        "⚠ Ann 已死亡：要讓他回來，GM 加上 alive（.init set Ann alive hp=…）。"
+        "⚠ Ann 已死亡：要讓 Ann 回來，GM 加上 alive（.init set Ann alive hp=…）。"
     assert await table.text("gm", ".init set Ann alive hp=20") == "Ann：體力 12（上限 12）"
     assert by_name(await state(table))["Ann"]["dead"] is False
 
