@@ -199,9 +199,11 @@ def knock_out_text(ctx: Context, ko: KnockOutResult) -> str:
                  damage=ko.damage)
 
 
-def hit_text(ctx: Context, hit: DamageResult, band: str | None = None) -> str:
+def hit_text(ctx: Context, hit: DamageResult, band: str | None = None, *,
+             held: bool = False) -> str:
     """Parry, armor and HP of one hit; with ``band`` (an enemy at a table with a GM)
-    the channel's version: the damage taken and the band, no armor, no HP."""
+    the channel's version: the damage taken and the band, no armor, no HP. ``held``:
+    an investigator's loss a fatal event holds (:func:`held_by_fatal`), no HP change."""
     parts = []
     if hit.parried:
         key = "plurk.battle.dmg.parry_broken" if hit.weapon_broken else "plurk.battle.dmg.parry"
@@ -219,6 +221,8 @@ def hit_text(ctx: Context, hit: DamageResult, band: str | None = None) -> str:
     if band is not None:
         parts.append(ctx.t("plurk.battle.dmg.taken_band", target=hit.target, taken=hit.taken,
                            band=band))
+    elif held:  # PL-12: the fatal event's line says what would happen, not yet done
+        parts.append(ctx.t("plurk.battle.dmg.taken_fatal", target=hit.target, taken=hit.taken))
     else:
         parts.append(ctx.t("plurk.battle.dmg.taken", target=hit.target, taken=hit.taken,
                            before=hit.hp_before, after=hit.hp_after))
@@ -310,12 +314,18 @@ async def fatal_accepted(ctx: Context, record: FatalEvent, outcome: Outcome) -> 
     return [ctx.t("plurk.battle.died", name=combatant.name)]
 
 
+def held_by_fatal(battle: Battle, hit: DamageResult) -> bool:
+    """Does the hit bring an investigator to 0 — a loss PL-12 holds until `.accept`?"""
+    return battle.get(hit.target).kind == "investigator" and hit.fatal and hit.taken > 0 \
+        and hit.hp_before > 0
+
+
 def damage_lines(ctx: Context, head: str, ko: KnockOutResult | None,
-                 hit: DamageResult) -> list[str]:
+                 hit: DamageResult, battle: Battle) -> list[str]:
     lines = [head]
     if ko is not None:
         lines.append(knock_out_text(ctx, ko))
-    lines.append(hit_text(ctx, hit))
+    lines.append(hit_text(ctx, hit, held=held_by_fatal(battle, hit)))
     return lines
 
 
@@ -491,17 +501,19 @@ async def atk(ctx: Context) -> list[Outgoing]:
     else:
         lines.append(roll_text(ctx, rolled))
     at = len(lines) + (ko is not None)  # where the hit's HP line goes
-    lines.extend(damage_lines(ctx, "", ko, hit)[1:])
+    lines.extend(damage_lines(ctx, "", ko, hit, battle)[1:])
     if impale and opts.kind in plurk_damage.LODGING_KINDS:
         lines.append(ctx.t("plurk.battle.dmg.lodged", attacker=actor.name, target=target))
-    lines.extend(await settle_hp(ctx, stored, battle, hit))
+    settled = await settle_hp(ctx, stored, battle, hit)
+    lines.extend(settled)
     await settle_durability(ctx, stored, battle, hit)
     lines.append(spend_text(ctx, battle, spent))
     save_battle(ctx, stored, battle)
     data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
                        bp=spent)
     if hidden:
-        return hidden_attack(ctx, battle, actor.name, lines, data, spent)
+        told = told_target(ctx, battle, actor.name, hit, settled)
+        return [*hidden_attack(ctx, battle, actor.name, lines, data, spent), *told]
     return hit_replies(ctx, battle, hit, lines, at, data)
 
 
@@ -514,12 +526,28 @@ def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
     """The GMs read the attack; the channel learns that ``attacker`` attacked in secret
     and, when the attack ended the turn, whose turn it is now."""
     outs = deliver(ctx, ctx.user, attacker, "\n".join(lines), data, hidden=True,
-                   kind="plurk.hidden_attack")
+                   kind="plurk.hidden_attack", attack=True)
     if spent.turn is None or not outs or outs[0].to != "channel":
         return outs
     turn = turn_event_text(ctx, battle, spent.turn)
     announce = replace(outs[0], text=f"{outs[0].text}\n{turn}")
     return [ping(announce, next_actor_owner(data)), *outs[1:]]
+
+
+def told_target(ctx: Context, battle: Battle, attacker: str, hit: DamageResult,
+                settled: list[str]) -> list[Outgoing]:
+    """A hidden attack that hit an investigator: their player learns it privately —
+    the damage taken, their HP, and a fatal event waiting for `.accept` / `.intervene`
+    (``settled``) — never the attacker's dice or hit check."""
+    victim = battle.get(hit.target)
+    if victim.owner is None or victim.owner == ctx.user or ctx.incoming.is_private:
+        return []
+    text = "\n".join([ctx.t("plurk.battle.dmg.hidden_hit", attacker=attacker,
+                             target=victim.name),
+                             hit_text(ctx, hit, held=held_by_fatal(battle, hit)), *settled])
+    return [ctx.private(victim.owner, text, {
+        "kind": "plurk.hidden_hit", "attacker": attacker, "target": victim.name,
+        "taken": hit.taken, "before": hit.hp_before, "after": hit.hp_after})]
 
 
 def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,
@@ -580,7 +608,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     battle, hit, ko = strike(ctx, battle, target, raw, opts)
     head = ctx.t("plurk.battle.dmg.raw", target=target, raw=raw,
                  attacker=opts.attacker or ctx.t("plurk.battle.dmg.no_attacker"))
-    lines = damage_lines(ctx, head, ko, hit)
+    lines = damage_lines(ctx, head, ko, hit, battle)
     at = len(lines) - 1
     lines.extend(await settle_hp(ctx, stored, battle, hit))
     await settle_durability(ctx, stored, battle, hit)

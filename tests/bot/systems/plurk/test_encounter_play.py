@@ -20,3 +20,20 @@ async def test_st_keeps_the_fights_hp_cap_and_the_gm_only_revival(table: Table) 
         "⚠ Bob 已在戰鬥中死亡：只有 GM 能讓 Bob 回來（.init set Bob alive hp=…）。"
     fighters = by_name(await state(table))
     assert (fighters["Ann"]["hp"], fighters["Bob"]["hp"]) == (12, 0)
+
+
+async def test_a_hidden_hit_tells_the_targets_player_and_the_fatal_choice(table: Table) -> None:
+    await started(table)
+    await table.text("p2", ".pass")
+    await table.text("p1", ".pass")
+    outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[3])  # the ghoul's turn
+    assert outs[0].text == "⚔ Ghoul 暗中發動了一次攻擊。"
+    assert outs[-1].to == "private" and outs[-1].user == "p2"
+    assert outs[-1].text == "⚔ Ghoul 暗中攻擊了 Bob，命中：\nBob 受到 3 點傷害，體力 10 → 7"
+    await table.text("gm", ".init set Bob hp=2")
+    outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[5])
+    assert (outs[-1].user, outs[-1].text) == ("p2", "\n".join([  # no dice, no hit check
+        "⚔ Ghoul 暗中攻擊了 Bob，命中：", "Bob 受到 5 點傷害，足以致命：",
+        "☠ 致命事件 #1：Bob 的體力將從 2 降到 0（損失 5），尚未套用。",
+        "Bob 只有 0 點因果點數（需持有 10 點以上且付得起 5 點），無法常世干預；"
+        "請 .accept 承受（GM 也可代為決定）。"]))
