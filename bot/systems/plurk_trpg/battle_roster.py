@@ -13,7 +13,15 @@ from bot.messages import Outgoing
 from bot.names import fold, visible_name
 from bot.systems.plurk_trpg.battle_args import MAX_VALUE
 from bot.systems.plurk_trpg.battle_state import ARMOR_SPELLINGS, save_battle, stat_spellings
-from bot.systems.plurk_trpg.battle_text import battle_data, hp_text, initiative_line, turn_line
+from bot.systems.plurk_trpg.battle_text import (
+    battle_data,
+    combatant_line,
+    hp_text,
+    initiative_line,
+    kept_from_channel,
+    shows_numbers,
+    turn_line,
+)
 from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from bot.systems.plurk_trpg.system import CON, DEX, HP
 from bot.unit_of_work import Sheet
@@ -149,11 +157,18 @@ def enter(ctx: Context, stored: StoredBattle, battle: Battle, entrant: Entrant,
     save_battle(ctx, stored, battle,
                 sheets={character.name: character.id} if character else None)
     newcomer = battle.get(entrant.name)
-    text = ctx.t("plurk.battle.added", line=initiative_line(
-        ctx, battle.index_of(newcomer.name), newcomer))
-    if note:
-        text = f"{note}\n{text}"
-    return [ctx.reply(f"{text}\n{turn_line(ctx, battle)}", battle_data("add", battle))]
+    index = battle.index_of(newcomer.name)
+
+    def text(numbers: bool) -> str:
+        lines = [ctx.t("plurk.battle.added", line=initiative_line(ctx, index, newcomer, numbers))]
+        if numbers:  # the GMs' copy: the newcomer's place with its BP and HP
+            lines.append(combatant_line(ctx, battle, index, True))
+        return "\n".join([*([note] if note else []), *lines, turn_line(ctx, battle)])
+
+    data = battle_data("add", battle)
+    if not shows_numbers(ctx, newcomer):
+        return kept_from_channel(ctx, text(False), text(True), data)
+    return [ctx.reply(text(False), data)]
 
 
 def refuse_second_entry(stored: StoredBattle, character: Sheet) -> None:

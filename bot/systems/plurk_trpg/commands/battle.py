@@ -53,6 +53,7 @@ from bot.systems.plurk_trpg.battle_text import (
     hides_numbers,
     hp_text,
     initiative_line,
+    kept_from_channel,
     readable,
     sep,
     shows_numbers,
@@ -257,6 +258,7 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
         side = ctx.t(f"plurk.battle.side.{sneak}")
         lines.insert(0, ctx.t("plurk.battle.surprise.success" if first_side
                               else "plurk.battle.surprise.failed", side=side))
+    at = len(lines)
     lines.extend(initiative_line(ctx, i, c) for i, c in enumerate(battle.combatants))
     if first_side is not None:
         lines.append(ctx.t(f"plurk.battle.first_side.{first_side}"))
@@ -268,6 +270,11 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
         lines[1:1] = secret
     data = battle_data("start", battle, surprise=None if secret_kept else surprise)
     outs = [ctx.reply("\n".join(lines), data)]
+    if hides_numbers(ctx, battle):  # the enemies' rolls and 靈巧 are the GMs'
+        numbers = [*lines]
+        numbers[at:at + len(battle.combatants)] = [
+            initiative_line(ctx, i, c, True) for i, c in enumerate(battle.combatants)]
+        outs = kept_from_channel(ctx, "\n".join(lines), "\n".join(numbers), data)
     if secret_kept:
         head = ctx.t("plurk.battle.surprise.secret_head", side=ctx.t(f"plurk.battle.side.{sneak}"))
         outs.extend(ctx.to_gms("\n".join([head, *secret]),

@@ -25,8 +25,11 @@ from bot.systems.plurk_trpg.battle_state import (
 from bot.systems.plurk_trpg.battle_text import (
     action_label,
     battle_data,
+    hides_numbers,
+    kept_from_channel,
     readable,
     sep,
+    shows_numbers,
     spend_text,
     turn_event_text,
 )
@@ -95,7 +98,10 @@ async def bp(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if not tokens:
         _, battle = await running_battle(ctx)
-        return [ctx.reply(bp_text(ctx, battle), battle_data("bp", battle))]
+        data = battle_data("bp", battle)
+        if hides_numbers(ctx, battle):
+            return kept_from_channel(ctx, bp_text(ctx, battle), bp_text(ctx, battle, True), data)
+        return [ctx.reply(bp_text(ctx, battle), data)]
     if is_word(tokens[0], "cost", "costs", "費用", "消耗"):
         return await bp_cost(ctx, tokens[1:])
     if is_word(tokens[0], "max", "上限"):
@@ -103,9 +109,12 @@ async def bp(ctx: Context) -> list[Outgoing]:
     raise CommandError("plurk.error.battle.bp_usage")
 
 
-def bp_text(ctx: Context, battle: Battle) -> str:
+def bp_text(ctx: Context, battle: Battle, numbers: bool = False) -> str:
+    """Everyone's BP but the dead's, and — unless ``numbers`` (the GMs' copy) — but an
+    enemy's whose numbers are the GMs' (its BP max comes from its 靈巧)."""
     items = [ctx.t("plurk.battle.bp_item", name=c.name, bp=c.bp, bp_max=c.bp_max)
-             for c in battle.combatants]
+             for c in battle.combatants
+             if not c.dead and (numbers or shows_numbers(ctx, c))]
     return ctx.t("plurk.battle.bp_show", items=sep(ctx).join(items))
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import for_gms, ping
+from bot.kits.encounter import ping
 from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
@@ -45,6 +45,7 @@ from bot.systems.plurk_trpg.battle_text import (
     battle_data,
     enemy_band,
     hp_text,
+    kept_from_channel,
     readable,
     shows_numbers,
     spend_text,
@@ -185,13 +186,17 @@ def roll_text(ctx: Context, rolled: plurk.DiceRoll) -> str:
     return ctx.t(key, expr=rolled.expr, dice=dice, mod=mod, total=rolled.total)
 
 
-def knock_out_text(ctx: Context, ko: KnockOutResult) -> str:
+def knock_out_text(ctx: Context, ko: KnockOutResult, *, numbers: bool = True) -> str:
+    """The knock-out (PL-17); without ``numbers`` (an enemy's, in the channel) the
+    體質 check is named, not its roll, nor the HP the condition was judged on."""
     if not ko.condition_met:
-        return ctx.t("plurk.battle.ko.no_condition", raw=ko.raw_damage, hp=ko.hp, damage=ko.damage)
+        key = "plurk.battle.ko.no_condition" if numbers else "plurk.battle.ko.no_condition_hidden"
+        return ctx.t(key, raw=ko.raw_damage, hp=ko.hp, damage=ko.damage)
     check = ko.check
     assert check is not None
     detail = ctx.t("plurk.battle.ko.check", raw=check.raw, mod=f"{check.modifier:+d}",
-                   value=check.value, threshold=check.threshold)
+                   value=check.value, threshold=check.threshold) if numbers \
+        else ctx.t("plurk.battle.ko.check_hidden")
     if not ko.knocked_out:
         return ctx.t("plurk.battle.ko.resisted", check=detail, damage=ko.damage)
     return ctx.t("plurk.battle.ko.knocked_out", check=detail,
@@ -514,7 +519,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
     if hidden:
         told = told_target(ctx, battle, actor.name, hit, settled)
         return [*hidden_attack(ctx, battle, actor.name, lines, data, spent), *told]
-    return hit_replies(ctx, battle, hit, lines, at, data)
+    return hit_replies(ctx, battle, hit, lines, at, data, ko)
 
 
 HIDDEN_WORDS = ("hidden", "暗骰", "暗中")
@@ -551,18 +556,21 @@ def told_target(ctx: Context, battle: Battle, attacker: str, hit: DamageResult,
 
 
 def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,
-                data: dict[str, Any]) -> list[Outgoing]:
+                data: dict[str, Any], ko: KnockOutResult | None = None) -> list[Outgoing]:
     """The reply of a hit; on an enemy at a table with a GM (issue 24) the channel's
-    line ``at`` says the damage and the band, the GMs get the numbers privately."""
+    line ``at`` says that it was hit and its band — not the damage taken, which beside
+    the damage rolled would give its armor away — or nothing when the next line says it
+    fell; a knock-out (line ``at - 1``) names its 體質 check without the roll. The GMs
+    get the numbers privately."""
     victim = battle.get(hit.target)
     if shows_numbers(ctx, victim):
         return [ctx.reply("\n".join(lines), data)]
-    public = [*lines[:at], hit_text(ctx, hit, enemy_band(ctx, victim)), *lines[at + 1:]]
-    outs = for_gms(ctx, "\n".join(public), {"kind": "plurk.battle", "event": data["event"]},
-                   "\n".join(lines), data)
-    # the channel's data keeps no numbers: the turn the attack may have ended pings here
-    owner = next_actor_owner(data)
-    return [ping(out, owner) if out.to == "channel" else out for out in outs]
+    public = list(lines)
+    if ko is not None:
+        public[at - 1] = knock_out_text(ctx, ko, numbers=False)
+    fell = hit.killed or hit.hp_after <= 0 < hit.taken  # the next line says so (once)
+    public[at:at + 1] = [] if fell else [hit_text(ctx, hit, enemy_band(ctx, victim))]
+    return kept_from_channel(ctx, "\n".join(public), "\n".join(lines), data)
 
 
 async def keep_hit_check(ctx: Context, actor: Combatant, character: Sheet | None,
@@ -614,5 +622,5 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     await settle_durability(ctx, stored, battle, hit)
     save_battle(ctx, stored, battle)
     return hit_replies(ctx, battle, hit, lines, at,
-                       battle_data("damage", battle, hit=hit, knock_out=ko))
+                       battle_data("damage", battle, hit=hit, knock_out=ko), ko)
 

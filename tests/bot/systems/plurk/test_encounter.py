@@ -52,8 +52,8 @@ async def test_the_fallen_cannot_act_and_are_passed_over_with_their_state(
     shown = await table.say("gm", ".battle")
     assert shown[0].text.splitlines()[2:] == [
         "　2. Ann 先攻 15｜BP 5/5｜體力 0｜倒下",
-        "▶3. Ghoul 先攻 15｜BP 4/4｜體力 毫髮無傷｜敵",
-        "　4. Thug 先攻 5｜BP 3/3｜體力 死亡｜敵"]
+        "▶3. Ghoul 先攻 15｜體力 毫髮無傷｜敵",  # an enemy's BP: the GM's
+        "　4. Thug 先攻 5｜體力 死亡｜敵"]
 
 
 async def test_an_accepted_fatal_event_kills_and_only_the_gm_brings_back(
