@@ -142,10 +142,11 @@ def life_of(combatant: Combatant) -> Life:
 def require_target(battle: Battle, name: str) -> Combatant:
     """The combatant an attack or a hit names: a fallen one may still be struck (the
     seed is silent: the GM's table decides what a blow on the helpless does), a dead
-    one is no target any more (``encounter.dead``)."""
+    one is no target any more (``plurk.target_dead``: the refusal is about the target,
+    not the one acting)."""
     target = battle.get(name)
     if target.dead:
-        require_active(target.name, Life.DEAD)
+        raise RuleError("plurk.target_dead", name=target.name)
     return target
 
 

@@ -186,9 +186,13 @@ def roll_text(ctx: Context, rolled: plurk.DiceRoll) -> str:
     return ctx.t(key, expr=rolled.expr, dice=dice, mod=mod, total=rolled.total)
 
 
-def knock_out_text(ctx: Context, ko: KnockOutResult, *, numbers: bool = True) -> str:
+def knock_out_text(ctx: Context, ko: KnockOutResult, victim: Combatant, *,
+                   numbers: bool = True) -> str:
     """The knock-out (PL-17); without ``numbers`` (an enemy's, in the channel) the
     體質 check is named, not its roll, nor the HP the condition was judged on."""
+    if ko.already:
+        return ctx.t("plurk.battle.ko.already", target=victim.name, turns=victim.unconscious,
+                     damage=ko.damage)
     if not ko.condition_met:
         key = "plurk.battle.ko.no_condition" if numbers else "plurk.battle.ko.no_condition_hidden"
         return ctx.t(key, raw=ko.raw_damage, hp=ko.hp, damage=ko.damage)
@@ -329,7 +333,7 @@ def damage_lines(ctx: Context, head: str, ko: KnockOutResult | None,
                  hit: DamageResult, battle: Battle) -> list[str]:
     lines = [head]
     if ko is not None:
-        lines.append(knock_out_text(ctx, ko))
+        lines.append(knock_out_text(ctx, ko, battle.get(hit.target)))
     lines.append(hit_text(ctx, hit, held=held_by_fatal(battle, hit)))
     return lines
 
@@ -567,7 +571,7 @@ def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str
         return [ctx.reply("\n".join(lines), data)]
     public = list(lines)
     if ko is not None:
-        public[at - 1] = knock_out_text(ctx, ko, numbers=False)
+        public[at - 1] = knock_out_text(ctx, ko, victim, numbers=False)
     fell = hit.killed or hit.hp_after <= 0 < hit.taken  # the next line says so (once)
     public[at:at + 1] = [] if fell else [hit_text(ctx, hit, enemy_band(ctx, victim))]
     return kept_from_channel(ctx, "\n".join(public), "\n".join(lines), data)

@@ -47,7 +47,7 @@ async def test_the_fallen_cannot_act_and_are_passed_over_with_their_state(
         "Bob 結束回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
     # the dead: no target, no attacker, no heal by its player; marked in the order
     await table.text("gm", ".init set Thug dead")
-    assert await table.text("gm", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能行動。"
+    assert await table.text("gm", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能成為目標。"
     assert await table.text("gm", ".dmg Bob 2 from=Thug") == "⚠ Thug 已死亡，不能行動。"
     shown = await table.say("gm", ".battle")
     assert shown[0].text.splitlines()[2:] == [

@@ -37,3 +37,18 @@ async def test_a_hidden_hit_tells_the_targets_player_and_the_fatal_choice(table:
         "☠ 致命事件 #1：Bob 的體力將從 2 降到 0（損失 5），尚未套用。",
         "Bob 只有 0 點因果點數（需持有 10 點以上且付得起 5 點），無法常世干預；"
         "請 .accept 承受（GM 也可代為決定）。"]))
+
+
+async def test_a_dead_target_is_refused_as_a_target(table: Table) -> None:
+    await started(table)
+    await table.text("gm", ".init set Thug dead")
+    assert await table.text("p2", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能成為目標。"
+
+
+async def test_a_knock_out_on_the_unconscious_rolls_no_new_check(table: Table) -> None:
+    await started(table)
+    await table.say("p2", ".atk Thug 1d6 ko", dice=[5, 3, 2, 3, 4])  # out for 9 turns
+    outs = await table.say("p2", ".atk Thug 1d6 ko", dice=[6])  # no 體質 d20, no 3D6
+    assert outs[0].text.splitlines()[1] == \
+        "擊昏：Thug 已經昏迷，不再檢定體質，仍昏迷（還要跳過 9 次），造成 1 點傷害"
+    assert by_name(await state(table))["Thug"]["unconscious"] == 9
