@@ -93,6 +93,8 @@ def parse_enemy(text: str) -> dict[str, Any]:
                                field=match["key"], minimum=_MINIMUM[key])
         else:
             values[key] = int(raw)
+    if "hp" not in values:  # an enemy without HP can be hit by nobody (issue 24)
+        raise CommandError("plurk.error.battle.enemy_hp_missing", name=name)
     return values
 
 
@@ -131,17 +133,19 @@ def remember_enemy(setup: Setup, values: dict[str, Any],
     return asked if values["name"] != asked else None
 
 
-def enemy_line(ctx: Context, e: dict[str, Any]) -> str:
-    """One enemy definition with its numbers (BP max from 靈巧 unless given)."""
+def enemy_line(ctx: Context, e: dict[str, Any], *, item: bool = True) -> str:
+    """One enemy definition with its numbers (BP max from 靈巧 unless given): an
+    ``item`` of a list (bulleted), or alone (the answer to `.enemy add`)."""
     entrant = enemy_entrant(e)
     human = entrant.human_like if entrant.human_like is not None else entrant.kind != "enemy"
-    return ctx.t(
+    line = ctx.t(
         "plurk.battle.enemy_line", name=entrant.name, dex=entrant.dex, con=entrant.con,
         hp=hp_text(ctx, entrant.hp), armor=entrant.armor,
         bp=entrant.bp_max if entrant.bp_max is not None else plurk.bp_max_for(entrant.dex),
         kind=ctx.t(f"plurk.battle.kind.{entrant.kind}"),
         human=ctx.t("plurk.battle.human_like") if human else ctx.t("plurk.battle.not_human_like"),
     )
+    return ctx.t("plurk.battle.enemy_item", line=line) if item else line
 
 
 # --------------------------------------------------------------------------- entering

@@ -626,7 +626,7 @@ async def test_pl12_a_fallen_investigator_gets_no_second_fatal_event(table: Tabl
     await table.text("p1", ".accept")
     assert await sheet_hp(table.core, "Ann") == 0
     # issue 24: the accepted fatal event left Ann dead — no target any more
-    assert await table.text("gm", ".dmg Ann 3") == "⚠ Ann 已死亡，不能行動。"
+    assert await table.text("gm", ".dmg Ann 3") == "⚠ Ann 已死亡，不能成為目標。"
     assert await fatal_events(table.core) == []
 
 
@@ -872,7 +872,7 @@ async def test_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
     outs = await table.say("gm", ".enemy add Rat 靈巧=-3 hp=2")
     assert outs[0].text == "已定義敵人：Rat（數值已私訊 GM）"
     assert gm_copy(outs).text == \
-        "已定義敵人：・Rat（敵方）靈巧 -3 體質 0 體力 2 護甲 0 BP 2，非人形"
+        "已定義敵人：Rat（敵方）靈巧 -3 體質 0 體力 2 護甲 0 BP 2，非人形"
     await table.text("gm", ".enemy add Bat 靈巧=-7 hp=2")  # −3.5 → −3: BP 0
     await table.text("gm", ".enemy add Cat 靈巧=-1 hp=2")  # −0.5 → 0: BP 3
     out = gm_copy(await table.say("gm", ".battle start", dice=[10, 3, 5]))
@@ -917,7 +917,7 @@ async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None
         "已經有「狂信者」了：這個新增為 狂信者2。\n已定義敵人：狂信者2（數值已私訊 GM）"
     assert gm_copy(outs).text == (
         "已經有「狂信者」了：這個新增為 狂信者2。\n"
-        "已定義敵人：・狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
+        "已定義敵人：狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
     assert (await table.text("gm", ".enemy")).splitlines()[1:] == ["・狂信者", "・狂信者2"]
     await table.say("gm", ".battle start", dice=[10, 3])
     assert await table.text("gm", ".battle add 狂信者", dice=[5]) == (

@@ -52,3 +52,12 @@ async def test_a_knock_out_on_the_unconscious_rolls_no_new_check(table: Table) -
     assert outs[0].text.splitlines()[1] == \
         "擊昏：Thug 已經昏迷，不再檢定體質，仍昏迷（還要跳過 9 次），造成 1 點傷害"
     assert by_name(await state(table))["Thug"]["unconscious"] == 9
+
+
+async def test_an_enemy_needs_hp_and_its_definition_reads_without_a_bullet(
+        table: Table) -> None:
+    await table.text("gm", ".gm")
+    assert await table.text("gm", ".enemy add 鬼") == \
+        "⚠ 鬼 需要體力：用法 .enemy add 鬼 靈巧=… hp=N（GM 之後可用 .init set 鬼 hp=N 調整）"
+    outs = await table.say("gm", ".enemy add 鬼 hp=5")
+    assert gm_copy(outs).text == "已定義敵人：鬼（敵方）靈巧 0 體質 0 體力 5 護甲 0 BP 3，非人形"
