@@ -64,6 +64,7 @@ from bot.systems.plurk_trpg.battle_text import (
 from bot.systems.plurk_trpg.check_records import last_checks, store_record
 from bot.systems.plurk_trpg.commands.battle_turns import end_turn
 from bot.systems.plurk_trpg.documents import Setup
+from bot.systems.plurk_trpg.fatal import expire, pending_fatal, stale_value
 from bot.systems.plurk_trpg.system import HP
 from bot.systems.plurk_trpg.table import command
 from bot.unit_of_work import Sheet
@@ -398,22 +399,39 @@ async def set_values(ctx: Context, rest: list[str]) -> list[Outgoing]:
     investigator's HP with `.hp`."""
     stored, battle, name = await gm_target(ctx, rest[:1], 1, "plurk.error.battle.set_usage")
     changes = parse_set(rest[1:])
-    if battle.get(name).dead and changes.get("dead") is not False:
+    was_dead = battle.get(name).dead
+    if was_dead and changes.get("dead") is not False:
         raise CommandError("plurk.error.battle.set_dead", name=name)
     battle = plurk.update_combatant(battle, name, **changes)
     save_battle(ctx, stored, battle)
     c = battle.get(name)
+    expired: list[str] = []
     if "hp" in changes or "hp_max" in changes:
         await write_sheet_hp(ctx, stored, c, c.hp or 0)
+        expired = await expire_changed(ctx)
     life = "" if c.life is Life.ACTIVE else \
         ctx.t("plurk.battle.set_life", life=life_text(ctx, c.life))
-    numbers = ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
-                    hp_max=hp_text(ctx, c.hp_max), life=life)
+    revived = [ctx.t("plurk.battle.revived", name=c.name)] if was_dead and not c.dead else []
+    numbers = "\n".join([*revived, ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
+                                         hp_max=hp_text(ctx, c.hp_max), life=life), *expired])
     data = battle_data("set", battle)
     if c.kind != "enemy":
         return [ctx.reply(numbers, data)]
-    public = ctx.t("plurk.battle.set_public", name=c.name, band=enemy_band(ctx, c))
+    public = "\n".join([*revived, ctx.t("plurk.battle.set_public", name=c.name,
+                                         band=enemy_band(ctx, c))])
     return for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers, data)
+
+
+async def expire_changed(ctx: Context) -> list[str]:
+    """The GM set an investigator's HP while its fatal event waited: the event was
+    judged on a value the sheet no longer has, so it expires now, and the reply says
+    so (not at a later `.accept`)."""
+    lines: list[str] = []
+    for event in await pending_fatal(ctx):
+        now = await stale_value(ctx, event)
+        if now is not None:
+            lines += await expire(ctx, event, now)
+    return lines
 
 
 _SET_HP = ("hp", *stat_spellings(HP))

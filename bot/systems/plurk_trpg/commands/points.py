@@ -250,9 +250,12 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     fighter = await fighting_as(ctx, character) if resource == HP else None
     if fighter is not None and fighter.dead and not text.startswith("-") and not ctx.is_gm:
         raise CommandError("plurk.error.battle.heal_dead", name=fighter.name)
+    cap = None
     if fighter is not None and fighter.hp_max is not None and not text.startswith("-"):
+        wanted = value
         value = max(0, min(value, fighter.hp_max - before)) if text.startswith("+") else \
             min(value, fighter.hp_max)  # issue 24: no heal past the HP it entered with
+        cap = fighter.hp_max if value != wanted else None
     if text.startswith("-"):
         lines, fatal = await lose(ctx, character, resource, value, source=resource_source(resource))
         if fatal:
@@ -265,9 +268,14 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     after = resource_value(character, resource)
     lines = [ctx.t("plurk.resource.changed", pc=character.name, resource=resource,
                    before=before, after=after)]
+    if cap is not None:  # said, not silent (issue 24 play-test 7)
+        lines[0] += ctx.t("plurk.resource.capped", max=cap)
+    waiting = await pending_for(ctx, character, resource)
     if after != before:  # a heal while a fatal event waits: that event no longer holds
-        for event in await pending_for(ctx, character, resource):
+        for event in waiting:
             lines += await expire(ctx, event, after)
+    elif waiting:  # nothing changed: the event still waits, say which
+        lines.append(ctx.t("plurk.resource.pending", pc=character.name, id=waiting[-1].id))
     return [ctx.reply("\n".join(lines), {**data, "after": after, "fatal": False})]
 
 

@@ -65,7 +65,8 @@ async def test_an_accepted_fatal_event_kills_and_only_the_gm_brings_back(
         "⚠ Ann 已在戰鬥中死亡：只有 GM 能讓 Ann 回來（.init set Ann alive hp=…）。"
     assert await table.text("gm", ".init set Ann hp=5") == \
         "⚠ Ann 已死亡：要讓 Ann 回來，GM 加上 alive（.init set Ann alive hp=…）。"
-    assert await table.text("gm", ".init set Ann alive hp=20") == "Ann：體力 12（上限 12）"
+    assert await table.text("gm", ".init set Ann alive hp=20") == \
+        "GM 救回了 Ann。\nAnn：體力 12（上限 12）"
     assert by_name(await state(table))["Ann"]["dead"] is False
 
 
@@ -73,7 +74,7 @@ async def test_the_gm_sets_and_heals_anyone_within_the_maximum(table: Table) -> 
     await started(table)
     assert "只有本頻道的 GM" in await table.text("p1", ".init set Ann hp=10")
     await table.text("gm", ".dmg Ann 5")
-    assert await table.text("p1", ".hp +99") == "Ann 的體力：7 → 12"  # the fight's maximum
+    assert await table.text("p1", ".hp +99") == "Ann 的體力：7 → 12（上限 12）"  # the fight's
     outs = await table.say("gm", ".init set Ghoul hp=3")
     assert outs[0].text == "GM 調整了 Ghoul（重傷）。"
     assert gm_copy(outs).text == "Ghoul：體力 3（上限 15）"

@@ -61,3 +61,15 @@ async def test_an_enemy_needs_hp_and_its_definition_reads_without_a_bullet(
         "⚠ 鬼 需要體力：用法 .enemy add 鬼 靈巧=… hp=N（GM 之後可用 .init set 鬼 hp=N 調整）"
     outs = await table.say("gm", ".enemy add 鬼 hp=5")
     assert gm_copy(outs).text == "已定義敵人：鬼（敵方）靈巧 0 體質 0 體力 5 護甲 0 BP 3，非人形"
+
+
+async def test_a_capped_heal_says_the_cap_and_a_pending_event_is_named(table: Table) -> None:
+    await started(table)
+    assert await table.text("p1", ".hp =50") == "Ann 的體力：12 → 12（上限 12）"
+    await table.text("gm", ".dmg Ann 12")  # fatal event #1, pending
+    assert await table.text("p1", ".hp +5") == "\n".join([
+        "Ann 的體力：12 → 12（上限 12）",
+        "Ann 的致命事件 #1 仍待處理：.accept 承受或 .intervene 干預（.fatal 查看）。"])
+    said = await table.text("gm", ".init set Ann hp=4")
+    assert said.splitlines()[0] == "Ann：體力 4（上限 12）"
+    assert said.splitlines()[1].startswith("⌛ 致命事件 #1 已失效")
