@@ -105,3 +105,11 @@ def test_a_knock_out_on_the_unconscious_rolls_no_check_and_keeps_its_turns() -> 
     assert (event.knock_out.already, event.knock_out.check, event.knock_out.damage) == \
         (True, None, 1)
     assert (battle.get("Orc").unconscious, battle.get("Orc").hp) == (4, 7)
+
+
+def test_an_actor_who_falls_on_its_own_turn_passes_it_named_as_passed_over() -> None:
+    battle = P.update_combatant(_battle(), "Ann", dead=True)  # Ann's turn
+    battle, event = P.pass_fallen(battle)
+    assert event is not None and (event.reason, event.current, event.skipped) == \
+        ("fallen", "Orc", ("Ann",))
+    assert P.pass_fallen(battle) == (battle, None)  # Orc stands: nothing to pass

@@ -151,7 +151,7 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
     if event is None:
         return ""
     parts = []
-    if event.previous is not None and event.reason != "removed":
+    if event.previous is not None and event.reason not in ("removed", "fallen"):
         # who ended it: named as typed, not "the GM" (a table without GMs skips too)
         parts.append(ctx.t(f"plurk.battle.turn_reason.{event.reason}", actor=event.previous,
                            who=ctx.name))

@@ -22,7 +22,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import Handler, for_gms, life_text, route_init
+from bot.kits.encounter import Handler, for_gms, life_text, ping, route_init
 from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
@@ -62,7 +62,7 @@ from bot.systems.plurk_trpg.battle_text import (
     turn_line,
 )
 from bot.systems.plurk_trpg.check_records import last_checks, store_record
-from bot.systems.plurk_trpg.commands.battle_turns import end_turn
+from bot.systems.plurk_trpg.commands.battle_turns import end_turn, pass_fallen
 from bot.systems.plurk_trpg.documents import Setup
 from bot.systems.plurk_trpg.fatal import expire, pending_fatal, stale_value
 from bot.systems.plurk_trpg.system import HP
@@ -414,12 +414,16 @@ async def set_values(ctx: Context, rest: list[str]) -> list[Outgoing]:
     revived = [ctx.t("plurk.battle.revived", name=c.name)] if was_dead and not c.dead else []
     numbers = "\n".join([*revived, ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
                                          hp_max=hp_text(ctx, c.hp_max), life=life), *expired])
+    turn, owner = await pass_fallen(ctx)  # set down on its own turn: it passes
+    numbers = "\n".join([numbers, *turn])
     data = battle_data("set", battle)
     if c.kind != "enemy":
-        return [ctx.reply(numbers, data)]
+        return [ping(ctx.reply(numbers, data), owner)]
     public = "\n".join([*revived, ctx.t("plurk.battle.set_public", name=c.name,
-                                         band=enemy_band(ctx, c))])
-    return for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers, data)
+                                         band=enemy_band(ctx, c)), *turn])
+    return [ping(out, owner) if out.to == "channel" else out
+            for out in for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers,
+                               data)]
 
 
 async def expire_changed(ctx: Context) -> list[str]:

@@ -33,7 +33,7 @@ from bot.systems.plurk_trpg.battle_text import (
     spend_text,
     turn_event_text,
 )
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, next_actor_owner
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle
 
@@ -85,6 +85,22 @@ async def end_turn(ctx: Context) -> list[Outgoing]:
     battle, event = plurk.pass_turn(battle, actor.name)
     save_battle(ctx, stored, battle)
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("pass", battle, turn=event))]
+
+
+async def pass_fallen(ctx: Context) -> tuple[list[str], str | None]:
+    """Issue 24: after a command that may have felled the current actor (a hit, an
+    accepted fatal event, the GM's `.init set`), its turn passes at once. Returns the
+    turn's lines (the kit's skipped line names the fallen) and the next actor's player
+    to ping (None when nothing passed, or an enemy is next)."""
+    stored, battle = await load_battle(ctx)
+    if battle is None:
+        return [], None
+    battle, event = plurk.pass_fallen(battle)
+    if event is None:
+        return [], None
+    save_battle(ctx, stored, battle)
+    return [turn_event_text(ctx, battle, event)], \
+        next_actor_owner(battle_data("pass", battle, turn=event))
 
 
 # --------------------------------------------------------------------------- .bp

@@ -53,6 +53,7 @@ from bot.systems.plurk_trpg.battle_text import (
 )
 from bot.systems.plurk_trpg.characters import stat_modifier
 from bot.systems.plurk_trpg.check_records import last_checks, remember, store_record
+from bot.systems.plurk_trpg.commands.battle_turns import pass_fallen
 from bot.systems.plurk_trpg.documents import CheckRecord, FatalEvent, StoredBattle
 from bot.systems.plurk_trpg.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.system import HP
@@ -625,6 +626,8 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     lines.extend(await settle_hp(ctx, stored, battle, hit))
     await settle_durability(ctx, stored, battle, hit)
     save_battle(ctx, stored, battle)
-    return hit_replies(ctx, battle, hit, lines, at,
+    turn, owner = await pass_fallen(ctx)  # the actor fell on its own turn: it passes
+    outs = hit_replies(ctx, battle, hit, [*lines, *turn], at,
                        battle_data("damage", battle, hit=hit, knock_out=ko), ko)
+    return [ping(out, owner) if out.to == "channel" else out for out in outs]
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.encounter import ping
 from bot.kits.references import (
     active_sheet,
     investigator,
@@ -28,6 +29,7 @@ from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.systems.plurk_trpg.battle_state import fighting_as
 from bot.systems.plurk_trpg.characters import resource_value, set_resource
+from bot.systems.plurk_trpg.commands.battle_turns import pass_fallen
 from bot.systems.plurk_trpg.documents import ACTION_POINTS, FatalEvent
 from bot.systems.plurk_trpg.fatal import (
     Outcome,
@@ -383,10 +385,11 @@ async def settle(ctx: Context, ref: str | None, outcome: Outcome,
     stale = await stale_value(ctx, event)
     lines = await resolve_fatal(ctx, event.id, outcome,
                                 cost=None if cost is None else int(cost))
-    return [ctx.reply("\n".join(lines), {
+    turn, owner = await pass_fallen(ctx)  # died on their own turn: it passes
+    return [ping(ctx.reply("\n".join([*lines, *turn]), {
         "kind": "plurk_fatal", "outcome": "expired" if stale is not None else outcome,
         "id": event.id, "character": event.character, "resource": event.resource,
-        "loss": event.loss, "source": event.source})]
+        "loss": event.loss, "source": event.source}), owner)]
 
 
 @command("intervene", "干預", "干预", "常世干預", "常世干预")

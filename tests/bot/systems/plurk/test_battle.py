@@ -634,9 +634,9 @@ async def test_pl13_when_nobody_can_act_pass_says_so(table: Table) -> None:
     """PL-13: with everyone at 0 HP the turn does not "return" to a fallen combatant."""
     await started(table)
     for line in (".dmg Bob 10", ".dmg Ann 12", ".dmg Ghoul 17", ".dmg Thug 9"):
-        await table.say("gm", line)
+        await table.say("gm", line)  # each falls on its own turn: it passes (issue 24)
     assert await table.text("gm", ".pass") == (
-        "Bob 結束回合。\n⚠ 沒有人能行動了（全員倒下或昏迷，第 1 輪）。"
+        "Thug 結束回合。\n⚠ 沒有人能行動了（全員倒下或昏迷，第 1 輪）。"
         "GM 可用 .battle wake 喚醒、.hp 治療，或 .battle end 結束戰鬥。")
 
 

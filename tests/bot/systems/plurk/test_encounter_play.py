@@ -73,3 +73,17 @@ async def test_a_capped_heal_says_the_cap_and_a_pending_event_is_named(table: Ta
     said = await table.text("gm", ".init set Ann hp=4")
     assert said.splitlines()[0] == "Ann：體力 4（上限 12）"
     assert said.splitlines()[1].startswith("⌛ 致命事件 #1 已失效")
+
+
+async def test_who_falls_on_their_own_turn_passes_it_and_the_next_is_pinged(
+        table: Table) -> None:
+    await started(table)  # Bob's turn
+    await table.text("p2", ".hp -30")  # a fatal event: nothing changes until settled
+    outs = await table.say("p2", ".accept")
+    assert outs[0].text.splitlines()[-2:] == [
+        "☠ Bob 死亡。", "▶ 第 0 輪，輪到 Ann（BP 5/5）（跳過：Bob（死亡））"]
+    assert outs[0].notify == ("p1",)
+    outs = await table.say("gm", ".dmg Ann 5")  # not down: her turn stays
+    assert "▶" not in outs[0].text
+    outs = await table.say("gm", ".init set Ann hp=0")  # down on her own turn
+    assert outs[0].text.splitlines()[-1] == "▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
