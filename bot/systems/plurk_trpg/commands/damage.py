@@ -154,6 +154,8 @@ def parse_hit_options(tokens: list[str], usage: str, *, hit: bool = False) -> Hi
                 opts.impale = True
             elif is_word(token, "noparry", "招架失敗", "不招架"):
                 opts.parry = False
+            elif hit:  # `.atk`: name what could not be read, and the order of things
+                raise CommandError("plurk.error.battle.atk_option", option=token[:30])
             else:
                 raise CommandError(usage)
         elif is_word(key, "pen", "penetration", "穿透"):
@@ -167,7 +169,7 @@ def parse_hit_options(tokens: list[str], usage: str, *, hit: bool = False) -> Hi
         else:
             raise CommandError(usage)
     if opts.threshold is not None and not opts.rolls_hit:
-        raise CommandError(usage)  # a threshold for which check?
+        raise CommandError("plurk.error.battle.atk_threshold")  # for which check?
     if opts.kind is None and opts.skill in _SKILL_KINDS:
         opts.kind = _SKILL_KINDS[opts.skill]
     if opts.kind is None and opts.knock_out:

@@ -87,3 +87,13 @@ async def test_who_falls_on_their_own_turn_passes_it_and_the_next_is_pinged(
     assert "▶" not in outs[0].text
     outs = await table.say("gm", ".init set Ann hp=0")  # down on her own turn
     assert outs[0].text.splitlines()[-1] == "▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
+
+
+async def test_atk_names_its_hit_check_options_and_what_was_wrong(table: Table) -> None:
+    await started(table)  # Bob's turn
+    assert await table.text("p2", ".atk Ghoul 1d6+2 >=12", dice=[]) == (
+        "⚠ 「>=閾值」要配一個命中檢定：寫出戰鬥技能（武器+2 >=13）或 hit=+N（hit=+2 >=13）。")
+    assert await table.text("p2", ".atk Ghoul 普通攻擊 1d6", dice=[]) == (
+        "⚠ 看不懂「1d6」：傷害骰緊接在目標後面，命中檢定的技能（武器+2）、>=閾值、hit= "
+        "寫在傷害骰之後，例如 .atk 食屍鬼 1d6+2 武器+2 >=13。")
+    assert "[戰鬥技能±N] [>=閾值] [hit=±N]" in await table.text("p2", ".atk Ghoul", dice=[])
