@@ -133,8 +133,9 @@ async def test_the_map_legend_marks_the_fallen(table: Table) -> None:
     await table.text("gm", ".place Thug E4")
     await table.text("gm", ".init set Thug dead")
     await table.text("gm", ".init set Ghoul hp=0")
-    assert (await table.text("p1", ".field")).splitlines()[-2] == \
-        "圖例：g=Ghoul（倒下）@D4、t=Thug（死亡）@E4"
+    board = (await table.text("p1", ".field")).splitlines()
+    assert board[-2] == "圖例：g=Ghoul（倒下）@D4、†=Thug（死亡）@E4"
+    assert board[5].split()[1:6] == [".", ".", ".", "g", "†"]  # row 4: the dead in its cell
 
 
 async def test_a_player_removes_their_own_fighter_only(table: Table) -> None:
