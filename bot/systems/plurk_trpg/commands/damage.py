@@ -214,7 +214,7 @@ def knock_out_text(ctx: Context, ko: KnockOutResult, victim: Combatant, *,
 def hit_text(ctx: Context, hit: DamageResult, band: str | None = None, *,
              held: bool = False) -> str:
     """Parry, armor and HP of one hit; with ``band`` (an enemy at a table with a GM)
-    the channel's version: the damage taken and the band, no armor, no HP. ``held``:
+    the channel's version: that it was hit and its band, no damage taken, armor or HP. ``held``:
     an investigator's loss a fatal event holds (:func:`held_by_fatal`), no HP change."""
     parts = []
     if hit.parried:
@@ -231,8 +231,7 @@ def hit_text(ctx: Context, hit: DamageResult, band: str | None = None, *,
         parts.append(ctx.t("plurk.battle.dmg.armor", armor=hit.armor, pen=hit.penetration,
                            effective=hit.effective_armor))
     if band is not None:
-        parts.append(ctx.t("plurk.battle.dmg.taken_band", target=hit.target, taken=hit.taken,
-                           band=band))
+        parts.append(ctx.t("plurk.battle.dmg.taken_band", target=hit.target, band=band))
     elif held:  # PL-12: the fatal event's line says what would happen, not yet done
         parts.append(ctx.t("plurk.battle.dmg.taken_fatal", target=hit.target, taken=hit.taken))
     else:
