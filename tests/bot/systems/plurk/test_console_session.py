@@ -196,7 +196,7 @@ def data(session: Session, name: str) -> dict[str, Any]:
 
 
 def roster(battle: dict[str, Any], field: str) -> dict[str, Any]:
-    return {c["name"]: c[field] for c in battle["combatants"]}
+    return {c["name"]: c.get(field) for c in battle["combatants"]}
 
 
 def actor(battle: dict[str, Any]) -> str:
@@ -322,6 +322,7 @@ def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     passed = data(session, "carol_pass_0")
     assert (passed["turn"]["current"], passed["turn"]["round"]) == ("鮑伯", 0)
     assert roster(passed["battle"], "bp")["卡蘿"] == 4
+    assert roster(passed["battle"], "bp")["食屍鬼"] is None  # an enemy's numbers: the GM's
     # round 0 ends after the ghoul: round 1 starts with 卡蘿
     turn = data(session, "round_1")["turn"]
     assert (turn["previous"], turn["current"], turn["round"], turn["new_round"]) == (
@@ -473,7 +474,7 @@ def test_parry_absorbs_a_human_attack_and_a_miss_deals_nothing(session: Session)
         "普通攻擊", 9, 1, 1, 11, 13, False, "roll")
     assert (miss["roll"], miss["hit"], miss["knock_out"]) == (None, None, None)
     assert (miss["bp"]["bp_before"], miss["bp"]["bp_after"]) == (4, 2)
-    assert roster(miss["battle"], "hp")["狂信者"] == 10
+    assert roster(miss["battle"], "hp")["狂信者"] is None  # the channel's data: the GM's
     # the cultist's turn (the knocked-out 暴徒 skipped on the way)
     turn = data(session, "cultist_turn")["turn"]
     assert (turn["previous"], turn["current"], turn["round"]) == ("食屍鬼", "狂信者", 2)

@@ -167,3 +167,19 @@ async def test_a_hit_on_an_enemy_that_ends_the_turn_pings_the_next_player(
     assert outs[0].to == "channel" and outs[0].notify == ("p1",)
     assert outs[0].data == {"kind": "plurk.battle", "event": "attack"}
     assert outs[0].text.endswith("▶ 第 0 輪，輪到 Ann（BP 5/5）")
+
+
+async def test_the_channels_data_keeps_no_enemy_number(table: Table) -> None:
+    """Issue 24 item 4 and the secrets rule ("structured data on a channel message"):
+    a player's `.init`, a pass and a hit carry each enemy's name and place only; the
+    GM's private copy keeps its numbers; investigators' own numbers stay."""
+    await started(table)
+    for user, line in (("p1", ".init"), ("p2", ".pass"), ("p1", ".battle")):
+        for out in await table.say(user, line):
+            if out.to == "channel" and out.data and "battle" in out.data:
+                fighters = by_name(out.data["battle"])
+                assert fighters["Ghoul"] == {"name": "Ghoul", "kind": "enemy",
+                                             "position": None, "owner": None}
+                assert fighters["Thug"].keys() == {"name", "kind", "position", "owner"}
+                assert fighters["Ann"]["hp"] == 12 and fighters["Ann"]["dex"] == 5
+    assert by_name(await state(table))["Ghoul"]["hp"] == 15  # the GM's copy
