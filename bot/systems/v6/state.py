@@ -75,6 +75,14 @@ def may_speak_for(ctx: Context, who: Member) -> bool:
     return may_act_for(ctx, who.owner)
 
 
+def require_speaker(ctx: Context, who: Member) -> None:
+    """Refuse a speaker who may not act for ``who``, saying whose it is (a GM-run
+    combatant is the GMs')."""
+    if not may_speak_for(ctx, who):
+        key = "not_yours" if who.owner is not None else "gms_own"
+        raise CommandError(f"v6.error.{key}", name=who.name)
+
+
 async def mover(ctx: Context, roster: Roster, named: str | None) -> Member:
     """Who acts — and can (issue 24: the fallen cannot move, turn or change posture)."""
     who = await _mover(ctx, roster, named)
@@ -87,8 +95,7 @@ async def _mover(ctx: Context, roster: Roster, named: str | None) -> Member:
     combatant (their active character's), else for a GM the one whose turn it is."""
     if named:
         who = member(roster, named)
-        if not may_speak_for(ctx, who):
-            raise CommandError("v6.error.not_yours", name=who.name)
+        require_speaker(ctx, who)
         return who
     character = await ctx.uow.active_sheet(ctx.user)
     mine = [m for m in roster.members if m.owner == ctx.user]

@@ -12,7 +12,7 @@ from bot.kits.args import is_word, key_value
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import integer, may_speak_for
+from bot.systems.ap20.args import integer, require_speaker
 from bot.systems.ap20.state import (
     actor,
     find,
@@ -75,8 +75,7 @@ async def ap(ctx: Context) -> list[Outgoing]:
         if len(tokens) != 3:
             raise CommandError(USAGE)
         fighter = find(combat, tokens[1])
-        if not may_speak_for(ctx, fighter.owner):
-            raise CommandError("ap20.error.not_yours", name=fighter.name)
+        require_speaker(ctx, fighter.name, fighter.owner)
         value = integer(tokens[2], USAGE)
         combat = ap20.update(combat, fighter.name, ap=value)
         save(ctx, combat)

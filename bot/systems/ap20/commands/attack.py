@@ -17,7 +17,7 @@ from bot.kits.hidden import deliver
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import ECHO, kind, layer, may_speak_for
+from bot.systems.ap20.args import ECHO, kind, layer, require_speaker
 from bot.systems.ap20.state import (
     actor,
     find,
@@ -300,8 +300,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         raise CommandError("ap20.error.dmg_usage")
     combat = await running(ctx)
     target = find(combat, tokens[0])
-    if not may_speak_for(ctx, target.owner):
-        raise CommandError("ap20.error.not_yours", name=target.name)
+    require_speaker(ctx, target.name, target.owner)
     amount, crit, kind_ = tokens[1], False, None
     for token in tokens[2:]:
         if is_word(token, "crit", "重擊", "重击"):

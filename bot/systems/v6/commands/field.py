@@ -24,11 +24,11 @@ from bot.systems.v6.state import (
     label,
     load,
     looks_like_cell,
-    may_speak_for,
     member,
     movement,
     mover,
     own_turn,
+    require_speaker,
     save,
     unit_text,
 )
@@ -66,8 +66,7 @@ async def place(ctx: Context) -> list[Outgoing]:
         tokens = [who.name, *tokens]
     else:
         who = member(roster, tokens[0])
-    if not may_speak_for(ctx, who):
-        raise CommandError("v6.error.not_yours", name=who.name)
+    require_speaker(ctx, who)
     if roster.current is not None and not (ctx.is_gm or not ctx.gm_users):
         raise CommandError("v6.error.place_gm", name=who.name)
     where = cell(tokens[1])
@@ -235,8 +234,7 @@ async def shove(ctx: Context) -> list[Outgoing]:
     f = await load(ctx)
     roster = await fight(ctx)
     who = member(roster, tokens[0])
-    if not may_speak_for(ctx, who):
-        raise CommandError("v6.error.not_yours", name=who.name)
+    require_speaker(ctx, who)
     f, moved = v6.forced_move(f, who.name, cell(tokens[1]))
     save(ctx, f)
     stop = ctx.t("v6.field.stopped", other=moved.stopped_by) if moved.stopped_by else ""
@@ -293,8 +291,7 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     if len(tokens) not in (1, 2):
         raise CommandError("v6.error.fatigue_usage")
     who = member(roster, tokens[0])
-    if not may_speak_for(ctx, who):
-        raise CommandError("v6.error.not_yours", name=who.name)
+    require_speaker(ctx, who)
     value = small(tokens[1], "v6.error.fatigue_usage") if len(tokens) == 2 else 0
     before = f.unit(who.name).fatigue
     f = v6.rest(f, who.name, value)

@@ -107,7 +107,7 @@ async def test_the_shared_init_words(table: Table) -> None:
     assert await table.text("p2", ".pass") == (
         "⚠ 現在是 艾莉絲 的回合，只有 艾莉絲 的玩家或 GM 能結束。")
     assert await table.text("p2", ".init remove 哥布林") == (
-        "⚠ 只有 哥布林 的玩家或 GM 能替 哥布林 行動。")
+        "⚠ 哥布林 是 GM 的角色：只有 GM 能讓 哥布林 離開戰鬥。")
     assert await table.text("gm", ".init remove 哥布林") == "哥布林 離開戰鬥。"
     # a player takes their own fighter out
     assert await table.text("p2", ".init remove 鮑伯") == "鮑伯 離開戰鬥。"

@@ -65,7 +65,8 @@ async def test_placing_and_the_map(table: Table) -> None:
     assert await table.text("p3", ".place 卡蘿 F5 N") == "📍 卡蘿 F5↑ 站立 疲勞0（中型）"
     # a player names no one: their own fighter
     assert await table.text("p3", ".place F6") == "📍 卡蘿 F6↑ 站立 疲勞0（中型）"
-    assert await table.text("p3", ".place 斥候 A6") == "⚠ 只有 斥候 的玩家或 GM 能替 斥候 行動。"
+    assert await table.text("p3", ".place 斥候 A6") == (
+        "⚠ 斥候 是 GM 的角色：只有 GM 能替 斥候 行動。")
     outs = await table.say("p1", ".map")
     assert outs[0].block
     lines = outs[0].text.splitlines()
