@@ -27,18 +27,20 @@ def told(ctx: Context, owner: str) -> list[str]:
 
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
             *, hidden: bool, kind: str = "hidden_check",
-            gms: Iterable[str] | None = None) -> list[Outgoing]:
+            gms: Iterable[str] | None = None, words: str = "core.hidden") -> list[Outgoing]:
     """Post a result in the channel, or — ``hidden`` — announce it there (``kind``
     names the announcement's data) and send it to ``owner`` and the GMs privately:
     every GM, or only ``gms`` (a later step of a kept hidden result goes to the GMs
-    who were sent the result, never to one seated since)."""
+    who were sent the result, never to one seated since). ``words`` is the catalog
+    table of the announcement and the private headers (``announce``, ``result``,
+    ``result_gm``): a check's by default, a system's for what is no check (an attack)."""
     if not hidden:
         return [ctx.reply(text, data)]
-    own = ctx.private(owner, ctx.t("core.hidden.result", text=text), data)
+    own = ctx.private(owner, ctx.t(f"{words}.result", text=text), data)
     if ctx.incoming.is_private:
         return [own]
-    announce = ctx.reply(ctx.t("core.hidden.announce", who=who), {"kind": kind, "user": owner})
-    gm_text = ctx.t("core.hidden.result_gm", who=who, text=text)
+    announce = ctx.reply(ctx.t(f"{words}.announce", who=who), {"kind": kind, "user": owner})
+    gm_text = ctx.t(f"{words}.result_gm", who=who, text=text)
     if gms is None:
         return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
     return [announce, own, *(ctx.private(gm, gm_text, data) for gm in gms if gm != owner)]

@@ -341,8 +341,12 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
             raise CommandError("ap20.error.add_option", option=token[:ECHO])
     combat = ap20.update(combat, fighter.name, stats=stats,
                          flags=ap20.with_flags(fighter, add_flags, drop_flags), **changes)
+    capped = ""
     if hp is not None:
-        combat, _, _ = await set_hp(ctx, combat.get(fighter.name), combat, hp)
+        combat, _, after = await set_hp(ctx, combat.get(fighter.name), combat, hp)
+        if after != hp:
+            capped = (ctx.t("ap20.sheet.top", top=after) if after else
+                      ctx.t("ap20.sheet.floor"))
     save(ctx, combat)
     updated = combat.get(fighter.name)
     index = combat.fighters.index(updated)
@@ -353,7 +357,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
     else:
         dead = ""
     line = (await fighter_line(ctx, combat, index, secret=True)).strip()
-    text = ctx.t("ap20.fight.updated", line=line) + dead
+    text = ctx.t("ap20.fight.updated", line=line) + capped + dead
     if not numbers_hidden(ctx, updated):
         return [ctx.reply(text, fight_data(ctx, combat, "set", name=fighter.name))]
     public = ctx.t("ap20.fight.updated", line=(await fighter_line(ctx, combat, index)).strip())

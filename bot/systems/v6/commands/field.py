@@ -106,7 +106,10 @@ async def face(ctx: Context) -> list[Outgoing]:
     own_turn(roster, who)
     facing = v6.direction(tokens[0])
     if facing is None:
-        other = member(roster, tokens[0])
+        other = roster.find(tokens[0])
+        if other is None:  # neither a direction nor a combatant: list what is accepted
+            raise CommandError("v6.error.unknown_facing", word=tokens[0][:ECHO],
+                               known=" / ".join(m.name for m in roster.members))
         facing = v6.facing_toward(f, who.name, other.name)
     f, turned = v6.face(f, who.name, facing)
     save(ctx, f)
@@ -188,7 +191,17 @@ async def move(ctx: Context) -> list[Outgoing]:
         paid = await layers.charge(ctx, who.name, moved.action_kind or "tactical",
                                    moved.action_count)
     elif standalone is not None:
-        paid = await layers.charge(ctx, who.name, *standalone)
+        try:
+            paid = await layers.charge(ctx, who.name, *standalone)
+        except CommandError as refused:  # say why this move costs an action at all
+            reason = ctx.t("v6.move.standalone_after_attack" if f.acted
+                           else "v6.move.standalone_second")
+            if {"cost", "points"} <= set(refused.params):  # the base's "too few points"
+                raise CommandError("v6.error.standalone_points", reason=reason,
+                                   cost=refused.params["cost"],
+                                   points=refused.params["points"]) from refused
+            raise CommandError("v6.error.standalone_refused", reason=reason,
+                               refused=ctx.t(refused.key, **refused.params)) from refused
     save(ctx, replace(f, moved=True) if roster.current is not None else f)
     if moved.roll:
         text = ctx.t("v6.field.rolled", name=who.name, start=moved.start, end=moved.end,
