@@ -270,9 +270,10 @@ class Block:
         self.walk: list[str] = []
         """The rest of the walk through a system's help examples being played."""
         self.walk_channel = self.ch
-        self.turn = number * 100
-        """Where this block's turn through every command name starts (each block takes
-        about a hundred, so ten blocks name every command even with many systems)."""
+        self.turn = number * 50
+        """Where this block's turn through every command name starts: each block takes
+        about a hundred in turn, so consecutive blocks overlap and n blocks name the
+        first ~50·n + 50 names whatever each block's luck (the test's ten: 550)."""
 
     # --- the stream --------------------------------------------------------------------
     def __iter__(self) -> Iterator[Step]:

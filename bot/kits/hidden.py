@@ -27,20 +27,21 @@ def told(ctx: Context, owner: str) -> list[str]:
 
 def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
             *, hidden: bool, kind: str = "hidden_check",
-            gms: Iterable[str] | None = None, words: str = "core.hidden") -> list[Outgoing]:
+            gms: Iterable[str] | None = None, attack: bool = False) -> list[Outgoing]:
     """Post a result in the channel, or — ``hidden`` — announce it there (``kind``
-    names the announcement's data) and send it to ``owner`` and the GMs privately:
-    every GM, or only ``gms`` (a later step of a kept hidden result goes to the GMs
-    who were sent the result, never to one seated since). ``words`` is the catalog
-    table of the announcement and the private headers (``announce``, ``result``,
-    ``result_gm``): a check's by default, a system's for what is no check (an attack)."""
+    names the announcement's data; ``attack`` announces an attack rather than a check)
+    and send it to ``owner`` and the GMs privately: every GM, or only ``gms`` (a later
+    step of a kept hidden result goes to the GMs who were sent the result, never to
+    one seated since). What the target's player must learn of a hidden attack (that
+    they were hit, that they are down, a choice to make) the system tells them itself."""
     if not hidden:
         return [ctx.reply(text, data)]
-    own = ctx.private(owner, ctx.t(f"{words}.result", text=text), data)
+    own = ctx.private(owner, ctx.t("core.hidden.result", text=text), data)
     if ctx.incoming.is_private:
         return [own]
-    announce = ctx.reply(ctx.t(f"{words}.announce", who=who), {"kind": kind, "user": owner})
-    gm_text = ctx.t(f"{words}.result_gm", who=who, text=text)
+    key = "core.hidden.announce_attack" if attack else "core.hidden.announce"
+    announce = ctx.reply(ctx.t(key, who=who), {"kind": kind, "user": owner})
+    gm_text = ctx.t("core.hidden.result_gm", who=who, text=text)
     if gms is None:
         return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
     return [announce, own, *(ctx.private(gm, gm_text, data) for gm in gms if gm != owner)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from sqlalchemy import event, func, select, text
 
 from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
-from bot.messages import Incoming, Outgoing
+from bot.messages import Attachment, Incoming, Outgoing
 from bot.store import db
 from bot.store.models import OutboxMessage, PendingPrivate
 from tests.conftest import make_settings
@@ -180,3 +181,15 @@ async def test_kept_private_messages_belong_to_the_table(core: Core) -> None:
     async with core.sessions() as session:
         rows = list(await session.scalars(select(PendingPrivate)))
     assert [(r.user, r.text) for r in rows] == [("k", "s")]
+
+
+def test_a_stored_reply_keeps_every_field_and_gets_its_id() -> None:
+    """`Outgoing.stored_as` names each field (faster than `dataclasses.replace`, for
+    every reply the writer stores): it must agree with `replace` on every field."""
+    out = Outgoing("private", "c", "text", user="u", data={"k": 1}, secret=True,
+                   notify=("v",), block=True, attachment=Attachment("a.txt", b"x"),
+                   player_private=True, log_summary="summary")
+    assert out.stored_as(7) == replace(out, outbox_id=7)
+    assert {f.name for f in fields(Outgoing)} == {
+        "to", "channel", "text", "user", "data", "secret", "notify", "block", "attachment",
+        "player_private", "log_summary", "outbox_id"}

@@ -9,8 +9,9 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from rules.dice.source import ScriptedSource
+from rules.kits.encounter import Life
 from rules.systems import ace
-from rules.systems.ace import combat, extended, fight, grapple, mark, pool, stealth
+from rules.systems.ace import combat, extended, fight, grapple, life, mark, pool, stealth
 from tests.rules.case_kit import Cases, Op, assert_match, expect_error, plain
 
 STORED_EXTENDED = TypeAdapter(extended.Extended)
@@ -62,6 +63,16 @@ def op_harm(src: ScriptedSource, i: dict[str, Any]) -> Any:
 
 def op_hp(src: ScriptedSource, i: dict[str, Any]) -> Any:
     return plain(combat.apply_hp(i["hp"], i["damage"]))
+
+
+def op_life(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    return {"life": life.life_of(i["hp"], i.get("spi", 5), i.get("condition")).value,
+            "bounded": life.bounded(i["hp"], i.get("con", 5))}
+
+
+def op_revive(src: ScriptedSource, i: dict[str, Any]) -> Any:
+    life.check_revive(i["before"], i["after"], by_gm=i["by_gm"])
+    return {"after": i["after"]}
 
 
 def op_sneak(src: ScriptedSource, i: dict[str, Any]) -> Any:
@@ -197,7 +208,8 @@ class _Run:
         return None
 
     def do_next(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
-        self.fight, event = fight.next_turn(self.fight, a.get("down", ()))
+        self.fight, event = fight.next_turn(
+            self.fight, {name: Life.DOWN for name in a.get("down", ())})
         return event
 
     def do_remove(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
@@ -208,6 +220,10 @@ class _Run:
     def do_stance(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
         self.fight = fight.set_stance(self.fight, a["name"], a["stance"], **{
             k: a[k] for k in ("metres", "strength") if k in a})
+        return None
+
+    def do_acted(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
+        self.fight = fight.mark_acted(self.fight, a["name"])
         return None
 
     def do_cover(self, src: ScriptedSource, a: dict[str, Any]) -> Any:
@@ -271,6 +287,8 @@ ACE_OPS: dict[str, Op] = {
     "area": op_area,
     "harm": op_harm,
     "hp": op_hp,
+    "life": op_life,
+    "revive": op_revive,
     "sneak": op_sneak,
 }
 

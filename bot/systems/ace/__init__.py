@@ -19,6 +19,7 @@ from bot.router import CommandTable
 from bot.systems import SystemPlugin
 from bot.systems.ace import commands
 from bot.systems.ace.documents import DOCUMENTS
+from bot.systems.ace.state import hp_within_bounds
 from rules.systems import ace as rules
 
 PLUGIN = SystemPlugin(
@@ -26,6 +27,7 @@ PLUGIN = SystemPlugin(
     commands=CommandTable.collect("ace", commands),
     verbs={"check": "ra", "initiative": "ri"},
     help_first=("ra", "rah", "ext", "atk"),
+    sheet_guard=hp_within_bounds,
     documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),
 )

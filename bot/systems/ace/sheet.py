@@ -16,6 +16,7 @@ from bot.names import canonical, fold
 from rules.systems import ace
 from rules.systems.ace import combat
 from rules.systems.ace import vocabulary as v
+from rules.systems.ace.life import bounded
 
 FIELDS: dict[str, str] = {
     "strength": v.STR, "dex": v.DEX, "con": v.CON, "spi": v.SPI,
@@ -53,13 +54,19 @@ def energy_key(text: str) -> str:
     return text.strip()
 
 
+def resistance_energy(name: str) -> str | None:
+    """The energy a sheet entry resists (``火抗`` → fire), or None."""
+    match = _RESIST.match(name)
+    return energy_key(match["a"] or match["b"]) if match is not None else None
+
+
 def resistances(stats: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     """AE-11 from sheet entries ``火抗 5`` / ``抗火 5`` / ``fireres 5``."""
     found = []
     for name, value in stats.items():
-        match = _RESIST.match(name)
-        if match is not None and isinstance(value, int):
-            found.append((energy_key(match["a"] or match["b"]), value))
+        energy = resistance_energy(name)
+        if energy is not None and isinstance(value, int):
+            found.append((energy, value))
     return tuple(found)
 
 
@@ -97,11 +104,11 @@ def fighter(name: str, stats: Mapping[str, int]) -> combat.Fighter:
 
 
 def hp_of(stats: Mapping[str, int]) -> int:
-    """Current HP: the sheet's 生命, else full (體質 × 10, AE-1)."""
-    value = stats.get(v.HP)
+    """Current HP: the sheet's 生命, else full — never above 體質 × 10 (AE-1)."""
+    con, value = stats.get(v.CON), stats.get(v.HP)
     if isinstance(value, int):
-        return value
-    return ace.hp_max(int(stats.get(v.CON, 0) or 0))
+        return bounded(value, con) if isinstance(con, int) else value
+    return ace.hp_max(con if isinstance(con, int) else 0)
 
 
 def level(stats: Mapping[str, int], spelling: str) -> int:

@@ -15,12 +15,15 @@ from bot.kits.args import is_word
 from bot.kits.references import active_sheet, find_character, require_owner_or_gm
 from bot.names import fold
 from bot.systems.ace.args import BY_WORDS, echo
-from bot.systems.ace.documents import ENEMIES, Enemy
+from bot.systems.ace.documents import ENEMIES, FIGHT, Enemy
 from bot.systems.ace.sheet import fighter, hp_of
 from bot.unit_of_work import Sheet
+from rules.errors import RuleError
+from rules.kits.encounter import Life, require_active
 from rules.systems.ace import combat, grapple
 from rules.systems.ace import vocabulary as v
 from rules.systems.ace.fight import Fight
+from rules.systems.ace.life import check_revive, life_of
 
 # --------------------------------------------------------------------------- enemies
 
@@ -55,12 +58,36 @@ class Someone:
 
     @property
     def hp(self) -> int:
-        if self.character is None:
-            return int(self.hp_enemy if self.hp_enemy is not None else hp_of(self.stats))
+        """Current HP, within 0 … 體質 × 10 (AE-1: a lowered 體質 lowers it at once)."""
+        if self.character is None and self.hp_enemy is not None:
+            return hp_of({**self.stats, v.HP: self.hp_enemy})
         return hp_of(self.stats)
+
+    @property
+    def max_hp(self) -> int:
+        return v.hp_max(int(self.stats.get(v.CON, 0) or 0))
 
     def fighter(self) -> combat.Fighter:
         return fighter(self.name, self.stats)
+
+    def life(self, fight: Fight) -> Life:
+        """Where it stands (``rules.systems.ace.life``): HP 0 dead; a helpless state
+        or 精神力 < 2 down."""
+        spi = self.stats.get(v.SPI)
+        known = self.is_enemy or any(isinstance(self.stats.get(k), int) for k in (v.CON, v.HP))
+        # a sheet with neither 體質 nor 生命 has no HP to read: alive as far as it says
+        return life_of(self.hp if known else 1,
+                       spi if isinstance(spi, int) else v.CONSCIOUS_SPI,
+                       fight.posture(self.name).condition)
+
+    def require_active(self, fight: Fight) -> None:
+        """Refuse an action by (or for) it unless it is active (issue 24)."""
+        require_active(self.name, self.life(fight))
+
+    def require_alive(self) -> None:
+        """Refuse an attack on the dead (the ace decision of issue 24)."""
+        if self.hp <= 0:
+            raise RuleError("ace.target_dead", name=self.name)
 
 
 async def someone(ctx: Context, ref: str) -> Someone:
@@ -137,28 +164,50 @@ def armed(who: Someone, fight: Fight) -> combat.Fighter:
                    condition=posture.condition, held_penalty=penalty, pinned=pinned)
 
 
-async def down_names(ctx: Context, fight: Fight) -> list[str]:
-    """Fighters a turn passes over: HP 0, or unconscious / asleep / petrified, or
-    精神力 < 2."""
-    enemies = (await ctx.uow.load(ENEMIES)).enemies
-    out = []
+async def lives(ctx: Context, fight: Fight) -> dict[str, Life]:
+    """Every fighter's life state by name (a name no longer found — a sheet deleted —
+    counts as active: the GM removes it)."""
+    out: dict[str, Life] = {}
     for member in fight.members:
-        posture = fight.posture(member.name)
-        if posture.condition in combat.CONDITIONS:
-            out.append(member.name)
+        try:
+            who = await someone(ctx, member.name)
+        except CommandError:
             continue
-        enemy = find_enemy(enemies, member.name)
-        if enemy is not None:
-            stats, hp = enemies[enemy].stats, enemies[enemy].hp
-        else:
-            try:
-                character = await find_character(ctx, member.name)
-            except CommandError:
-                character = None
-            if character is None:
-                continue
-            stats = dict(character.stats or {})
-            hp = hp_of(stats)
-        if hp <= 0 or int(stats.get(v.SPI, 2) or 0) < 2:
-            out.append(member.name)
+        out[member.name] = who.life(fight)
     return out
+
+
+async def require_sheet_active(ctx: Context, character: Sheet) -> None:
+    """A character acts (a check, an extended period, the mark) only when active."""
+    who = Someone(character.name, dict(character.stats or {}), character)
+    who.require_active(await ctx.uow.load(FIGHT))
+
+
+def check_turn(fight: Fight, who: Someone) -> None:
+    """In a running fight only the fighter whose turn it is acts (issue 24)."""
+    actor = fight.actor
+    if actor is not None and actor.name.casefold() != who.name.casefold():
+        raise RuleError("ace.out_of_turn", name=who.name, actor=actor.name)
+
+
+async def acting_fighter(ctx: Context, by: str | None, fight: Fight) -> Someone:
+    """Who acts (:func:`actor_or_speaker`), refused unless active and on its turn."""
+    who = await actor_or_speaker(ctx, by, fight)
+    who.require_active(fight)
+    check_turn(fight, who)
+    return who
+
+
+async def hp_within_bounds(ctx: Context, character: Sheet, name: str, old: int | None,
+                           new: int) -> list[str] | None:
+    """`.st 生命` (the sheet guard): at most 體質 × 10 (AE-1), and the dead (HP 0) come
+    back only by a GM (issue 24: `.st 生命+100` on a dead 體質 5 gave 100 and revived)."""
+    if name != v.HP:
+        return None
+    stats = dict(character.stats or {})
+    check_revive(hp_of(stats), new, by_gm=ctx.is_gm or not ctx.gm_users)
+    con = stats.get(v.CON)
+    if isinstance(con, int) and new > v.hp_max(con):
+        raise CommandError("ace.error.hp_over_max", name=character.name, max=v.hp_max(con),
+                           con=con)
+    return None

@@ -104,12 +104,18 @@ def check_line(ctx: Context, who: str, result: pool.CheckResult, reason: str | N
 # --------------------------------------------------------------------------- combat
 
 
-def mods_text(pairs: combat.Pairs) -> str:
-    return "".join(signed(value) for _, value in pairs)
+def term(ctx: Context, key: str, value: int) -> str:
+    """One named term of a sum: ``+5敏捷`` / ``+5 (DEX)`` (issue 24: every number named)."""
+    return ctx.t("ace.term.fmt", value=signed(value), label=ctx.t(f"ace.term.{key}"))
 
 
-def hit_text(ctx: Context, hit: combat.HitRoll) -> str:
-    """``命中 1d20=14+6 = 20 > 迴避12`` (a crit and a raw 1 say so)."""
+def mods_text(ctx: Context, pairs: combat.Pairs) -> str:
+    return "".join(term(ctx, key, value) for key, value in pairs)
+
+
+def hit_text(ctx: Context, hit: combat.HitRoll, bonus: str = "hit_bonus") -> str:
+    """``命中 1d20=14+6敏捷步法 = 20 > 迴避12`` (a crit and a raw 1 say so); ``bonus``
+    names the attacker's own term (a grapple's is 力量 + 基本腰力)."""
     if hit.skipped:
         return ctx.t("ace.attack.skipped")
     special = ""
@@ -117,10 +123,13 @@ def hit_text(ctx: Context, hit: combat.HitRoll) -> str:
         special = ctx.t("ace.attack.crit")
     elif hit.raw == 1:
         special = ctx.t("ace.attack.fumble")
+    above = hit.total is not None and hit.total > hit.evasion
+    why = next((k for k, _ in hit.evasion_mods if k in ("helpless", "pinned")), None)
+    evasion = f"{hit.evasion}{ctx.t(f'ace.attack.evasion_{why}')}" if why else hit.evasion
     return ctx.t("ace.attack.hit", die=hit.die, raw=hit.raw, special=special,
-                 mods=signed(hit.bonus) + mods_text(hit.mods), total=hit.total,
-                 cmp=">" if hit.total is not None and hit.total > hit.evasion else "≤",
-                 evasion=hit.evasion,
+                 mods=term(ctx, bonus, hit.bonus) + mods_text(ctx, hit.mods), total=hit.total,
+                 # a raw 1 above the evasion still misses: no ">" beside a miss
+                 cmp=("≤" if not above else ">" if hit.hit else "vs"), evasion=evasion,
                  result=ctx.t("ace.attack.landed" if hit.hit else "ace.attack.missed"))
 
 
@@ -156,8 +165,8 @@ def damage_text(ctx: Context, damage: combat.DamageRoll) -> str:
 def contest_text(ctx: Context, contest: combat.Contest) -> str:
     a, b = contest.a, contest.b
     return ctx.t("ace.contest.text", a=a.name, araw=a.raw,
-                 amods=mods_text(a.parts), atotal=a.total, b=b.name, braw=b.raw,
-                 bmods=mods_text(b.parts), btotal=b.total,
+                 amods=mods_text(ctx, a.parts), atotal=a.total, b=b.name, braw=b.raw,
+                 bmods=mods_text(ctx, b.parts), btotal=b.total,
                  cmp=">" if contest.win else "≤")
 
 

@@ -51,6 +51,9 @@ Decisions where RULES.md and the seed are silent:
     part's extra and AE-12's strength bonus are physical. AE-11 takes X from
     that energy's damage of each hit; AE-12 takes its share from the physical
     damage; neither goes below 0. HP falls to 0 at the lowest (0 = dead, the seed).
+10. A helpless target (unconscious, asleep, petrified, 精神力 < 2) or a pinned one
+    cannot dodge: its evasion is 0 (issue 24). The hit die is still rolled (a raw 1
+    misses), so a lethal attack on it lands on anything but a 1.
 """
 
 from __future__ import annotations
@@ -304,9 +307,16 @@ def cover_penalty(fighter: Fighter) -> int:
 
 
 def evasion_of(target: Fighter, supernatural: bool) -> tuple[int, Pairs]:
+    """AE-5's evasion by term; a fighter that cannot move to dodge — helpless (AE-8) or
+    pinned (AE-9: 「失去所有動作」) — has none (decision 10): the term that takes it
+    away is named."""
     mods = _nonzero(("supernatural", super_evasion(target.dex, supernatural)),
                     ("full_defense", FULL_DEFENSE if target.stance == "full_defense" else 0))
-    return target.dex + target.footwork + _sum(mods), mods
+    evasion = target.dex + target.footwork + _sum(mods)
+    if target.helpless or target.pinned:
+        reason = "helpless" if target.helpless else "pinned"
+        return 0, (*mods, (reason, -evasion))
+    return evasion, mods
 
 
 def roll_hit(source: DiceSource, die: int, bonus: int, mods: Pairs, target: Fighter,

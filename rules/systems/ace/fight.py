@@ -16,21 +16,27 @@ Decisions where the seed is silent:
    or higher initiative; inserted before the current actor, it first acts next
    round (the kit's rule).
 3. A stance is declared for a round: it ends when its fighter's next turn
-   starts, and so does the spent reflex action (one per round). Cover and
+   starts (or is passed over), and so does the spent reflex action (one per round). Cover and
    conditions stay until changed.
-4. A turn passes over a fighter that is down (HP 0, or unconscious, asleep,
-   petrified: the bot says who) — the kit's ``skips``.
+4. A turn passes over a fighter that is not active — dead (HP 0) or down
+   (unconscious, asleep, petrified, 精神力 < 2; :mod:`life`) — the encounter kit's
+   ``passes_fallen``; the bot names each with its state.
+5. A full attack or full defence (AE-10) is declared at the start of one's own
+   turn: in a running fight, only by the fighter whose turn it is and before it
+   has acted (attacked, grabbed, sneaked) this turn (issue 24). Outside a fight
+   nothing is timed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits import turns
+from rules.kits.encounter import Life, passes_fallen
 from rules.systems.ace.combat import (
     HIT_DIE,
     check_charge,
@@ -67,6 +73,7 @@ class Posture:
     cover: str = "none"
     condition: str | None = None
     reflex_used: bool = False
+    acted: bool = False  # took an action this turn (a full attack / defence comes first)
 
 
 @dataclass(frozen=True)
@@ -169,19 +176,24 @@ def _fresh_round(postures: Mapping[str, Posture], name: str) -> dict[str, Postur
     out = dict(postures)
     for stored, posture in postures.items():
         if _key(stored) == _key(name):
-            out[stored] = replace(posture, stance="none", charge=0, reflex_used=False)
+            out[stored] = replace(posture, stance="none", charge=0, reflex_used=False,
+                                  acted=False)
     return out
 
 
-def next_turn(fight: Fight, down: Collection[str] = ()) -> tuple[Fight, TurnEvent]:
-    """The current turn ends; the next fighter not ``down`` acts (decision 4)."""
+def next_turn(fight: Fight, lives: Mapping[str, Life] | None = None
+              ) -> tuple[Fight, TurnEvent]:
+    """The current turn ends; the next active fighter acts (decision 4: ``lives`` by
+    name, a fighter not in it is active)."""
     if not fight.started:
         raise RuleError("ace.fight_not_started")
-    out = {_key(n) for n in down}
+    by_key = {_key(n): life for n, life in (lives or {}).items()}
     order, change = turns.advance(
         turns.TurnOrder(fight.members, fight.current, fight.round),
-        skips=lambda m: turns.Skip(m) if _key(m.name) in out else None)
+        skips=passes_fallen(lambda m: by_key.get(_key(m.name), Life.ACTIVE)))
     postures = _fresh_round(fight.postures, change.current.name)
+    for passed in change.skipped:  # a passed-over turn ends a stance too (decision 3)
+        postures = _fresh_round(postures, passed.name)
     new = replace(fight, members=order.members, current=order.current, round=order.round,
                   postures=postures)
     return new, TurnEvent(change.previous.name, change.current.name, change.round,
@@ -215,10 +227,23 @@ def _with_posture(fight: Fight, name: str, **changes: Any) -> Fight:
     return replace(fight, postures=postures)
 
 
+DECLARED_AT_START = frozenset({"full_attack", "full_defense"})
+"""Stances a fighter declares at the start of its own turn, before any action
+(decision 5)."""
+
+
 def set_stance(fight: Fight, name: str, stance: str, *, metres: int = 0,
                strength: int = 0) -> Fight:
-    """AE-10: a stance for this round (a charge: its metres, at most ⌊力量 / 2⌋)."""
+    """AE-10: a stance for this round (a charge: its metres, at most ⌊力量 / 2⌋); in a
+    running fight a full attack or full defence only at the start of one's own turn."""
     check_stance(stance)
+    if stance in DECLARED_AT_START and fight.started:
+        actor = fight.actor
+        if actor is None or _key(actor.name) != _key(name):
+            raise RuleError("ace.out_of_turn", name=name.strip(),
+                            actor=actor.name if actor else "")
+        if fight.posture(name).acted:
+            raise RuleError("ace.stance_after_action", name=name.strip(), stance=stance)
     if stance == "charge":
         check_charge(strength, metres)
     return _with_posture(fight, name, stance=stance, charge=metres if stance == "charge" else 0)
@@ -244,6 +269,13 @@ def spend_reflex(fight: Fight, name: str) -> Fight:
     if fight.posture(name).reflex_used:
         raise RuleError("ace.reflex_used", name=name)
     return _with_posture(fight, name, reflex_used=True)
+
+
+def mark_acted(fight: Fight, name: str) -> Fight:
+    """``name`` took an action this turn (decision 5); outside a fight nothing is kept."""
+    if not fight.started:
+        return fight
+    return _with_posture(fight, name, acted=True)
 
 
 def with_holds(fight: Fight, holds: tuple[Hold, ...]) -> Fight:

@@ -14,8 +14,10 @@ Decisions where the seed is silent:
 
 1. Without a stated choice the target takes its better bonus (break on a tie).
 2. A tie is no win: the side that started the contest fails.
-3. A pin needs a later round than the hold (``round`` 0 = no initiative
-   running: the GM rules, the pin is allowed).
+3. A pin needs a later round than the hold. Rounds are the initiative's: outside
+   a running fight (``round`` 0) there is no "next round", so a pin is refused
+   (``ace.pin_needs_round``) until `.init start` (issue 24); a hold made before the
+   fight may be pinned in its round 1.
 4. The held fighter's attacks take the hold's margin as a hit penalty; a
    pinned fighter cannot attack (its break-free attempt is its action). Two
    escapes free a pinned fighter: pinned → held → free.
@@ -136,7 +138,9 @@ def grab(source: DiceSource, holds: Sequence[Hold], grappler: Fighter, target: F
     if existing is not None:
         if existing.state == "pinned":
             raise RuleError("ace.already_pinned", name=target.name)
-        if round and existing.round >= round:
+        if not round:
+            raise RuleError("ace.pin_needs_round", name=target.name)
+        if existing.round >= round:
             raise RuleError("ace.pin_next_round", name=target.name)
         a = _side(source, grappler.name, _grappler_parts(grappler, target))
         b = _side(source, target.name, _defender_parts(target, grappler, chosen))

@@ -18,7 +18,7 @@ ATTRIBUTES: tuple[str, ...] = (STR, DEX, CON, SPI)
 
 FOOTWORK, MELEE, RANGED, SHOOTING = "基本步法", "基本近戰", "基本遠戰", "基本射擊"
 GRAPPLE, WAIST = "基本擒拿", "基本腰力"
-HIDE, SURVIVAL, INVESTIGATE = "隱藏", "生存", "調查"
+HIDE, SURVIVAL, INVESTIGATE, ATHLETICS = "隱藏", "生存", "調查", "運動"
 WEAPON, ARMOR, AMMO, SIZE, HP = "武器", "防具", "子彈", "體型", "生命"
 
 SYSTEM = GameSystem(
@@ -36,10 +36,11 @@ SYSTEM = GameSystem(
         Stat(SHOOTING, "skill", ("基本射击", "Shooting"), combat=True),
         Stat(GRAPPLE, "skill", ("Grappling",), combat=True),
         Stat(WAIST, "skill", ("Core",), combat=True),
-        # general skills the seed names (AE-13)
+        # general skills the seed names (AE-13; 運動 in its example of an action)
         Stat(HIDE, "skill", ("隐藏", "Hide")),
         Stat(SURVIVAL, "skill", ("Survival",)),
         Stat(INVESTIGATE, "skill", ("调查", "Investigate")),
+        Stat(ATHLETICS, "skill", ("运动", "Athletics")),  # the seed's example skill
         # gear, body and the current HP
         Stat(WEAPON, "resource", ("Weapon",)),
         Stat(ARMOR, "resource", ("Armor",)),

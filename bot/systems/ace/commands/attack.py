@@ -16,13 +16,13 @@ from bot.errors import CommandError
 from bot.kits.args import is_word
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
-from bot.permissions import require_gm_if_any
+from bot.permissions import require_gm, require_gm_if_any
 from bot.systems.ace.args import echo, join_spaced, number, option
 from bot.systems.ace.documents import FIGHT, MARK, OPTIONS
 from bot.systems.ace.sheet import energy_key
 from bot.systems.ace.state import (
     Someone,
-    actor_or_speaker,
+    acting_fighter,
     armed,
     pop_by,
     set_hp,
@@ -51,6 +51,7 @@ ATTACK = ("攻擊", "攻击", "攻", "atk", "attack", "dmg")
 WEAPON = ("武器", "w", "weapon")
 AMMO = ("子彈", "子弹", "ammo")
 CONTEST = ("對抗", "对抗", "contest")
+HIDDEN = ("hidden", "暗", "暗骰")
 
 
 def energy_of(token: str) -> str | None:
@@ -65,6 +66,12 @@ class Gear(TypedDict, total=False):
 
     weapon: int
     ammo: int
+
+
+def pop_hidden(words: list[str]) -> tuple[list[str], bool]:
+    """The GM's ``hidden`` word (its result to the GMs alone) taken out."""
+    rest = [w for w in words if not any_of(w, HIDDEN)]
+    return rest, len(rest) != len(words)
 
 
 def parse_attack(words: list[str]) -> tuple[str, combat.AttackSpec, Gear]:
@@ -137,13 +144,23 @@ async def land(ctx: Context, attacker: Someone, target: Someone, damage: int) ->
 @readable
 async def atk(ctx: Context) -> list[Outgoing]:
     """`.atk 狼人 [槍|投擲] [頭|眼|腹|肋|鼻|喉|太陽穴|繳械|擊破] [護住|閃避] [致命] [暗殺]
-    [命中+N] [攻擊+N] [武器=N] [子彈=N] [能量=火] [by=名字]`."""
-    words, by = pop_by(join_spaced(ctx.args).split())
+    [命中+N] [攻擊+N] [武器=N] [子彈=N] [能量=火] [by=名字] [hidden]`.
+
+    The attacker acts only when active and, in a running fight, on its turn; the
+    dead are no target (issue 24); a reflex needs an active target. ``hidden`` (GM):
+    the result goes to the GMs, the channel learns that an attack was rolled."""
+    words, secret = pop_hidden(join_spaced(ctx.args).split())
+    words, by = pop_by(words)
     ref, spec, gear = parse_attack(words)
+    if secret:
+        require_gm(ctx)
     fight = await ctx.uow.load(FIGHT)
     supernatural = (await ctx.uow.load(OPTIONS)).super
-    attacker = await actor_or_speaker(ctx, by, fight)
+    attacker = await acting_fighter(ctx, by, fight)
     target = await someone(ctx, ref)
+    target.require_alive()
+    if spec.reflex is not None:
+        target.require_active(fight)
     if spec.assassinate:
         stealth.check_assassination(fight.hidden, attacker.name, target.name)
     a = replace(armed(attacker, fight), **gear)
@@ -153,6 +170,7 @@ async def atk(ctx: Context) -> list[Outgoing]:
         fight = rules_fight.spend_reflex(fight, target.name)
     result = combat.attack(ctx.dice, a, t, spec, supernatural=supernatural)
     fight = rules_fight.with_hidden(fight, stealth.reveal(fight.hidden, attacker.name))
+    fight = rules_fight.mark_acted(fight, attacker.name)
     ctx.uow.save(FIGHT, fight)
     parts = [hit_text(ctx, result.hit)]
     if result.damage is not None:
@@ -170,8 +188,13 @@ async def atk(ctx: Context) -> list[Outgoing]:
     head = "ace.attack.assassinate" if spec.assassinate else "ace.attack.line"
     text = ctx.t(head, attacker=attacker.name, target=target.name, label=label(ctx, spec, t),
                  parts=ctx.t("ace.bar").join(parts))
-    return [ctx.reply(text, data("attack", result=result, total=result.total,
-                                 hp_before=before, hp_after=target.hp))]
+    payload = data("attack", result=result, total=result.total, hp_before=before,
+                   hp_after=target.hp)
+    if not secret:
+        return [ctx.reply(text, payload)]
+    announce = ctx.reply(ctx.t("ace.attack.hidden", attacker=attacker.name),
+                         data("hidden_attack", attacker=attacker.name))
+    return [announce, *ctx.to_gms(ctx.t("ace.attack.hidden_result", text=text), payload)]
 
 
 def parse_energy(words: list[str]) -> tuple[list[str], str | None]:
@@ -197,7 +220,10 @@ async def area(ctx: Context) -> list[Outgoing]:
     supernatural = (await ctx.uow.load(OPTIONS)).super
     fight = await ctx.uow.load(FIGHT)
     targets = [await someone(ctx, ref) for ref in words[1:]]
-    lines, results = [ctx.t("ace.area.head", area=value)], []
+    for target in targets:
+        target.require_alive()
+    energy_text = ctx.t("ace.attack.energy", energy=energy_word(ctx, energy)) if energy else ""
+    lines, results = [ctx.t("ace.area.head", area=value, energy=energy_text)], []
     for target in targets:
         result = combat.area(ctx.dice, value, armed(target, fight), energy=energy,
                              supernatural=supernatural)
@@ -230,6 +256,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.dmg_usage")
     target = await someone(ctx, words[0])
     require_owner_or_gm(ctx, target.owner)
+    target.require_alive()
     amount = number(words[1], "ace.error.dmg_usage")
     supernatural = (await ctx.uow.load(OPTIONS)).super
     fight = await ctx.uow.load(FIGHT)

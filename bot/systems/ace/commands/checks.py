@@ -24,6 +24,7 @@ from bot.permissions import require_gm
 from bot.systems.ace.args import MAX_REASON, MAX_VALUE, dc_of, echo, join_spaced
 from bot.systems.ace.documents import OPTIONS
 from bot.systems.ace.sheet import sheet_key
+from bot.systems.ace.state import require_sheet_active
 from bot.systems.ace.table import command
 from bot.systems.ace.text import check_line, data, readable
 from bot.systems.ace.words import SPECIALTY, any_of
@@ -35,6 +36,8 @@ _STAT_BONUS = re.compile(r"^(?P<stat>.*?[^\d+\-])(?P<bonus>(?:[+-]\d{1,4})+)$")
 _BONUS = re.compile(r"^(?:[+-]\d{1,4})+$")
 _NUMBER = re.compile(r"^\d{1,4}$")
 _COMPARISON = frozenset("<>=≤≥≦≧")
+_BARE_DC = re.compile(r"^(?:dc|>=|≥|≧|=>)$", re.IGNORECASE)
+SILENT = ("silent", "靜默", "静默", "無聲", "无声")
 
 
 @dataclass
@@ -59,6 +62,8 @@ def parse_check(text: str, usage: str = "ace.error.check_usage") -> CheckArgs:
     tokens = join_spaced(text).split()
     for index, token in enumerate(tokens):
         dc = dc_of(token)
+        if _BARE_DC.match(token):  # `.ra 運動 dc`: a DC without its number
+            raise CommandError(usage)
         if dc is not None:
             if dc_given:
                 raise CommandError(usage)
@@ -86,8 +91,10 @@ def parse_check(text: str, usage: str = "ace.error.check_usage") -> CheckArgs:
             reason.append(token)
     if args.stat is None and args.bare is None:
         raise CommandError(usage)
-    if args.dc > MAX_VALUE or abs(args.bonus) > pool.POOL_LIMITS.max_dice:
-        raise CommandError("ace.error.value_too_big", limit=MAX_VALUE)
+    if args.dc > MAX_VALUE:
+        raise CommandError("ace.error.dc_too_big", limit=MAX_VALUE)
+    if abs(args.bonus) > pool.POOL_LIMITS.max_dice:
+        raise CommandError("ace.error.dice_too_many", limit=pool.POOL_LIMITS.max_dice)
     if reason:
         args.reason = " ".join(reason)[:MAX_REASON]
     return args
@@ -102,7 +109,13 @@ async def roll_for(ctx: Context, character: Sheet | None,
     """AE-2/3 with the sheet's numbers (a bare pool needs no sheet)."""
     check = partial(pool.check, ctx.dice, bonus=args.bonus, specialty=args.specialty,
                     dc=args.dc)
+    if character is not None:
+        await require_sheet_active(ctx, character)
     if args.stat is None:
+        first = (args.reason or "").split(" ")[0]
+        if character is not None and first and sheet_key(dict(character.stats or {}),
+                                                         first) is not None:
+            raise CommandError("ace.error.check_usage")  # `.ra 2 運動`: the order swapped
         return check(args.bare or 0)
     if character is None:
         raise CommandError("core.error.pc_no_active")
@@ -149,9 +162,13 @@ async def rah(ctx: Context) -> list[Outgoing]:
 @readable
 async def secret(ctx: Context) -> list[Outgoing]:
     """The GM's secret check for a character (a passive action the player must not see,
-    the seed's 「由游戏主持人暗中进行判定」): only the GMs read the result."""
+    the seed's 「由游戏主持人暗中进行判定」): only the GMs read the result; with
+    ``靜默`` / ``silent`` the channel is not even told (AE-13's passive perception)."""
     require_gm(ctx)
-    first, _, rest = ctx.args.strip().partition(" ")
+    words = ctx.args.split()
+    kept = [w for w in words if not any_of(w, SILENT)]
+    silent = len(kept) != len(words)
+    first, _, rest = " ".join(kept).partition(" ")
     if not first or not rest.strip():
         raise CommandError("ace.error.secret_usage")
     character = await investigator(ctx, first)
@@ -164,4 +181,4 @@ async def secret(ctx: Context) -> list[Outgoing]:
                                                       args.reason))
     payload = data("check", result=result, character=character.name, user=character.owner,
                    reason=args.reason, secret=True)
-    return [announce, *ctx.to_gms(text, payload)]
+    return [*([] if silent else [announce]), *ctx.to_gms(text, payload)]

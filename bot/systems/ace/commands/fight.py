@@ -9,31 +9,34 @@ Every rule — initiative, order, the ambush, what a stance does and how long �
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
+from bot.kits.encounter import band_text, for_gms, life_text, ping, route_init, skipped_line
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
 from bot.permissions import require_gm_if_any
 from bot.systems.ace.args import MAX_VALUE, check_name, echo, join_spaced, option
 from bot.systems.ace.documents import ENEMIES, FIGHT, OPTIONS, Enemy
-from bot.systems.ace.sheet import hp_of, missing_attributes
+from bot.systems.ace.sheet import hp_of, missing_attributes, resistance_energy
 from bot.systems.ace.state import (
     Someone,
     actor_or_speaker,
-    down_names,
     find_enemy,
+    lives,
     pop_by,
+    set_hp,
     someone,
     speaker,
 )
 from bot.systems.ace.table import command
-from bot.systems.ace.text import data, joined, readable, signed, word
+from bot.systems.ace.text import data, energy_word, joined, readable, term, word
 from bot.systems.ace.words import CLEAR, CONDITIONS, COVERS, STANCES, any_of, lookup
+from rules.kits.encounter import Life, band
 from rules.systems import ace
 from rules.systems.ace import fight as rules_fight
 from rules.systems.ace import vocabulary as v
@@ -42,8 +45,8 @@ from rules.systems.ace.fight import Fight
 MAX_ENEMIES = 40
 ADD = ("add", "new", "新增", "加入")
 DEL = ("del", "rm", "remove", "刪除", "删除", "移除")
-START = ("start", "開始", "开始")
-END = ("end", "clr", "clear", "結束", "结束", "清除")
+REVEAL = ("reveal", "公開", "公开", "揭露")
+SET = ("set", "設定", "设定")
 
 
 # --------------------------------------------------------------------------- enemies
@@ -88,21 +91,54 @@ def parse_enemy(text: str) -> tuple[str, dict[str, int], int | None]:
 
 
 def enemy_line(ctx: Context, name: str, record: Enemy) -> str:
-    return ctx.t("ace.enemy.item", name=name, hp=record.hp, max=ace.hp_max(record.stats[v.CON]))
+    who = enemy_someone(name, record)
+    return ctx.t("ace.enemy.item", name=name, hp=who.hp, max=who.max_hp)
+
+
+def enemy_someone(name: str, record: Enemy) -> Someone:
+    return Someone(name, dict(record.stats), None, record.hp)
+
+
+def band_of(ctx: Context, who: Someone, fight: Fight) -> str:
+    """An enemy's health as the channel sees it (issue 24: the numbers are the GM's)."""
+    return band_text(ctx, band(who.hp, who.max_hp, who.life(fight)))
+
+
+def public_line(ctx: Context, name: str, record: Enemy, fight: Fight) -> str:
+    return ctx.t("ace.enemy.item_public", name=name,
+                 band=band_of(ctx, enemy_someone(name, record), fight))
+
+
+def keep_numbers(ctx: Context, public: str, public_data: dict[str, Any], secret: str,
+                 secret_data: dict[str, Any]) -> list[Outgoing]:
+    """Enemy numbers for the GMs (issue 24): a GM's command answers the GMs privately
+    and the channel sees ``public``; a player reads ``public`` alone; a table without
+    GMs reads the numbers."""
+    if ctx.is_gm or not ctx.gm_users:
+        return for_gms(ctx, public, public_data, secret, secret_data)
+    return [ctx.reply(public, public_data)]
 
 
 @command("enemy", "敵人", "敌人")
 @readable
 async def enemy(ctx: Context) -> list[Outgoing]:
     """`.enemy add 狼人 力量8 敏捷6 體質7 精神力3 [防具2 基本步法1 hp=60 火抗5 …]`,
-    `.enemy del 狼人`, `.enemy 狼人` (its numbers), `.enemy` (every one)."""
+    `.enemy del 狼人`, `.enemy 狼人`, `.enemy` (every one), `.enemy reveal 狼人` (GM:
+    its numbers to the channel). The numbers are the GMs' (privately); the channel sees
+    each enemy's name and health band."""
     tokens = ctx.args.split()
     stored = await ctx.uow.load(ENEMIES)
     enemies = stored.enemies
+    fight = await ctx.uow.load(FIGHT)
     if not tokens:
+        public = [public_line(ctx, n, e, fight) for n, e in enemies.items()]
         items = [enemy_line(ctx, n, e) for n, e in enemies.items()]
-        return [ctx.reply(ctx.t("ace.enemy.list", items=joined(ctx, items) or
-                                ctx.t("ace.nobody")), data("enemies", enemies=enemies))]
+        nobody = ctx.t("ace.nobody")
+        return keep_numbers(
+            ctx, ctx.t("ace.enemy.list", items=joined(ctx, public) or nobody),
+            data("enemies", names=list(enemies)),
+            ctx.t("ace.enemy.list", items=joined(ctx, items) or nobody),
+            data("enemies", enemies=enemies))
     verb = tokens[0]
     name: str | None  # as typed (add), else as found among the enemies
     if is_word(verb, *ADD):
@@ -112,23 +148,34 @@ async def enemy(ctx: Context) -> list[Outgoing]:
             raise CommandError("ace.error.enemy_exists", name=name)
         if len(enemies) >= MAX_ENEMIES:
             raise CommandError("ace.error.enemy_too_many", limit=MAX_ENEMIES)
+        most = ace.hp_max(stats[v.CON])
+        if hp is not None and hp > most:
+            raise CommandError("ace.error.hp_over_max", name=name, max=most,
+                               con=stats[v.CON])
         enemies[name] = Enemy(stats, hp if hp is not None else hp_of(stats))
         ctx.uow.save(ENEMIES, stored)
         text = ctx.t("ace.enemy.added", line=enemy_line(ctx, name, enemies[name]),
-                     stats=stats_text(stats))
+                     stats=stats_text(ctx, stats))
         if ace.unconscious(stats[v.SPI]):  # AE-1: a GM should know why its turns pass
             text += ctx.t("ace.enemy.unconscious")
-        return [ctx.reply(text, data("enemy", name=name, **asdict(enemies[name])))]
-    if is_word(verb, *DEL):
+        shown = ctx.t("ace.enemy.added_public", line=public_line(ctx, name, enemies[name],
+                                                                fight))
+        return keep_numbers(ctx, shown, data("enemy", name=name),
+                            text, data("enemy", name=name, **asdict(enemies[name])))
+    if is_word(verb, *DEL, *REVEAL):
         require_gm_if_any(ctx)
         if len(tokens) != 2:
             raise CommandError("ace.error.enemy_usage")
         name = find_enemy(enemies, tokens[1])
         if name is None:
             raise CommandError("ace.error.unknown_target", name=echo(tokens[1]))
+        if is_word(verb, *REVEAL):
+            return [ctx.reply(ctx.t("ace.enemy.revealed", line=enemy_line(ctx, name,
+                                                                          enemies[name]),
+                                    stats=stats_text(ctx, enemies[name].stats)),
+                              data("enemy", name=name, **asdict(enemies[name])))]
         del enemies[name]
         ctx.uow.save(ENEMIES, stored)
-        fight = await ctx.uow.load(FIGHT)
         if fight.find(name) is not None:
             ctx.uow.save(FIGHT, rules_fight.remove(fight, name))
         return [ctx.reply(ctx.t("ace.enemy.removed", name=name), data("enemy", removed=name))]
@@ -137,23 +184,36 @@ async def enemy(ctx: Context) -> list[Outgoing]:
     name = find_enemy(enemies, tokens[0])
     if name is None:
         raise CommandError("ace.error.unknown_target", name=echo(tokens[0]))
-    return [ctx.reply(ctx.t("ace.enemy.show", line=enemy_line(ctx, name, enemies[name]),
-                            stats=stats_text(enemies[name].stats)),
-                      data("enemy", name=name, **asdict(enemies[name])))]
+    return keep_numbers(
+        ctx, ctx.t("ace.enemy.show_public", line=public_line(ctx, name, enemies[name], fight)),
+        data("enemy", name=name),
+        ctx.t("ace.enemy.show", line=enemy_line(ctx, name, enemies[name]),
+              stats=stats_text(ctx, enemies[name].stats)),
+        data("enemy", name=name, **asdict(enemies[name])))
 
 
-def stats_text(stats: dict[str, int]) -> str:
-    return " ".join(f"{k}:{x}" for k, x in stats.items())
+def stats_text(ctx: Context, stats: dict[str, int]) -> str:
+    """``力量:8 … 火抗:5`` — a resistance in the reader's words (``fire res:5``)."""
+    out = []
+    for key, value in stats.items():
+        energy = resistance_energy(key)
+        label = ctx.t("ace.enemy.resist", energy=energy_word(ctx, energy)) \
+            if energy is not None else key
+        out.append(f"{label}:{value}")
+    return " ".join(out)
 
 
 # --------------------------------------------------------------------------- initiative
 
 
 def member_text(ctx: Context, member: rules_fight.Member, current: bool = False,
-                round: int = 1) -> str:
-    """``艾莉絲 14`` (``（偷襲）`` in the first round of an ambush)."""
+                round: int = 1, life: Life = Life.ACTIVE) -> str:
+    """``艾莉絲 14`` (``（偷襲）`` in the first round of an ambush, ``（死亡）`` once
+    fallen)."""
     key = "ace.init.member_ambush" if member.ambush and round <= 1 else "ace.init.member"
     text = ctx.t(key, name=member.name, initiative=member.initiative)
+    if life is not Life.ACTIVE:
+        text += ctx.t("ace.init.fallen", life=life_text(ctx, life))
     return ("▶" if current else "") + text
 
 
@@ -179,8 +239,9 @@ def postures_text(ctx: Context, fight: Fight) -> str:
     return joined(ctx, parts)
 
 
-def order_text(ctx: Context, fight: Fight) -> str:
-    members = [member_text(ctx, m, fight.started and i == fight.current, fight.round)
+def order_text(ctx: Context, fight: Fight, states: dict[str, Life]) -> str:
+    members = [member_text(ctx, m, fight.started and i == fight.current, fight.round,
+                           states.get(m.name, Life.ACTIVE))
                for i, m in enumerate(fight.members)]
     key = "ace.init.order" if fight.started else "ace.init.pending"
     text = ctx.t(key, round=fight.round, members=joined(ctx, members) or ctx.t("ace.nobody"))
@@ -192,11 +253,9 @@ def fight_data(event: str, fight: Fight, **extra: Any) -> dict[str, Any]:
     return data("fight", event=event, fight=fight, **extra)
 
 
-def notify(out: Outgoing, fight: Fight, owners: dict[str, str | None]) -> Outgoing:
-    """The player whose turn it is now is notified (mentioned where platforms ping)."""
-    actor = fight.actor
-    owner = owners.get(actor.name) if actor is not None else None
-    return replace(out, notify=(owner,)) if owner else out
+def notify(out: Outgoing, fight: Fight) -> Outgoing:
+    """The player whose turn it is now is notified (the kit's ping)."""
+    return ping(out, fight.actor.owner if fight.actor is not None else None)
 
 
 @command("ri", "先攻", "投先攻")
@@ -210,6 +269,7 @@ async def ri(ctx: Context) -> list[Outgoing]:
     lines, joined_now = [], []
     for ref in refs:
         who = await speaker(ctx, ref)
+        who.require_active(fight)
         rules_fight.check_join(fight, who.name)
         stats = who.fighter()
         member = rules_fight.roll_initiative(
@@ -217,7 +277,8 @@ async def ri(ctx: Context) -> list[Outgoing]:
             owner=who.owner, supernatural=supernatural)
         fight = rules_fight.join(fight, member)
         joined_now.append(member)
-        bonus = signed(member.dex) + (signed(member.bonus) if member.bonus else "")
+        bonus = term(ctx, "dex", member.dex) + (term(ctx, "supernatural", member.bonus)
+                                                if member.bonus else "")
         lines.append(ctx.t("ace.init.rolled", name=member.name, raw=member.raw, mods=bonus,
                            initiative=member.initiative))
     ctx.uow.save(FIGHT, fight)
@@ -230,67 +291,163 @@ async def ri(ctx: Context) -> list[Outgoing]:
 @command("init", "先攻表", "戰鬥", "战斗")
 @readable
 async def init(ctx: Context) -> list[Outgoing]:
-    """`.init` (the order), `.init start` (round 1: ambushers first), `.init end`,
-    `.init del 狼人`."""
-    tokens = ctx.args.split()
+    """The shared fight words (``bot.kits.encounter``): `.init` / `.init list` (the
+    order), `.init join` (= `.ri`), `.init add 狼人` (= `.ri 狼人`), `.init start`
+    (round 1: ambushers first), `.init next` (= `.next`), `.init end`, `.init remove
+    狼人`; and the GM's `.init set 艾莉絲 hp=10 [狀態=昏迷|清除]`."""
+    return await route_init(ctx, {"join": ri, "add": ri, "start": start, "next": next_,
+                                  "list": show_order, "end": end, "remove": remove},
+                            fallback=init_set)
+
+
+async def show_order(ctx: Context) -> list[Outgoing]:
+    if ctx.args:
+        raise CommandError("ace.error.init_usage")
     fight = await ctx.uow.load(FIGHT)
-    if not tokens:
-        return [ctx.reply(order_text(ctx, fight), fight_data("show", fight))]
-    verb = tokens[0]
-    if is_word(verb, *START) and len(tokens) == 1:
-        require_gm_if_any(ctx)
-        fight = rules_fight.start(fight)
+    return [ctx.reply(order_text(ctx, fight, await lives(ctx, fight)),
+                      fight_data("show", fight))]
+
+
+async def start(ctx: Context) -> list[Outgoing]:
+    if ctx.args:
+        raise CommandError("ace.error.init_usage")
+    require_gm_if_any(ctx)
+    fight = rules_fight.start(await ctx.uow.load(FIGHT))
+    states = await lives(ctx, fight)
+    first = fight.actor
+    assert first is not None  # a started fight has members
+    skipped = ""
+    if states.get(first.name, Life.ACTIVE) is not Life.ACTIVE:  # pass the fallen at once
+        fight, event = rules_fight.next_turn(fight, states)
+        skipped = skipped_line(ctx, [(first.name, states[first.name]),
+                                     *((n, states[n]) for n in event.skipped)])
+    ctx.uow.save(FIGHT, fight)
+    ambush = [m.name for m in fight.members if m.ambush]
+    lines = [ctx.t("ace.init.started", order=" → ".join(
+        member_text(ctx, m, life=states.get(m.name, Life.ACTIVE)) for m in fight.members))]
+    if ambush:
+        lines.append(ctx.t("ace.init.ambush", names=joined(ctx, ambush)))
+    actor = fight.actor
+    assert actor is not None
+    lines.append(ctx.t("ace.init.turn", name=actor.name, round=fight.round) + skipped)
+    return [notify(ctx.reply("\n".join(lines), fight_data("start", fight)), fight)]
+
+
+async def end(ctx: Context) -> list[Outgoing]:
+    if ctx.args:
+        raise CommandError("ace.error.init_usage")
+    require_gm_if_any(ctx)
+    ctx.uow.save(FIGHT, rules_fight.end(await ctx.uow.load(FIGHT)))
+    return [ctx.reply(ctx.t("ace.init.ended"), fight_data("end", Fight()))]
+
+
+async def remove(ctx: Context) -> list[Outgoing]:
+    tokens = ctx.args.split()
+    if len(tokens) != 1:
+        raise CommandError("ace.error.init_usage")
+    fight = await ctx.uow.load(FIGHT)
+    member = fight.find(tokens[0])
+    if member is None:
+        raise CommandError("ace.error.unknown_fighter", name=echo(tokens[0]))
+    if not may_act_for(ctx, member.owner):
+        raise CommandError("core.error.not_yours")
+    fight = rules_fight.remove(fight, member.name)
+    ctx.uow.save(FIGHT, fight)
+    return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
+                      fight_data("remove", fight))]
+
+
+HP_WORDS = ("hp", "生命", "生命值")
+CONDITION_WORDS = ("cond", "condition", "狀態", "状态")
+
+
+def parse_set(words: list[str]) -> tuple[int | None, str | None, bool]:
+    """``hp=10`` / ``生命=10`` and ``狀態=昏迷`` / ``狀態=清除`` → (hp, condition, clear)."""
+    hp, condition, clear = None, None, False
+    for token in words:
+        head, sep, value = token.partition("=")
+        if sep and is_word(head, *HP_WORDS) and re.fullmatch(r"\d{1,6}", value):
+            hp = int(value)
+        elif sep and is_word(head, *CONDITION_WORDS) and any_of(value, CLEAR):
+            clear = True
+        elif sep and is_word(head, *CONDITION_WORDS) and lookup(value, CONDITIONS):
+            condition = lookup(value, CONDITIONS)
+        else:
+            raise CommandError("ace.error.set_usage")
+    if hp is None and condition is None and not clear:
+        raise CommandError("ace.error.set_usage")
+    return hp, condition, clear
+
+
+async def init_set(ctx: Context) -> list[Outgoing]:
+    """`.init set 艾莉絲 hp=10 [狀態=昏迷|清除]` (GM; a table without GMs: the
+    character's player, an enemy anyone): HP within 0 … 體質 × 10; a heal of the dead
+    says the GM brought it back."""
+    tokens = join_spaced(ctx.args).split()
+    if not tokens or not is_word(tokens[0], *SET):
+        raise CommandError("ace.error.init_usage")
+    if len(tokens) < 3:
+        raise CommandError("ace.error.set_usage")
+    require_gm_if_any(ctx)
+    who = await someone(ctx, tokens[1])
+    if not may_act_for(ctx, who.owner):
+        raise CommandError("core.error.not_yours")
+    hp, condition, clear = parse_set(tokens[2:])
+    fight = await ctx.uow.load(FIGHT)
+    lines = []
+    if hp is not None:
+        if hp > who.max_hp:
+            raise CommandError("ace.error.hp_over_max", name=who.name, max=who.max_hp,
+                               con=who.max_hp // v.HP_PER_CON)
+        before = who.hp
+        await set_hp(ctx, who, hp)
+        key = "ace.set.revived" if before <= 0 < hp else "ace.set.hp"
+        lines.append(ctx.t(key, name=who.name, before=before, after=hp, max=who.max_hp))
+    if condition is not None or clear:
+        fight = rules_fight.set_condition(fight, who.name, condition)
         ctx.uow.save(FIGHT, fight)
-        ambush = [m.name for m in fight.members if m.ambush]
-        lines = [ctx.t("ace.init.started", order=" → ".join(
-            member_text(ctx, m) for m in fight.members))]
-        if ambush:
-            lines.append(ctx.t("ace.init.ambush", names=joined(ctx, ambush)))
-        lines.append(ctx.t("ace.init.turn", name=fight.members[0].name, round=1))
-        owners = {m.name: m.owner for m in fight.members}
-        return [notify(ctx.reply("\n".join(lines), fight_data("start", fight)), fight, owners)]
-    if is_word(verb, *END) and len(tokens) == 1:
-        require_gm_if_any(ctx)
-        ctx.uow.save(FIGHT, rules_fight.end(fight))
-        return [ctx.reply(ctx.t("ace.init.ended"), fight_data("end", Fight()))]
-    if is_word(verb, *DEL) and len(tokens) == 2:
-        member = fight.find(tokens[1])
-        if member is None:
-            raise CommandError("ace.error.unknown_fighter", name=echo(tokens[1]))
-        if not may_act_for(ctx, member.owner):
-            raise CommandError("core.error.not_yours")
-        fight = rules_fight.remove(fight, member.name)
-        ctx.uow.save(FIGHT, fight)
-        return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
-                          fight_data("remove", fight))]
-    raise CommandError("ace.error.init_usage")
+        lines.append(ctx.t("ace.cond.set", name=who.name,
+                           condition=word(ctx, "condition", condition))
+                     if condition else ctx.t("ace.cond.cleared", name=who.name))
+    payload = data("set", name=who.name, hp=who.hp, condition=condition)
+    if not who.is_enemy or hp is None:
+        return [ctx.reply("\n".join(lines), payload)]
+    public = [ctx.t("ace.set.public", line=ctx.t("ace.enemy.item_public", name=who.name,
+                                                  band=band_of(ctx, who, fight))), *lines[1:]]
+    return keep_numbers(ctx, "\n".join(public), data("set", name=who.name),
+                        "\n".join(lines), payload)
 
 
 @command("next", "pass", "下一位", "回合結束", "回合结束")
 @readable
 async def next_(ctx: Context) -> list[Outgoing]:
-    """The current fighter's turn ends (its player or a GM); fighters that are down are
-    passed over; a stance and the reflex action end when their fighter's turn starts."""
+    """The current fighter's turn ends (its player or a GM); the fallen — dead or down —
+    are passed over and named; a stance and the reflex action end when their fighter's
+    turn starts."""
+    if ctx.args:
+        raise CommandError("ace.error.init_usage")
     fight = await ctx.uow.load(FIGHT)
     actor = fight.actor
     if actor is not None and not may_act_for(ctx, actor.owner):
         raise CommandError("ace.error.not_your_turn", name=actor.name)
-    fight, event = rules_fight.next_turn(fight, await down_names(ctx, fight))
+    states = await lives(ctx, fight)
+    fight, event = rules_fight.next_turn(fight, states)
     ctx.uow.save(FIGHT, fight)
     key = "ace.init.new_round" if event.new_round else "ace.init.turn"
     text = ctx.t(key, name=event.current, round=event.round)
-    if event.skipped:
-        text += ctx.t("ace.init.skipped", names=joined(ctx, event.skipped))
-    owners = {m.name: m.owner for m in fight.members}
-    return [notify(ctx.reply(text, fight_data("next", fight, turn=event)), fight, owners)]
+    text += skipped_line(ctx, [(n, states[n]) for n in event.skipped])
+    return [notify(ctx.reply(text, fight_data("next", fight, turn=event)), fight)]
 
 
 # --------------------------------------------------------------------------- stances, cover
 
 
 async def acting(ctx: Context, words: list[str], fight: Fight) -> tuple[list[str], Someone]:
+    """Who takes a stance: active (issue 24; the rules time a full attack / defence)."""
     rest, by = pop_by(words)
-    return rest, await actor_or_speaker(ctx, by, fight)
+    who = await actor_or_speaker(ctx, by, fight)
+    who.require_active(fight)
+    return rest, who
 
 
 @command("stance", "姿態", "姿态", "戰術", "战术")
@@ -335,6 +492,7 @@ async def cover(ctx: Context) -> list[Outgoing]:
     if key is None:
         raise CommandError("ace.error.cover_usage")
     who = await actor_or_speaker(ctx, by, fight)
+    who.require_active(fight)
     fight = rules_fight.set_cover(fight, who.name, key)
     ctx.uow.save(FIGHT, fight)
     return [ctx.reply(ctx.t(f"ace.cover.set_{key}", name=who.name),

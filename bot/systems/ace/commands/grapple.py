@@ -19,7 +19,7 @@ from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.systems.ace.args import join_spaced, option
 from bot.systems.ace.documents import FIGHT, OPTIONS
-from bot.systems.ace.state import actor_or_speaker, armed, pop_by, someone
+from bot.systems.ace.state import acting_fighter, actor_or_speaker, armed, pop_by, someone
 from bot.systems.ace.table import command
 from bot.systems.ace.text import contest_text, data, hit_text, joined, readable, word
 from bot.systems.ace.words import CHOICES, lookup
@@ -68,14 +68,14 @@ async def grab(ctx: Context) -> list[Outgoing]:
         rest, choice, _ = parse(words[1:])
         if rest:
             raise CommandError("ace.error.grab_usage")
-        me = await actor_or_speaker(ctx, by, fight)
+        me = await acting_fighter(ctx, by, fight)
         hold = grapple.hold_on(fight.holds, me.name)
         if hold is None:
             raise CommandError("ace.error.not_held", name=me.name)
         grappler = await someone(ctx, hold.grappler)
         holds, result = grapple.break_free(ctx.dice, fight.holds, armed(me, fight),
                                            armed(grappler, fight), choice=choice)
-        fight = rules_fight.with_holds(fight, holds)
+        fight = rules_fight.mark_acted(rules_fight.with_holds(fight, holds), me.name)
         ctx.uow.save(FIGHT, fight)
         contest = result.contest
         assert contest is not None  # breaking free is always a contest (AE-9)
@@ -88,17 +88,18 @@ async def grab(ctx: Context) -> list[Outgoing]:
     rest, choice, hit_mod = parse(words)
     if len(rest) != 1:
         raise CommandError("ace.error.grab_usage")
-    me = await actor_or_speaker(ctx, by, fight)
+    me = await acting_fighter(ctx, by, fight)
     target = await someone(ctx, rest[0])
+    target.require_alive()
     supernatural = (await ctx.uow.load(OPTIONS)).super
     holds, result = grapple.grab(ctx.dice, fight.holds, armed(me, fight), armed(target, fight),
                                  round=fight.round, choice=choice, hit_mod=hit_mod,
                                  supernatural=supernatural)
-    fight = rules_fight.with_holds(fight, holds)
+    fight = rules_fight.mark_acted(rules_fight.with_holds(fight, holds), me.name)
     ctx.uow.save(FIGHT, fight)
     parts = []
     if result.hit is not None:
-        parts.append(hit_text(ctx, result.hit))
+        parts.append(hit_text(ctx, result.hit, "grab_bonus"))
     if result.contest is not None:
         parts.append(ctx.t("ace.grab.contest", choice=word(ctx, "choice", result.choice),
                            target=target.name, contest=contest_text(ctx, result.contest)))

@@ -26,6 +26,7 @@ from bot.names import fold
 from bot.permissions import require_gm_if_any
 from bot.systems.ace.args import check_name, join_spaced, number, option
 from bot.systems.ace.documents import MARK
+from bot.systems.ace.state import require_sheet_active
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, joined, readable
 from rules.systems.ace import mark
@@ -117,6 +118,7 @@ async def store(ctx: Context) -> list[Outgoing]:
     """AE-14: put items in the speaker's mark (a standard action)."""
     item, count, per, span = parse_item(ctx.args, "ace.error.store_usage")
     character = await active_sheet(ctx)
+    await require_sheet_active(ctx, character)
     m = await ctx.uow.load(MARK, character)
     m, event = mark.store(m, stored_name(m, item), count, per_slot=per, span=span)
     ctx.uow.save(MARK, m, character)
@@ -135,6 +137,7 @@ async def take(ctx: Context) -> list[Outgoing]:
     if per is not None or span is not None:
         raise CommandError("ace.error.take_usage")
     character = await active_sheet(ctx)
+    await require_sheet_active(ctx, character)
     m = await ctx.uow.load(MARK, character)
     m, event = mark.take(m, stored_name(m, item), count)
     ctx.uow.save(MARK, m, character)

@@ -20,8 +20,8 @@ from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.systems.ace.args import join_spaced
 from bot.systems.ace.documents import FIGHT
-from bot.systems.ace.sheet import level
-from bot.systems.ace.state import Someone, actor_or_speaker, pop_by, someone
+from bot.systems.ace.sheet import level, sheet_key
+from bot.systems.ace.state import Someone, acting_fighter, actor_or_speaker, pop_by, someone
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, joined, pool_text, readable, signed
 from bot.systems.ace.words import ACTIVE, EXPOSED, SPECIALTY, any_of
@@ -54,6 +54,7 @@ async def sneak(ctx: Context) -> list[Outgoing]:
                                 ctx.t("ace.nobody")), data("hidden", hidden=fight.hidden))]
     if len(words) == 1 and is_word(words[0], *OFF):
         me = await actor_or_speaker(ctx, by, fight)
+        me.require_active(fight)
         fight = rules_fight.with_hidden(fight, stealth.reveal(fight.hidden, me.name))
         ctx.uow.save(FIGHT, fight)
         return [ctx.reply(ctx.t("ace.sneak.revealed", name=me.name),
@@ -74,16 +75,19 @@ async def sneak(ctx: Context) -> list[Outgoing]:
             refs.append(token)
     if not refs or len(refs) > MAX_WATCHERS:
         raise CommandError("ace.error.sneak_usage")
-    me = await actor_or_speaker(ctx, by, fight)
+    me = await acting_fighter(ctx, by, fight)
+    if sheet_key(me.stats, v.HIDE) is None:  # as `.ra 隱藏` refuses it
+        raise CommandError("ace.error.stat_missing", pc=me.name, name=v.HIDE)
     hider = stealth.Sneaker(me.name, spirit(me), level(me.stats, v.HIDE), specialty)
     watchers = []
     for ref in refs:
         who = await someone(ctx, ref)
+        who.require_active(fight)  # the dead and the unconscious notice nobody
         skill = v.INVESTIGATE if active else v.SURVIVAL
         watchers.append(stealth.Watcher(who.name, spirit(who), level(who.stats, skill), active))
     result = stealth.sneak(ctx.dice, hider, watchers, penalty=penalty, exposed=exposed)
     fight = rules_fight.with_hidden(fight, stealth.record(fight.hidden, result))
-    ctx.uow.save(FIGHT, fight)
+    ctx.uow.save(FIGHT, rules_fight.mark_acted(fight, me.name))
     if result.exposed:
         head = ctx.t("ace.sneak.exposed")
     elif result.pool is None:

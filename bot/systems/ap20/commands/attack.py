@@ -292,7 +292,7 @@ def hidden_attack(ctx: Context, attacker: Fighter, target: Fighter, public: str,
     GMs its result; a player's fighter hit by it tells its player privately what befell
     them, without the numbers that are the GMs'."""
     outs = deliver(ctx, ctx.user, attacker.name, text, data, hidden=True,
-                   kind="hidden_attack", words="ap20.hidden_attack")
+                   kind="hidden_attack", attack=True)
     if target.owner is None or target.owner == ctx.user or ctx.incoming.is_private:
         return outs
     return [*outs, ctx.private(target.owner, ctx.t("ap20.hidden_attack.target", text=public),

@@ -84,7 +84,9 @@ FIGHT_VALUE = Fight(
 def test_a_fight_stored_by_the_old_code_reads_as_the_same_fight() -> None:
     value = FIGHT.read(OLD_FIGHT, 1, WHERE)
     assert value == FIGHT_VALUE
-    assert FIGHT.dump(value) == OLD_FIGHT  # stored as before: an older copy reads it too
+    # stored as before, plus each posture's `acted` (issue 24; an older copy ignores it)
+    assert FIGHT.dump(value) == {**OLD_FIGHT, "postures": {
+        name: {**posture, "acted": False} for name, posture in OLD_FIGHT["postures"].items()}}
     assert FIGHT.read(OLD_NO_FIGHT, 1, WHERE) == Fight()
     assert FIGHT.read({}, 1, WHERE) == Fight()
 
@@ -135,8 +137,10 @@ async def test_an_old_table_plays_on(core: Core) -> None:
         session.add(CharacterState(character_id=alice.id, key="ace.mark", data=OLD_MARK,
                                    schema=1))
     assert (await table.text("gm", ".init")).startswith("⚔ 第2輪：艾莉絲")
-    assert await table.text("gm", ".enemy") == (
-        "👹 敵人：狼人（生命43/70）、蝙蝠（生命0/20）")
+    outs = await table.say("gm", ".enemy")  # issue 24: the numbers to the GM privately
+    assert [(o.to, o.text) for o in outs] == [
+        ("channel", "👹 敵人：狼人（受傷）、蝙蝠（死亡）"),
+        ("private", "👹 敵人：狼人（生命43/70）、蝙蝠（生命0/20）")]
     ext = await table.say("gm", ".ext")
     assert ext[0].data is not None
     assert ext[0].data["actions"]["修車"] == OLD_EXTENDED["actions"]["修車"]

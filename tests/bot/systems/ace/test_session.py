@@ -88,8 +88,8 @@ SCRIPT: list[Step] = [
     Step("keeper: .next", []),
     # the pin, a round later: 14 + 9 = 23 vs escape 8 + 12 = 20: pinned (3)
     Step("bob: .grab 狼人", [14, 8], "pin"),
-    # pinned: the werewolf has no actions
-    Step("keeper: .atk 鮑伯 by=狼人", [], "pinned_refused"),
+    # issue 24: out of turn (鮑伯's), refused naming whose turn it is
+    Step("keeper: .atk 鮑伯 by=狼人", [], "out_of_turn"),
     Step("bob: .next", []),
     # AE-14: taking out costs a swift action to select and a standard one
     Step("carol: .take 繃帶", [], "take"),
@@ -122,6 +122,13 @@ def said(session: Session, name: str) -> Message:
     return out
 
 
+def gm_data(session: Session, name: str) -> dict[str, Any]:
+    """The data of what the GM alone was told (an enemy's numbers, issue 24)."""
+    [found] = [m for m in session.by_line[NAMES[name]] if m["to"] == "private"]
+    assert found["user"] == "keeper" and found["data"] is not None, found
+    return dict(found["data"])
+
+
 def data(session: Session, name: str) -> dict[str, Any]:
     found = said(session, name)["data"]
     assert found is not None, name
@@ -138,12 +145,14 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
         assert one == other, f"message {i} differs"
     assert all(session.by_line), "every line of the script answers"
     refusals = [m["text"] for m in session.whole if m["text"].startswith("⚠")]
-    assert refusals == [said(session, "pinned_refused")["text"]]
-    assert all(m["to"] == "channel" for m in session.whole)
+    assert refusals == [said(session, "out_of_turn")["text"]]
+    # issue 24: only the enemies' numbers go elsewhere — to the GM, privately
+    assert all(m["to"] == "channel" or (m["to"], m["user"]) == ("private", "keeper")
+               for m in session.whole)
 
 
 def test_setup_stealth_and_initiative(session: Session) -> None:
-    assert data(session, "wolf")["hp"] == 70  # 體質 7 × 10 (AE-1)
+    assert gm_data(session, "wolf")["hp"] == 70  # 體質 7 × 10 (AE-1)
     sneak = data(session, "sneak")
     assert sneak["result"]["pool"]["total"] == 2
     assert [(c["watcher"], c["pool"]["total"], c["discovered"])

@@ -1,0 +1,186 @@
+"""`ace` on the encounter kit (issue 24): who may act, who may set what, who sees
+what, timing, and the smaller table findings — through a real Core with scripted dice.
+
+The whole fight in 繁, 简 and English is tests/bot/sessions/ace_encounter.toml."""
+
+from __future__ import annotations
+
+from bot.messages import Outgoing
+from tests.bot.systems.ace.test_fight import ALICE, BOB, WOLF
+from tests.bot.systems.ace.test_fight import setup as setup_with_gm
+from tests.support import Table
+
+
+async def setup(table: Table, *, gm: bool = True) -> None:
+    """test_fight's table (艾莉絲, 鮑伯, the werewolf), or the same without a GM."""
+    if gm:
+        await setup_with_gm(table)
+        return
+    await table.text("gm", ".system ace")
+    for user, name, stats in (("alice", "艾莉絲", ALICE), ("bob", "鮑伯", BOB)):
+        await table.text(user, f".pc new {name}")
+        await table.text(user, stats)
+    await table.say("gm", WOLF)
+
+
+def where(outs: list[Outgoing]) -> list[tuple[str, str | None, str]]:
+    return [(o.to, o.user, o.text) for o in outs]
+
+
+# --------------------------------------------------------------------------- who may set what
+
+
+async def test_the_gm_sets_hp_within_con_x_10_and_says_when_the_dead_come_back(
+        table: Table) -> None:
+    await setup(table)
+    assert await table.text("alice", ".init set 鮑伯 hp=10") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await table.text("gm", ".init set 艾莉絲 hp=51") == (
+        "⚠ 艾莉絲 的生命最多 50（體質 5 × 10）。")
+    assert await table.text("gm", ".init set 艾莉絲 hp=50") == "🩹 艾莉絲 生命 50→50/50"
+    assert await table.text("gm", ".init set 艾莉絲 hp=0") == "🩹 艾莉絲 生命 50→0/50"
+    assert await table.text("gm", ".init set 艾莉絲 hp=10 狀態=睡眠") == (
+        "🩹 GM 救回了 艾莉絲：生命 0→10/50\n💤 艾莉絲 陷入睡眠（可被致命攻擊，回合跳過）。")
+    assert await table.text("gm", ".init set 艾莉絲 狀態=清除") == "艾莉絲 的狀態已清除。"
+    assert await table.text("gm", ".init set 艾莉絲 mp=3") == (
+        "⚠ 用法：.init set 名字 hp=10 [狀態=昏迷|清除]（GM）")
+    # an enemy's HP: its band in the channel, the numbers to the GM
+    assert where(await table.say("gm", ".init set 狼人 hp=30")) == [
+        ("channel", None, "🩹 狼人（重傷）"),
+        ("private", "gm", "🩹 狼人 生命 70→30/70")]
+
+
+async def test_st_caps_hp_and_never_revives(table: Table) -> None:
+    await setup(table)
+    # AE-1: 體質 5 → at most 50; the boundary itself is fine
+    assert await table.text("alice", ".st 生命 51") == "⚠ 艾莉絲 的生命最多 50（體質 5 × 10）。"
+    assert await table.text("alice", ".st 生命 50") == "艾莉絲 的數值已更新：生命:50"
+    assert await table.text("alice", ".st 生命+100") == "⚠ 艾莉絲 的生命最多 50（體質 5 × 10）。"
+    assert await table.text("alice", ".st 生命 0") == "艾莉絲 的數值已更新：生命:50→0"
+    assert await table.text("alice", ".st 生命+100") == (
+        "⚠ 死者（生命 0）只有 GM 能救回：GM 用 .init set 名字 hp=N。")
+    assert await table.text("alice", ".st 生命+10") == (
+        "⚠ 死者（生命 0）只有 GM 能救回：GM 用 .init set 名字 hp=N。")
+    assert await table.text("alice", ".atk 狼人") == "⚠ 艾莉絲 已死亡，不能行動。"
+    assert await table.text("alice", ".ra 隱藏") == "⚠ 艾莉絲 已死亡，不能行動。"
+
+
+async def test_without_a_gm_a_player_may_bring_their_own_back(table: Table) -> None:
+    await setup(table, gm=False)
+    await table.text("alice", ".st 生命 0")
+    assert await table.text("alice", ".st 生命+10") == "艾莉絲 的數值已更新：生命:0→10"
+
+
+async def test_lowering_con_lowers_the_cap_at_once(table: Table) -> None:
+    await setup(table)
+    await table.text("alice", ".st 體質 3")
+    # 生命 read as 30 (體質 3 × 10), not the 50 it was
+    assert await table.text("gm", ".dmg 艾莉絲 5") == "💢 艾莉絲 受到 5 點傷害｜艾莉絲 生命 30→25"
+    assert await table.text("gm", ".init set 艾莉絲 hp=31") == (
+        "⚠ 艾莉絲 的生命最多 30（體質 3 × 10）。")
+
+
+# --------------------------------------------------------------------------- who sees what
+
+
+async def test_enemy_numbers_stay_the_gms_in_english_too(table: Table) -> None:
+    await setup(table)
+    await table.text("gm", ".lang en")
+    assert where(await table.say("gm", ".enemy 狼人")) == [
+        ("channel", None, "👹 狼人 (unhurt)"),
+        ("private", "gm", "👹 狼人 (HP 70/70): STR:5 DEX:10 CON:7 SPI:5 Footwork:2 Armor:2 "
+                          "Survival:2 fire res:5")]
+    assert await table.text("alice", ".enemy 狼人") == "👹 狼人 (unhurt)"
+
+
+async def test_a_hidden_attack_and_a_silent_secret(table: Table) -> None:
+    await setup(table)
+    assert await table.text("alice", ".atk 狼人 hidden") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    outs = await table.say("gm", ".atk 鮑伯 by=狼人 hidden", [1])
+    assert where(outs) == [
+        ("channel", None, "⚔ 狼人 暗中出手了（結果只給 GM）。"),
+        ("private", "gm",
+         "（暗中攻擊）⚔ 狼人 → 鮑伯：命中 1d20=1（大失敗）+12敏捷步法 = 13 vs 迴避4 → 未中")]
+    await table.text("bob", ".st 生存 1")
+    outs = await table.say("gm", ".secret 鮑伯 生存 靜默", [9])
+    assert where(outs) == [
+        ("private", "gm", "（秘密檢定）🎲 鮑伯「生存」：DP1 [9] → 1成功 ≥ DC1：成功（差額+0）")]
+    assert [o.to for o in await table.say("gm", ".secret 鮑伯 生存", [9])] == [
+        "channel", "private"]
+
+
+# --------------------------------------------------------------------------- who may act, when
+
+
+async def test_the_fallen_do_nothing(table: Table) -> None:
+    await setup(table)
+    await table.text("gm", ".enemy add 蝙蝠 力量1 敏捷8 體質1 精神力2")
+    await table.text("gm", ".init set 蝙蝠 hp=0")
+    assert await table.text("gm", ".atk 艾莉絲 by=蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
+    assert await table.text("gm", ".ri 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
+    # a dead enemy spots nobody
+    assert await table.text("alice", ".sneak 狼人 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
+    assert await table.text("alice", ".area 15 蝙蝠") == "⚠ 蝙蝠 已經死亡了。"
+    await table.text("gm", ".cond 鮑伯 睡眠")
+    assert await table.text("bob", ".grab 狼人") == "⚠ 鮑伯 已倒下，不能行動。"
+    assert await table.text("bob", ".stance 格擋") == "⚠ 鮑伯 已倒下，不能行動。"
+    assert await table.text("alice", ".atk 鮑伯 頭 護住") == "⚠ 鮑伯 已倒下，不能行動。"
+
+
+async def test_out_of_turn_and_a_full_defence_at_the_start_of_ones_turn(table: Table) -> None:
+    await setup(table)
+    await table.say("alice", ".init join", [10])
+    await table.say("gm", ".init add 狼人", [15])
+    outs = await table.say("gm", ".init start")
+    assert outs[0].text == "⚔ 戰鬥開始！狼人 25 → 艾莉絲 15\n⏭ 輪到 狼人（第1輪）"
+    assert outs[0].notify == ()
+    assert await table.text("alice", ".stance 全防禦") == (
+        "⚠ 現在是 狼人 的回合，艾莉絲 還不能行動。")
+    assert await table.text("alice", ".grab 狼人") == "⚠ 現在是 狼人 的回合，艾莉絲 還不能行動。"
+    outs = await table.say("gm", ".init next")
+    assert (outs[0].text, outs[0].notify) == ("⏭ 輪到 艾莉絲（第1輪）", ("alice",))
+    assert await table.text("alice", ".stance 全防禦") == (
+        "🛡 艾莉絲 本輪全防禦：迴避+2、防禦＝體質+2，不能做其他動作。")
+    await table.say("alice", ".atk 狼人", [1])
+    assert await table.text("alice", ".stance 全力攻擊") == (
+        "⚠ 艾莉絲 這回合已經行動過了：全力攻擊要在自己回合開始時宣告。")
+    assert await table.text("gm", ".init foo") == (
+        "⚠ 用法：.init [list]｜.init join｜.init add 名字｜.init start｜.init next｜"
+        ".init end｜.init remove 名字｜.init set 名字 hp=N")
+    assert await table.text("gm", ".init remove 狼人") == "⚔ 狼人 已移出先攻表。"
+    assert await table.text("gm", ".init list") == "⚔ 第1輪：▶艾莉絲 15\n艾莉絲 全防禦"
+
+
+async def test_a_pin_waits_for_a_round_of_a_running_fight(table: Table) -> None:
+    await setup(table)
+    await table.say("bob", ".grab 狼人", [20, 20, 1])
+    assert await table.text("bob", ".grab 狼人") == (
+        "⚠ 壓制要等到下一輪，而輪數只在戰鬥中計算：先用 .init start 開始戰鬥。")
+
+
+# --------------------------------------------------------------------------- smaller findings
+
+
+async def test_checks_refuse_what_they_would_misread(table: Table) -> None:
+    await setup(table)
+    await table.text("alice", ".st 運動 2")
+    usage = "⚠ 用法：.ra 技能[+N] [dcN] [專業] [理由]，或 .ra 屬性、.ra 數字。"
+    assert await table.text("alice", ".ra 運動 dc") == usage
+    assert await table.text("alice", ".ra 2 運動") == usage
+    assert await table.text("alice", ".ra 運動+300") == "⚠ 加骰最多 200 顆。"
+    assert await table.text("alice", ".ra 運動 dc20000") == "⚠ DC 最多 10000。"
+    assert (await table.text("alice", ".ra 4 爬牆", [1, 1, 1, 1])).startswith(
+        "🎲 艾莉絲「骰池」（爬牆）")
+    # 運動 is one of ace's general skills, not "other"
+    assert await table.text("alice", ".st show") == (
+        "艾莉絲：屬性 力量:6 敏捷:5 體質:5 精神力:5｜"
+        "技能 基本步法:1 基本近戰:2 隱藏:3 基本射擊:2 運動:2｜資源 武器:3")
+
+
+async def test_sneak_area_and_help_findings(table: Table) -> None:
+    await setup(table)
+    assert await table.text("bob", ".sneak 狼人") == (
+        "⚠ 鮑伯 的卡上沒有「隱藏」。用 .st 設定，或改以屬性代判（如 .ra 力量）。")
+    assert await table.text("gm", ".area 15 鮑伯 能量=火", [1] * 9) == (
+        "💥 範圍傷害 15（火）：\n鮑伯 閃避6 → DP9 [1,1,1,1,1,1,1,1,1] 0成功×5 = 0")
+    help_mark = await table.text("alice", ".help mark")
+    assert ".store" in help_mark and ".take" in help_mark
