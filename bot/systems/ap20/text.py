@@ -32,6 +32,13 @@ def comparison(hit: bool, total: int, bar: int) -> str:
     return "vs" if hit else "<"
 
 
+def ordinal(ctx: Context, n: int) -> str:
+    """A place in the order in the reader's words (English 1st, 2nd, 3rd, 4th, 11th)."""
+    last = "other" if n % 100 in (11, 12, 13) else {1: "first", 2: "second",
+                                                     3: "third"}.get(n % 10, "other")
+    return ctx.t(f"ap20.ordinal.{last}", n=n)
+
+
 def term(ctx: Context, name: str, value: int) -> str:
     """One named addend of a labelled sum: `` + 敏捷 3`` / `` − 敏捷 1``."""
     return ctx.t("ap20.sum.plus" if value >= 0 else "ap20.sum.minus", name=name,

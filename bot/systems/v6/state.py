@@ -159,9 +159,13 @@ def arrow(facing: int) -> str:
     return ARROWS[round(facing / 45) % 8]
 
 
-def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE) -> str:
-    """A combatant on the field: cell, facing, posture, sense (食草 / 震感 when not the
+def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE, *,
+              sized: bool = False) -> str:
+    """A combatant on the field: cell, facing, posture, its base size when ``sized`` and
+    not medium (the map's legend, as the picture's), sense (食草 / 震感 when not the
     usual), fatigue, and its life state when fallen."""
+    size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
+        if sized and unit.size != "medium" else ""
     where = cell_name(*unit.cell) if unit.cell else ctx.t("v6.field.offboard")
     sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
         if unit.sense != "normal" else ""
@@ -169,7 +173,7 @@ def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE) -> str:
         if life is not Life.ACTIVE else ""
     return ctx.t("v6.field.unit", name=unit.name, cell=where, arrow=arrow(unit.facing),
                  facing=unit.facing, posture=label(ctx, "posture", unit.posture),
-                 fatigue=unit.fatigue, sense=sense) + fallen
+                 fatigue=unit.fatigue, sense=sense, size=size) + fallen
 
 
 def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:

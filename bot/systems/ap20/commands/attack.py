@@ -223,8 +223,12 @@ async def atk(ctx: Context) -> list[Outgoing]:
     target = find(combat, args.target)
     if target.name == attacker.name:
         raise CommandError("ap20.error.self_attack", name=target.name)
-    if args.sneak or args.hidden:  # decision 15: a sneak attack by word is the GM's ruling
-        require_gm_if_any(ctx)
+    for word, used in (("sneak", args.sneak), ("hidden", args.hidden)):
+        if used:  # decision 15: a sneak attack by word is the GM's ruling; hiding, the GM's
+            try:
+                require_gm_if_any(ctx)
+            except CommandError as refused:
+                raise CommandError(f"ap20.error.gm_{word}") from refused
     await require_able(ctx, attacker)
     if await life_of(ctx, target) is Life.DEAD:
         raise CommandError("ap20.error.target_dead", name=target.name)

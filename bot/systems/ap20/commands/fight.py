@@ -36,6 +36,7 @@ from bot.systems.ap20.text import (
     health_parts,
     initiative_detail,
     label,
+    ordinal,
     stat_block,
     turn_text,
 )
@@ -172,7 +173,7 @@ def _entered(ctx: Context, combat: Combat | None, fighter: Fighter,
         detail = ctx.t("ap20.fight.init_set")
     combat = ap20.join(combat, fighter)
     save(ctx, combat)
-    place = combat.fighters.index(combat.get(fighter.name)) + 1
+    place = ordinal(ctx, combat.fighters.index(combat.get(fighter.name)) + 1)
     text = ctx.t("ap20.fight.joined", name=fighter.name, init=fighter.initiative, detail=detail,
                  side=label(ctx, "side", fighter.side), ap=fighter.ap_max, place=place)
     secret_data = fight_data(ctx, combat, "join", secret=True, name=fighter.name)

@@ -276,7 +276,8 @@ async def map_(ctx: Context) -> list[Outgoing]:
     marks = {u.cell: chr(ord("a") + i) for i, u in enumerate(placed) if i < 26}
     board = grid.render(f.width, f.height, {c: m for c, m in marks.items() if c})
     lives = {m.name: m.life for m in roster.members} if roster else {}
-    legend = [f"{chr(ord('a') + i)} {unit_text(ctx, u, lives.get(u.name, Life.ACTIVE))}"
+    legend = [f"{chr(ord('a') + i)} "
+              f"{unit_text(ctx, u, lives.get(u.name, Life.ACTIVE), sized=True)}"
               for i, u in enumerate(placed)]
     head = ctx.t("v6.field.head", width=f.width, height=f.height)
     unplaced = [n for n in names if f.find(n) is None or f.unit(n).cell is None]

@@ -62,7 +62,8 @@ async def test_the_gm_sets_any_hp_within_its_maximum(table: Table) -> None:
     # players change their own sheet with .st; the fight's numbers are the GM's
     assert await table.text("p1", ".init set 艾莉絲 hp=18") == "⚠ 只有本頻道的 GM 可以這麼做。"
     assert await table.text("p1", ".init set 艾莉絲 +隱形") == "⚠ 只有本頻道的 GM 可以這麼做。"
-    assert await table.text("p1", ".atk 哥布林 sneak") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await table.text("p1", ".atk 哥布林 sneak") == (
+        "⚠ sneak（偷襲）只有 GM 能用：偷襲由 GM 裁定。")
     # the GM's fighter: capped at what it entered with
     _, secret, _ = await gm_copy(table, "gm", ".init set 哥布林 hp=30")
     assert secret == "已更新：3. 哥布林（敵方）先攻 10｜行動力 6/6｜生命 12（上限 12）"
@@ -102,7 +103,7 @@ async def test_a_hidden_gm_attack(table: Table) -> None:
     assert outs[2].text.splitlines() == [
         "（暗中攻擊）⚔ 哥布林→艾莉絲：d20=12 → 命中", "💥 1d4=[3]=3 → 艾莉絲 生命 18→15",
         "艾莉絲 防禦反應 6→5"]
-    assert await table.text("p1", ".atk 哥布林 hidden") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await table.text("p1", ".atk 哥布林 hidden") == "⚠ hidden（暗中攻擊）只有 GM 能用。"
 
 
 async def test_the_shared_init_words(table: Table) -> None:
