@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot.context import Context
-from bot.kits.encounter import life_text, ping, skipped_line
+from bot.kits.encounter import life_text, ping, with_skipped
 from bot.messages import Outgoing
 from bot.systems.jianshou.documents import GAME
 from rules.errors import RuleError
@@ -207,9 +207,10 @@ def turn_start_lines(ctx: Context, game: js.Game, starts: Iterable[js.TurnStart]
         if s.defeated:
             lines.append(ctx.t("jianshou.turn.deck_out", name=name))
             continue
-        passed = skipped_line(ctx, ((name_of(game, u), game.player(u).life) for u in s.skipped))
-        lines.append(ctx.t("jianshou.turn.start", round=s.round, name=name, gained=s.gained,
-                           neili=s.neili, drew=s.drew, hand=s.hand, deck=s.deck) + passed)
+        lines.append(with_skipped(ctx, ctx.t(
+            "jianshou.turn.start", round=s.round, name=name, gained=s.gained, neili=s.neili,
+            drew=s.drew, hand=s.hand, deck=s.deck),
+            ((name_of(game, u), game.player(u).life) for u in s.skipped)))
         if game.status == "play" and game.players[game.first].user == s.user \
                 and game.player(s.user).turns == 0:
             lines.append(ctx.t("jianshou.turn.first_no_attack"))

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.context import Context
-from bot.kits.encounter import band_text, for_gms, life_text, ping, skipped_line
+from bot.kits.encounter import band_text, for_gms, life_text, ping, with_skipped
 from bot.messages import Outgoing
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
 from bot.systems.plurk_trpg.table import next_actor_owner
@@ -162,7 +162,7 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         return "\n".join(parts)
     if event.new_round:
         parts.append(ctx.t("plurk.battle.new_round", round=event.round))
-    parts.append(turn_line(ctx, battle) + skipped_line(ctx, [
+    parts.append(with_skipped(ctx, turn_line(ctx, battle), [
         (name, passed_life(battle.get(name))) for name in event.skipped]))
     return "\n".join(parts)
 
