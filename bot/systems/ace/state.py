@@ -47,6 +47,7 @@ class Someone:
     stats: dict[str, int]
     character: Sheet | None = None
     hp_enemy: int | None = None
+    revealed: bool = False  # an enemy whose numbers the GM has shown (`.enemy reveal`)
 
     @property
     def owner(self) -> str | None:
@@ -102,7 +103,7 @@ async def someone(ctx: Context, ref: str) -> Someone:
         return Someone(character.name, dict(character.stats or {}), character)
     if enemy is not None:
         record = enemies[enemy]
-        return Someone(enemy, dict(record.stats), None, record.hp)
+        return Someone(enemy, dict(record.stats), None, record.hp, record.revealed)
     raise CommandError("ace.error.unknown_target", name=echo(ref))
 
 
