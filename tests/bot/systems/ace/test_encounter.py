@@ -97,9 +97,18 @@ async def test_a_hidden_attack_and_a_silent_secret(table: Table) -> None:
     assert await table.text("alice", ".atk 狼人 hidden") == "⚠ 只有本頻道的 GM 可以這麼做。"
     outs = await table.say("gm", ".atk 鮑伯 by=狼人 hidden", [1])
     assert where(outs) == [
-        ("channel", None, "⚔ 狼人 暗中出手了（結果只給 GM）。"),
+        ("channel", None, "⚔ 狼人 暗中發動了一次攻擊。"),
         ("private", "gm",
          "（暗中攻擊）⚔ 狼人 → 鮑伯：命中 1d20=1（大失敗）+12敏捷步法 = 13 vs 迴避4 → 未中")]
+    # a hit: the target's player learns it, and where their character stands — not the
+    # werewolf's numbers
+    outs = await table.say("gm", ".atk 鮑伯 by=狼人 hidden", [5, 8, 8, 8, 8, 8, 8])
+    assert where(outs)[0] == ("channel", None, "⚔ 狼人 暗中發動了一次攻擊。")
+    assert where(outs)[2] == ("private", "bob", "⚔ 狼人 暗中擊中了 鮑伯：鮑伯 生命 60→45")
+    await table.say("gm", ".init set 鮑伯 hp=10")
+    outs = await table.say("gm", ".atk 鮑伯 by=狼人 hidden", [5, 8, 8, 8])
+    assert where(outs)[2] == ("private", "bob", "⚔ 狼人 暗中擊中了 鮑伯：鮑伯 生命 10→0，死亡！")
+    await table.say("gm", ".init set 鮑伯 hp=60")
     await table.text("bob", ".st 生存 1")
     outs = await table.say("gm", ".secret 鮑伯 生存 靜默", [9])
     assert where(outs) == [
@@ -184,3 +193,57 @@ async def test_sneak_area_and_help_findings(table: Table) -> None:
         "💥 範圍傷害 15（火）：\n鮑伯 閃避6 → DP9 [1,1,1,1,1,1,1,1,1] 0成功×5 = 0")
     help_mark = await table.text("alice", ".help mark")
     assert ".store" in help_mark and ".take" in help_mark
+
+
+# --------------------------------------------------------------------------- who sees what
+
+
+async def test_an_unrevealed_enemys_numbers_stay_the_gms_in_every_fight_line(
+        table: Table) -> None:
+    await setup(table)
+    # initiative: the werewolf's 敏捷 is the GM's, a player's own roll stays whole
+    assert where(await table.say("gm", ".ri 狼人", [3])) == [
+        ("channel", None, "⚡ 先攻：狼人 13"),
+        ("private", "gm", "⚡ 先攻：狼人 1d20=3+10敏捷 = 13")]
+    assert await table.text("alice", ".ri", [3]) == "⚡ 先攻：艾莉絲 1d20=3+5敏捷 = 8"
+    listed = await table.say("alice", ".init")
+    members = listed[0].data["fight"]["members"]  # type: ignore[index]
+    assert [(m["name"], m["dex"], m["raw"]) for m in members] == [
+        ("狼人", 0, 0), ("艾莉絲", 5, 3)]
+    # a player's attack: their own roll; no evasion, defence or HP of the werewolf
+    outs = await table.say("alice", ".atk 狼人", [7, 8, 9, 2, 3, 10])
+    assert where(outs) == [
+        ("channel", None, "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 → 命中｜傷害 15｜狼人：受傷"),
+        ("private", "gm", "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 > 迴避12 → 命中｜"
+         "攻11 vs 防6 → DP5 [8,9,2,3,10] 3成功×5 = 15｜狼人 生命 70→55")]
+    assert outs[0].data == {"kind": "ace.attack", "attacker": "艾莉絲", "target": "狼人",
+                            "hit": True, "life": "active", "total": 15, "hp_after": None}
+    # the werewolf's attack: its die alone, the player's evasion and HP
+    assert await table.text("gm", ".atk 艾莉絲 by=狼人", [5, 8, 8, 1, 1, 1]) == (
+        "⚔ 狼人 → 艾莉絲：命中 1d20=5 vs 迴避6 → 命中｜傷害 10｜艾莉絲 生命 50→40")
+    # a reflex's size is the target's 體質 / 敏捷
+    assert (await table.text("gm", ".atk 狼人 by=艾莉絲 頭 閃避", [1])).startswith(
+        "⚔ 艾莉絲 → 狼人（頭部、閃避）：")
+    # damage, area, grapple, sneak
+    assert where(await table.say("gm", ".dmg 狼人 12 能量=fire")) == [
+        ("channel", None, "💢 狼人：受傷"),
+        ("private", "gm", "💢 狼人 受到 12（火）−5抗性 = 7 點傷害｜狼人 生命 55→48")]
+    assert await table.text("gm", ".area 15 狼人 鮑伯", [8, 8, 8, *[1] * 7, 9, 9]) == (
+        "💥 範圍傷害 15：\n狼人：重傷\n"
+        "鮑伯 閃避6 → DP9 [1,1,1,1,1,1,1,9,9] 2成功×5 = 10｜鮑伯 生命 60→50")
+    assert await table.text("bob", ".grab 狼人", [9, 10, 6]) == (
+        "🤼 鮑伯 擒抱 狼人：命中 1d20=9+8力量腰力 = 17 → 命中｜"
+        "對抗（狼人 逃脫）鮑伯 1d20=10+7力量+2擒拿 = 19 > 狼人 1d20=6｜抓住了 狼人（狼人 攻擊−1）")
+    sneak = await table.say("alice", ".sneak 狼人", [8, 8, 1, 8, 1])
+    assert where(sneak)[0] == (
+        "channel", None, "🤫 艾莉絲 潛行：隱藏 DP3 [8,8,1] → 2成功｜狼人：未察覺 → 沒有被發現。")
+    assert sneak[0].data == {"kind": "ace.sneak", "unseen": True}
+
+
+async def test_a_revealed_enemy_shows_its_numbers(table: Table) -> None:
+    await setup(table)
+    await table.say("gm", ".enemy reveal 狼人")
+    assert await table.text("alice", ".atk 狼人", [7, 8, 9, 2, 3, 10]) == (
+        "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 > 迴避12 → 命中｜"
+        "攻11 vs 防6 → DP5 [8,9,2,3,10] 3成功×5 = 15｜狼人 生命 70→55")
+    assert (await table.text("alice", ".enemy 狼人")).startswith("👹 狼人（生命55/70）")
