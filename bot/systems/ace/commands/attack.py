@@ -133,6 +133,27 @@ def label(ctx: Context, spec: combat.AttackSpec, target: combat.Fighter,
     return ctx.t("ace.attack.label", text=joined(ctx, parts)) if parts else ""
 
 
+#: An area of 200 rolls 195 dice: past this many a line shows their count, not each die.
+SHOWN_DICE = 20
+
+
+def area_dice(ctx: Context, dice: tuple[int, ...]) -> str:
+    if not dice:
+        return ctx.t("ace.pool.no_dice")
+    return dice_text(dice) if len(dice) <= SHOWN_DICE else ctx.t("ace.pool.many_dice",
+                                                                  n=len(dice))
+
+
+def cuts(ctx: Context, result: combat.AreaResult | combat.HarmResult) -> str:
+    """``−5抗性−2超自然體質``: what AE-11 / AE-12 took off, so the sum adds up."""
+    out = ""
+    if result.resisted:
+        out += ctx.t("ace.attack.resisted", n=result.resisted)
+    if result.con_reduction:
+        out += ctx.t("ace.attack.con_reduction", n=result.con_reduction)
+    return out
+
+
 async def land(ctx: Context, attacker: Someone | None, target: Someone,
                damage: int) -> tuple[combat.HpChange | None, str]:
     """HP after a hit, and the kill counted on the attacker's mark (AE-14) said."""
@@ -269,8 +290,11 @@ def parse_energy(words: list[str]) -> tuple[list[str], str | None]:
 @command("area", "範圍", "范围", "範圍傷害", "范围伤害")
 @readable
 async def area(ctx: Context) -> list[Outgoing]:
-    """AE-6: `.area 15 狼人 蝙蝠 [能量=火]` — each target: dice = 15 − (max(敏捷, 體質) +
-    基本步法), no hit die."""
+    """AE-6: `.area 15 狼人 蝙蝠 [能量=火]` (GM) — each target: dice = 15 − (max(敏捷,
+    體質) + 基本步法), no hit die. Like `.dmg`, a GM's: it is an effect's damage, not a
+    fighter's action (the play-test: any player could hit anyone). In a channel without
+    GMs a player's character takes it only from its player; an enemy from anyone."""
+    require_gm_if_any(ctx)
     words, energy = parse_energy(join_spaced(ctx.args).split())
     if len(words) < 2:
         raise CommandError("ace.error.area_usage")
@@ -279,6 +303,7 @@ async def area(ctx: Context) -> list[Outgoing]:
     fight = await ctx.uow.load(FIGHT)
     targets = [await someone(ctx, ref) for ref in words[1:]]
     for target in targets:
+        require_owner_or_gm(ctx, target.owner)
         target.require_alive()
     energy_text = ctx.t("ace.attack.energy", energy=energy_word(ctx, energy)) if energy else ""
     head = ctx.t("ace.area.head", area=value, energy=energy_text)
@@ -287,9 +312,9 @@ async def area(ctx: Context) -> list[Outgoing]:
         result = combat.area(ctx.dice, value, armed(target, fight), energy=energy,
                              supernatural=supernatural)
         results.append(result)
-        dice = dice_text(result.dice) if result.dice else ctx.t("ace.pool.no_dice")
         line = ctx.t("ace.area.item", name=target.name, avoid=result.avoid, dp=result.dp,
-                     dice=dice, successes=result.successes, total=result.total)
+                     dice=area_dice(ctx, result.dice), successes=result.successes,
+                     cut=cuts(ctx, result), total=result.total)
         change, _ = await land(ctx, None, target, result.total)
         hp = landed_text(ctx, target, change, fight, False)
         lines.append(f"{line}{ctx.t('ace.bar')}{hp}" if hp else line)
@@ -317,15 +342,11 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     supernatural = (await ctx.uow.load(OPTIONS)).super
     fight = await ctx.uow.load(FIGHT)
     result = combat.harm(amount, armed(target, fight), energy=energy, supernatural=supernatural)
-    cut = []
-    if result.resisted:
-        cut.append(ctx.t("ace.attack.resisted", n=result.resisted))
-    if result.con_reduction:
-        cut.append(ctx.t("ace.attack.con_reduction", n=result.con_reduction))
+    cut = cuts(ctx, result)
     before = target.hp
     change, _ = await land(ctx, None, target, result.total)
     text = ctx.t("ace.dmg.line_cut" if cut else "ace.dmg.line", name=target.name,
-                 amount=amount, cut="".join(cut), total=result.total,
+                 amount=amount, cut=cut, total=result.total,
                  energy=ctx.t("ace.attack.energy", energy=energy_word(ctx, energy))
                  if energy else "")
     hp = landed_text(ctx, target, change, fight, False)

@@ -128,7 +128,7 @@ async def test_the_fallen_do_nothing(table: Table) -> None:
     assert await table.text("gm", ".ri 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
     # a dead enemy spots nobody
     assert await table.text("alice", ".sneak 狼人 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
-    assert await table.text("alice", ".area 15 蝙蝠") == "⚠ 蝙蝠 已經死亡了。"
+    assert await table.text("gm", ".area 15 蝙蝠") == "⚠ 蝙蝠 已經死亡了。"
     await table.text("gm", ".cond 鮑伯 睡眠")
     assert await table.text("bob", ".grab 狼人") == "⚠ 鮑伯 已倒下，不能行動。"
     assert await table.text("bob", ".stance 格擋") == "⚠ 鮑伯 已倒下，不能行動。"
@@ -247,3 +247,19 @@ async def test_a_revealed_enemy_shows_its_numbers(table: Table) -> None:
         "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 > 迴避12 → 命中｜"
         "攻11 vs 防6 → DP5 [8,9,2,3,10] 3成功×5 = 15｜狼人 生命 70→55")
     assert (await table.text("alice", ".enemy 狼人")).startswith("👹 狼人（生命55/70）")
+
+
+# --------------------------------------------------------------------------- the play-test
+
+
+async def test_area_damage_is_the_gms_and_its_sum_adds_up(table: Table) -> None:
+    await setup(table)
+    # any player could hit anyone with `.area` (even out of turn): like `.dmg`, the GM's
+    assert await table.text("bob", ".area 200 狼人 艾莉絲") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    # the resistance taken off is shown, so 3 × 5 − 5 = 10 reads as a sum
+    outs = await table.say("gm", ".area 15 狼人 能量=fire", [8, 8, 8])
+    assert where(outs)[1] == ("private", "gm", "💥 範圍傷害 15（火）：\n"
+                              "狼人 閃避12 → DP3 [8,8,8] 3成功×5−5抗性 = 10｜狼人 生命 70→60")
+    # 194 dice are counted, not printed
+    assert await table.text("gm", ".area 200 鮑伯", [1] * 194) == (
+        "💥 範圍傷害 200：\n鮑伯 閃避6 → DP194 [194顆骰] 0成功×5 = 0")
