@@ -22,7 +22,7 @@ from rules.errors import RuleError
 from rules.kits.encounter import Life, require_active
 from rules.systems.ace import combat, grapple
 from rules.systems.ace import vocabulary as v
-from rules.systems.ace.fight import Fight
+from rules.systems.ace.fight import Fight, fallen_dead
 from rules.systems.ace.life import check_revive, life_of
 
 # --------------------------------------------------------------------------- enemies
@@ -145,7 +145,10 @@ def pop_by(words: list[str]) -> tuple[list[str], str | None]:
 
 
 async def set_hp(ctx: Context, who: Someone, hp: int) -> None:
-    """Write current HP back: a character's sheet (生命), an enemy's record."""
+    """Write current HP back: a character's sheet (生命), an enemy's record. At 0 it is
+    dead: its holds and its helpless state end (``fallen_dead``)."""
+    if hp <= 0 < who.hp:
+        ctx.uow.save(FIGHT, fallen_dead(await ctx.uow.load(FIGHT), who.name))
     if who.character is not None:
         who.character.stats = {**(who.character.stats or {}), v.HP: hp}
         who.stats = dict(who.character.stats)

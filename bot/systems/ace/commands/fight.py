@@ -421,7 +421,7 @@ async def init_set(ctx: Context) -> list[Outgoing]:
         key = "ace.set.revived" if before <= 0 < hp else "ace.set.hp"
         lines.append(ctx.t(key, name=who.name, before=before, after=hp, max=who.max_hp))
     if condition is not None or clear:
-        fight = rules_fight.set_condition(fight, who.name, condition)
+        fight = rules_fight.set_condition(await ctx.uow.load(FIGHT), who.name, condition)
         ctx.uow.save(FIGHT, fight)
         lines.append(ctx.t("ace.cond.set", name=who.name,
                            condition=word(ctx, "condition", condition))

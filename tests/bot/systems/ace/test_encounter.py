@@ -263,3 +263,15 @@ async def test_area_damage_is_the_gms_and_its_sum_adds_up(table: Table) -> None:
     # 194 dice are counted, not printed
     assert await table.text("gm", ".area 200 鮑伯", [1] * 194) == (
         "💥 範圍傷害 200：\n鮑伯 閃避6 → DP194 [194顆骰] 0成功×5 = 0")
+
+
+async def test_a_grapple_and_a_helpless_state_end_with_the_dead(table: Table) -> None:
+    await setup(table)
+    assert (await table.text("bob", ".grab 狼人", [9, 10, 6])).startswith("🤼 鮑伯 擒抱 狼人")
+    await table.say("gm", ".cond 狼人 睡眠")
+    await table.say("gm", ".dmg 狼人 70")
+    assert await table.text("alice", ".grab") == "🤼 擒抱：（無）"
+    await table.text("bob", ".ri", [5])
+    await table.say("gm", ".cond 鮑伯 昏迷")
+    await table.say("gm", ".init set 鮑伯 hp=0")
+    assert await table.text("alice", ".init") == "⚔ 先攻表（尚未開始）：鮑伯 9（死亡）｜GM 以 .init start 開始"
