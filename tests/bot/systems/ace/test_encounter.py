@@ -213,7 +213,8 @@ async def test_an_unrevealed_enemys_numbers_stay_the_gms_in_every_fight_line(
     # a player's attack: their own roll; no evasion, defence or HP of the werewolf
     outs = await table.say("alice", ".atk 狼人", [7, 8, 9, 2, 3, 10])
     assert where(outs) == [
-        ("channel", None, "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 → 命中｜傷害 15｜狼人：受傷"),
+        ("channel", None,
+         "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 → 命中｜傷害 15｜狼人：受傷"),
         ("private", "gm", "⚔ 艾莉絲 → 狼人：命中 1d20=7+6敏捷步法 = 13 > 迴避12 → 命中｜"
          "攻11 vs 防6 → DP5 [8,9,2,3,10] 3成功×5 = 15｜狼人 生命 70→55")]
     assert outs[0].data == {"kind": "ace.attack", "attacker": "艾莉絲", "target": "狼人",
@@ -274,4 +275,5 @@ async def test_a_grapple_and_a_helpless_state_end_with_the_dead(table: Table) ->
     await table.text("bob", ".ri", [5])
     await table.say("gm", ".cond 鮑伯 昏迷")
     await table.say("gm", ".init set 鮑伯 hp=0")
-    assert await table.text("alice", ".init") == "⚔ 先攻表（尚未開始）：鮑伯 9（死亡）｜GM 以 .init start 開始"
+    assert await table.text("alice", ".init") == (
+        "⚔ 先攻表（尚未開始）：鮑伯 9（死亡）｜GM 以 .init start 開始")
