@@ -411,14 +411,16 @@ async def init_set(ctx: Context) -> list[Outgoing]:
         raise CommandError("core.error.not_yours")
     hp, condition, clear = parse_set(tokens[2:])
     fight = await ctx.uow.load(FIGHT)
-    lines = []
+    lines, change = [], ""
     if hp is not None:
         if hp > who.max_hp:
             raise CommandError("ace.error.hp_over_max", name=who.name, max=who.max_hp,
                                con=who.max_hp // v.HP_PER_CON)
         before = who.hp
         await set_hp(ctx, who, hp)
-        key = "ace.set.revived" if before <= 0 < hp else "ace.set.hp"
+        change = "revived" if before <= 0 < hp else "lowered" if hp < before else ""
+        key = {"revived": "ace.set.revived", "lowered": "ace.set.hp_lowered"}.get(change,
+                                                                                "ace.set.hp")
         lines.append(ctx.t(key, name=who.name, before=before, after=hp, max=who.max_hp))
     if condition is not None or clear:
         fight = rules_fight.set_condition(await ctx.uow.load(FIGHT), who.name, condition)
@@ -429,8 +431,9 @@ async def init_set(ctx: Context) -> list[Outgoing]:
     payload = data("set", name=who.name, hp=who.hp, condition=condition)
     if not who.is_enemy or hp is None:
         return [ctx.reply("\n".join(lines), payload)]
-    public = [ctx.t("ace.set.public", line=ctx.t("ace.enemy.item_public", name=who.name,
-                                                  band=band_of(ctx, who, fight))), *lines[1:]]
+    line = ctx.t("ace.enemy.item_public", name=who.name, band=band_of(ctx, who, fight))
+    public = [ctx.t(f"ace.set.public_{change}" if change else "ace.set.public", line=line),
+              *lines[1:]]
     return keep_numbers(ctx, "\n".join(public), data("set", name=who.name),
                         "\n".join(lines), payload)
 
@@ -446,7 +449,8 @@ async def next_(ctx: Context) -> list[Outgoing]:
     fight = await ctx.uow.load(FIGHT)
     actor = fight.actor
     if actor is not None and not may_act_for(ctx, actor.owner):
-        raise CommandError("ace.error.not_your_turn", name=actor.name)
+        raise CommandError("ace.error.not_your_turn" if actor.owner else
+                           "ace.error.not_your_turn_enemy", name=actor.name)
     states = await lives(ctx, fight)
     fight, event = rules_fight.next_turn(fight, states)
     ctx.uow.save(FIGHT, fight)

@@ -37,7 +37,8 @@ async def test_the_gm_sets_hp_within_con_x_10_and_says_when_the_dead_come_back(
     assert await table.text("gm", ".init set 艾莉絲 hp=51") == (
         "⚠ 艾莉絲 的生命最多 50（體質 5 × 10）。")
     assert await table.text("gm", ".init set 艾莉絲 hp=50") == "🩹 艾莉絲 生命 50→50/50"
-    assert await table.text("gm", ".init set 艾莉絲 hp=0") == "🩹 艾莉絲 生命 50→0/50"
+    # lowering HP is no heal (the play-test: 🩹 on a blow)
+    assert await table.text("gm", ".init set 艾莉絲 hp=0") == "💢 艾莉絲 生命 50→0/50"
     assert await table.text("gm", ".init set 艾莉絲 hp=10 狀態=睡眠") == (
         "🩹 GM 救回了 艾莉絲：生命 0→10/50\n💤 艾莉絲 陷入睡眠（可被致命攻擊，回合跳過）。")
     assert await table.text("gm", ".init set 艾莉絲 狀態=清除") == "艾莉絲 的狀態已清除。"
@@ -45,8 +46,13 @@ async def test_the_gm_sets_hp_within_con_x_10_and_says_when_the_dead_come_back(
         "⚠ 用法：.init set 名字 hp=10 [狀態=昏迷|清除]（GM）")
     # an enemy's HP: its band in the channel, the numbers to the GM
     assert where(await table.say("gm", ".init set 狼人 hp=30")) == [
-        ("channel", None, "🩹 狼人（重傷）"),
-        ("private", "gm", "🩹 狼人 生命 70→30/70")]
+        ("channel", None, "💢 狼人（重傷）"),
+        ("private", "gm", "💢 狼人 生命 70→30/70")]
+    # bringing a dead enemy back says so in the channel too
+    await table.say("gm", ".init set 狼人 hp=0")
+    assert where(await table.say("gm", ".init set 狼人 hp=20")) == [
+        ("channel", None, "🩹 GM 救回了 狼人（重傷）"),
+        ("private", "gm", "🩹 GM 救回了 狼人：生命 0→20/70")]
 
 
 async def test_st_caps_hp_and_never_revives(table: Table) -> None:
@@ -277,3 +283,10 @@ async def test_a_grapple_and_a_helpless_state_end_with_the_dead(table: Table) ->
     await table.say("gm", ".init set 鮑伯 hp=0")
     assert await table.text("alice", ".init") == (
         "⚔ 先攻表（尚未開始）：鮑伯 9（死亡）｜GM 以 .init start 開始")
+
+
+async def test_an_enemys_turn_is_the_gms_to_end(table: Table) -> None:
+    await setup(table)
+    await table.say("gm", ".ri 狼人", [3])
+    await table.say("gm", ".init start")
+    assert await table.text("alice", ".next") == "⚠ 現在是 狼人 的回合，只有 GM 能結束它。"
