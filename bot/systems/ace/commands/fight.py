@@ -276,8 +276,12 @@ async def ri(ctx: Context) -> list[Outgoing]:
     fight = await ctx.uow.load(FIGHT)
     supernatural = (await ctx.uow.load(OPTIONS)).super
     lines, public, rollers, joined_now = [], [], [], []
+    fallen: list[tuple[str, Life]] = []
     for ref in refs:
         who = await speaker(ctx, ref)
+        if len(refs) > 1 and who.life(fight) is not Life.ACTIVE:
+            fallen.append((who.name, who.life(fight)))  # the living still roll (play-test)
+            continue
         who.require_active(fight)
         rules_fight.check_join(fight, who.name)
         stats = who.fighter()
@@ -294,10 +298,12 @@ async def ri(ctx: Context) -> list[Outgoing]:
         # a veiled enemy's roll reads as its initiative alone (its 敏捷 is the GM's)
         public.append(ctx.t("ace.init.member", name=member.name, initiative=member.initiative)
                       if veiled(ctx, who) else lines[-1])
+    if not rollers:  # every name fallen: the first one's refusal
+        (await speaker(ctx, refs[0])).require_active(fight)
     ctx.uow.save(FIGHT, fight)
 
     def rolls(items: list[str]) -> str:
-        text = ctx.t("ace.init.rolls", items=joined(ctx, items))
+        text = ctx.t("ace.init.rolls", items=joined(ctx, items)) + skipped_line(ctx, fallen)
         return ctx.t("ace.init.joined_running", text=text, round=fight.round) \
             if fight.started else text
 

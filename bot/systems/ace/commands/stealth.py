@@ -17,6 +17,7 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
+from bot.kits.encounter import skipped_line
 from bot.messages import Outgoing
 from bot.systems.ace.args import join_spaced
 from bot.systems.ace.documents import FIGHT
@@ -26,6 +27,7 @@ from bot.systems.ace.table import command
 from bot.systems.ace.text import data, joined, pool_text, readable, signed
 from bot.systems.ace.veil import shown, veiled
 from bot.systems.ace.words import ACTIVE, EXPOSED, SPECIALTY, any_of
+from rules.kits.encounter import Life
 from rules.systems.ace import fight as rules_fight
 from rules.systems.ace import stealth
 from rules.systems.ace import vocabulary as v
@@ -81,12 +83,18 @@ async def sneak(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.stat_missing", pc=me.name, name=v.HIDE)
     hider = stealth.Sneaker(me.name, spirit(me), level(me.stats, v.HIDE), specialty)
     watchers, watching = [], []
+    fallen: list[tuple[str, Life]] = []
     for ref in refs:
         who = await someone(ctx, ref)
+        if len(refs) > 1 and who.life(fight) is not Life.ACTIVE:
+            fallen.append((who.name, who.life(fight)))  # the rest still watch (play-test)
+            continue
         who.require_active(fight)  # the dead and the unconscious notice nobody
         skill = v.INVESTIGATE if active else v.SURVIVAL
         watchers.append(stealth.Watcher(who.name, spirit(who), level(who.stats, skill), active))
         watching.append(who)
+    if not watchers:  # every name fallen: the first one's refusal
+        (await someone(ctx, refs[0])).require_active(fight)
     result = stealth.sneak(ctx.dice, hider, watchers, penalty=penalty, exposed=exposed)
     fight = rules_fight.with_hidden(fight, stealth.record(fight.hidden, result))
     ctx.uow.save(FIGHT, rules_fight.mark_acted(fight, me.name))
@@ -117,7 +125,8 @@ async def sneak(ctx: Context) -> list[Outgoing]:
         verdict = ctx.t("ace.sneak.verdict_seen", names=joined(ctx, seen_by)) if seen_by \
             else ctx.t("ace.sneak.verdict_unseen")
         return ctx.t("ace.sneak.line", name=me.name, head=head,
-                     checks=ctx.t("ace.bar").join(checks), verdict=verdict)
+                     checks=ctx.t("ace.bar").join(checks), verdict=verdict) \
+            + skipped_line(ctx, fallen)
 
     return shown(ctx, [me, *watching], line(veiled_names), data("sneak", unseen=result.unseen),
                  line(set()), data("sneak", result=result, unseen=result.unseen))

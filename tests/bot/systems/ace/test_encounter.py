@@ -132,8 +132,13 @@ async def test_the_fallen_do_nothing(table: Table) -> None:
     await table.text("gm", ".init set 蝙蝠 hp=0")
     assert await table.text("gm", ".atk 艾莉絲 by=蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
     assert await table.text("gm", ".ri 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
-    # a dead enemy spots nobody
-    assert await table.text("alice", ".sneak 狼人 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
+    # a dead enemy spots nobody; among several names the living still act, the fallen
+    # are named (the play-test: one fallen name dropped the whole command)
+    assert await table.text("alice", ".sneak 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
+    assert await table.text("alice", ".sneak 蝙蝠 狼人", [8, 8, 1, 8, 1]) == (
+        "🤫 艾莉絲 潛行：隱藏 DP3 [8,8,1] → 2成功｜狼人：未察覺 → 沒有被發現。"
+        "（跳過：蝙蝠（死亡））")
+    assert await table.text("gm", ".ri 蝙蝠 狼人", [3]) == "⚡ 先攻：狼人 13（跳過：蝙蝠（死亡））"
     assert await table.text("gm", ".area 15 蝙蝠") == "⚠ 蝙蝠 已經死亡了。"
     await table.text("gm", ".cond 鮑伯 睡眠")
     assert await table.text("bob", ".grab 狼人") == "⚠ 鮑伯 已倒下，不能行動。"
