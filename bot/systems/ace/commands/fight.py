@@ -365,9 +365,12 @@ async def end(ctx: Context) -> list[Outgoing]:
 
 
 async def remove(ctx: Context) -> list[Outgoing]:
+    """`.init remove 名字`; without a name the speaker's own character (play-test)."""
     tokens = ctx.args.split()
-    if len(tokens) != 1:
+    if len(tokens) > 1:
         raise CommandError("ace.error.init_usage")
+    if not tokens:
+        tokens = [(await speaker(ctx, None)).name]
     fight = await ctx.uow.load(FIGHT)
     member = fight.find(tokens[0])
     if member is None:
@@ -484,6 +487,8 @@ async def stance(ctx: Context) -> list[Outgoing]:
     `.stance 伏地` / `.stance 無` — for this round (until the fighter's next turn)."""
     fight = await ctx.uow.load(FIGHT)
     words, who = await acting(ctx, ctx.args.split(), fight)
+    if len(words) > 1 and lookup("-".join(words[:2]), STANCES):  # `full attack`
+        words = ["-".join(words[:2]), *words[2:]]
     if not words or len(words) > 2:
         raise CommandError("ace.error.stance_usage")
     key = lookup(words[0], STANCES)

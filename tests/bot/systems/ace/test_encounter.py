@@ -295,3 +295,16 @@ async def test_an_enemys_turn_is_the_gms_to_end(table: Table) -> None:
     await table.say("gm", ".ri 狼人", [3])
     await table.say("gm", ".init start")
     assert await table.text("alice", ".next") == "⚠ 現在是 狼人 的回合，只有 GM 能結束它。"
+
+
+async def test_inputs_a_player_tries(table: Table) -> None:
+    await setup(table)
+    await table.text("gm", ".lang en")
+    assert await table.text("alice", ".stance full attack") == (
+        "🛡 艾莉絲 attacks all out this round: attack +2, defense -2.")
+    assert await table.text("alice", ".stance") == (
+        "⚠ Usage: .stance full-attack|charge metres|full-defense|block|prone|none [by=name]")
+    assert (await table.text("alice", ".atk 狼人 bludgeoning")).startswith(
+        '⚠ Unknown attack option "bludgeoning". Options: gun thrown | head eyes')
+    await table.text("alice", ".ri", [3])
+    assert await table.text("alice", ".init remove") == "⚔ 艾莉絲 left the initiative order."

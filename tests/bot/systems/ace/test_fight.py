@@ -281,7 +281,9 @@ async def test_enemies_are_the_gms_and_need_their_attributes(table: Table) -> No
     assert await table.text("alice", ".enemy del 狼人") == "⚠ 只有本頻道的 GM 可以這麼做。"
     assert await table.text("alice", ".atk 巨龍") == "⚠ 找不到「巨龍」（角色或敵人）。"
     assert await table.text("alice", ".atk 艾莉絲") == "⚠ 不能以自己為目標。"
-    assert await table.text("alice", ".atk 狼人 尾巴") == "⚠ 看不懂攻擊選項「尾巴」，見 .help atk。"
+    assert await table.text("alice", ".atk 狼人 尾巴") == (
+        "⚠ 看不懂攻擊選項「尾巴」。可用：槍 投擲｜頭 眼 腹 肋 鼻 喉 太陽穴 繳械 擊破｜護住 閃避｜"
+        "致命 暗殺｜命中+N 攻擊+N 武器=N 子彈=N 能量=火 by=名字 hidden。")
     assert await table.text("gm", ".enemy del 狼人") == "👹 已移除 狼人。"
 
 
