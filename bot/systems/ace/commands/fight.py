@@ -262,9 +262,13 @@ def fight_data(ctx: Context, event: str, fight: Fight, **extra: Any) -> dict[str
     return data("fight", event=event, fight=fight, **extra)
 
 
-def notify(out: Outgoing, fight: Fight) -> Outgoing:
-    """The player whose turn it is now is notified (the kit's ping)."""
-    return ping(out, fight.actor.owner if fight.actor is not None else None)
+def notify(ctx: Context, out: Outgoing, fight: Fight) -> Outgoing:
+    """The player whose turn it is now is notified (the kit's ping); on an enemy's
+    turn, the GMs who play it (the play-test: a GM playing by post was never pinged)."""
+    actor = fight.actor
+    if actor is not None and actor.owner is None and ctx.gm_users:
+        return replace(out, notify=tuple(ctx.gm_users))
+    return ping(out, actor.owner if actor is not None else None)
 
 
 @command("ri", "先攻", "投先攻")
@@ -353,7 +357,7 @@ async def start(ctx: Context) -> list[Outgoing]:
     actor = fight.actor
     assert actor is not None
     lines.append(ctx.t("ace.init.turn", name=actor.name, round=fight.round) + skipped)
-    return [notify(ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
+    return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
 
 
 async def end(ctx: Context) -> list[Outgoing]:
@@ -466,7 +470,7 @@ async def next_(ctx: Context) -> list[Outgoing]:
     key = "ace.init.new_round" if event.new_round else "ace.init.turn"
     text = ctx.t(key, name=event.current, round=event.round)
     text += skipped_line(ctx, [(n, states[n]) for n in event.skipped])
-    return [notify(ctx.reply(text, fight_data(ctx, "next", fight, turn=event)), fight)]
+    return [notify(ctx, ctx.reply(text, fight_data(ctx, "next", fight, turn=event)), fight)]
 
 
 # --------------------------------------------------------------------------- stances, cover

@@ -152,7 +152,7 @@ async def test_out_of_turn_and_a_full_defence_at_the_start_of_ones_turn(table: T
     await table.say("gm", ".init add 狼人", [15])
     outs = await table.say("gm", ".init start")
     assert outs[0].text == "⚔ 戰鬥開始！狼人 25 → 艾莉絲 15\n⏭ 輪到 狼人（第1輪）"
-    assert outs[0].notify == ()
+    assert outs[0].notify == ("gm",)  # the enemy's turn: its GM is pinged
     assert await table.text("alice", ".stance 全防禦") == (
         "⚠ 現在是 狼人 的回合，艾莉絲 還不能行動。")
     assert await table.text("alice", ".grab 狼人") == "⚠ 現在是 狼人 的回合，艾莉絲 還不能行動。"
@@ -308,3 +308,13 @@ async def test_inputs_a_player_tries(table: Table) -> None:
         '⚠ Unknown attack option "bludgeoning". Options: gun thrown | head eyes')
     await table.text("alice", ".ri", [3])
     assert await table.text("alice", ".init remove") == "⚔ 艾莉絲 left the initiative order."
+
+
+async def test_an_enemys_turn_pings_the_gm(table: Table) -> None:
+    await setup(table)
+    await table.say("gm", ".ri 狼人", [3])
+    await table.say("alice", ".ri", [1])
+    [start] = await table.say("gm", ".init start")
+    assert start.notify == ("gm",)  # 狼人 13 first: the GM plays it
+    [turn] = await table.say("gm", ".next")
+    assert turn.notify == ("alice",)
