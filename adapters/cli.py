@@ -13,6 +13,7 @@ from adapters.config import Settings
 from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings as CoreSettings
 from bot.core import Core
+from bot.heap import freeze_start_up
 from bot.store import db
 from rules.dice.source import DiceSource, ScriptedSource, SeededSource, SystemSource
 
@@ -67,6 +68,7 @@ async def _console(args: argparse.Namespace, settings: CoreSettings) -> None:
     source: DiceSource = SeededSource(args.seed) if args.seed is not None else SystemSource()
     dice = ScriptedSource(args.dice, source) if args.dice else source
     core = await Core.open(settings, dice=dice)
+    freeze_start_up()
     section = PLUGIN.of(settings)
     try:
         await serve_console(core, args.user or section.user, args.channel or section.channel,

@@ -18,6 +18,7 @@ import signal
 from adapters.plugin import Adapter, plugins
 from bot.config import Settings
 from bot.core import Core
+from bot.heap import freeze_start_up
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ async def run(settings: Settings) -> int:
     """
     adapters = enabled_adapters(settings)
     core = await Core.open(settings)
+    freeze_start_up()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

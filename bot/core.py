@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -113,8 +114,14 @@ class Core:
 
     # --- commands -------------------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
-        """Run one message (:meth:`bot.dispatcher.Dispatcher.handle`)."""
-        return await self.dispatcher.handle(incoming, dice)
+        """Run one message (:meth:`bot.dispatcher.Dispatcher.handle`). Its stored
+        replies are this core's to send: their claims are renewed from now on, and
+        :meth:`holds` answers for them from memory."""
+        started = time.monotonic()  # their lease began after this
+        outs = await self.dispatcher.handle(incoming, dice)
+        if any(out.outbox_id is not None for out in outs):
+            self.claims.claimed(started)
+        return outs
 
     async def table_key(self, platform: str, channel: str) -> str:
         return await self.dispatcher.table_key(platform, channel)

@@ -167,10 +167,12 @@ class Catalog:
         template = self._messages.get(locale, {}).get(key) or self._messages[FALLBACK].get(key)
         if template is None:
             return key
-        if any(isinstance(value, list | tuple) for value in params.values()):
-            sep = self.text(locale, "core.list.sep")
-            params = {name: sep.join(map(str, value)) if isinstance(value, list | tuple)
-                      else value for name, value in params.items()}
+        for value in params.values():
+            if isinstance(value, (list, tuple)):
+                sep = self.text(locale, "core.list.sep")
+                params = {name: sep.join(map(str, value)) if isinstance(value, (list, tuple))
+                          else value for name, value in params.items()}
+                break
         if locale == "zh-Hans":
             template = simplified(template)
             params = {name: self.simplified_stats(value) if isinstance(value, str) else value

@@ -146,6 +146,14 @@ class Outgoing:
     log_summary: str = ""
     outbox_id: int | None = None
 
+    def stored_as(self, outbox_id: int) -> Outgoing:
+        """This message as stored in the outbox's row ``outbox_id``. Every field named
+        (``dataclasses.replace`` costs three times as much, for every reply the writer
+        stores; ``tests/bot/test_outbox.py`` checks that they agree)."""
+        return Outgoing(self.to, self.channel, self.text, self.user, self.data, self.secret,
+                        self.notify, self.block, self.attachment, self.player_private,
+                        self.log_summary, outbox_id)
+
     def to_record(self) -> dict[str, Any]:
         """Every field but the outbox id, JSON-serialisable (for storing an unsent
         message; the id is the stored row's own)."""

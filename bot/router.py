@@ -103,8 +103,23 @@ def command(*names: str, help_key: str | None = None, precheck: Precheck | None 
     return mark
 
 
+Heads = tuple[str, ...]
+"""The command names a message starts with (each ending at a word boundary), of any
+table, longest first: all that decides which command it runs where."""
+Found = tuple["CommandTable", str] | None
+"""A resolution: the table whose command runs and the name it is found by (None: no
+command). The command itself is read from the table at each use, so a command
+replaced under its name is the one that runs."""
+MEMO = 4096
+"""Resolutions a router remembers (by heads and system); beyond, it starts over."""
+
+
 class CommandTable:
     """The commands of one owner (the core, or one rule system), by name."""
+
+    revision = 0
+    """Bumped by every name added to any table: a router's resolutions made before are
+    forgotten (:meth:`Router.resolve` remembers them)."""
 
     def __init__(self, owner: str, commands: Iterable[Command] = ()) -> None:
         self.owner = owner
@@ -149,6 +164,7 @@ class CommandTable:
                 raise ValueError(f"command name {name!r} registered twice in {self.owner}")
             self._by_name[key] = cmd
         self._lengths = _lengths(self._by_name)
+        CommandTable.revision += 1
 
     def match(self, body: str) -> tuple[Command, str, int] | None:
         """The command that starts ``body``, its arguments and the length of its name."""
@@ -160,6 +176,18 @@ class CommandTable:
             if cmd is not None and _ends_at_a_boundary(folded[:length], folded[length:]):
                 return cmd, body[length:].strip(), length
         return None
+
+    def first_of(self, heads: Heads) -> Found:
+        """This table and the longest of ``heads`` it has (the name :meth:`match` finds
+        in the message those heads start)."""
+        for head in heads:
+            if head in self._by_name:
+                return self, head
+        return None
+
+    def named(self, name: str) -> Command | None:
+        """The command registered under the folded ``name``."""
+        return self._by_name.get(name)
 
     def commands(self) -> list[Command]:
         """Every command once, in declaration order."""
@@ -199,6 +227,10 @@ class Router:
         self._all_names: set[str] = set()
         """Every table's names: :meth:`is_command` asks them all at once."""
         self._all_lengths: list[int] = []
+        self._memo: dict[tuple[Heads, str | None], Found] = {}
+        """(heads, system id or None for "whatever the system") → the resolution:
+        a pure function of the tables, kept until a table changes."""
+        self._revision = CommandTable.revision
         for table in systems:
             self._systems[table.owner] = table
         self._union_changed()
@@ -216,13 +248,57 @@ class Router:
         self._all_names = {name for table in (self.common, *self._systems.values())
                            for name in table.names()}
         self._all_lengths = _lengths(self._all_names)
+        self._memo.clear()
+
+    def _heads(self, body: str) -> Heads:
+        folded = body.casefold()
+        names = self._all_names
+        # a loop, not a generator: this and is_command run on every message
+        heads = []
+        for n in self._all_lengths:
+            head = folded[:n]
+            if head in names and _ends_at_a_boundary(head, folded[n:]):
+                heads.append(head)
+        return tuple(heads)
+
+    def _remembered(self, body: str, system_id: str | None) -> tuple[Command, str] | None:
+        """The resolution of ``body`` at a table of ``system_id`` (None: the one command
+        of every system, :meth:`unambiguous`), found once per heads and system — a pure
+        function of the tables, kept until one of them changes."""
+        if self._revision != CommandTable.revision or len(self._memo) > MEMO:
+            self._revision = CommandTable.revision
+            self._union_changed()
+        heads = self._heads(body)
+        key = (heads, system_id)
+        found = self._memo[key] if key in self._memo else self._find(heads, system_id)
+        cmd = _command(found)
+        if found is not None and cmd is None:  # a name taken out of its table since
+            found = self._find(heads, system_id)
+            cmd = _command(found)
+        self._memo[key] = found
+        return None if found is None or cmd is None else (cmd, body[len(found[1]):].strip())
+
+    def _find(self, heads: Heads, system_id: str | None) -> Found:
+        common = self.common.first_of(heads)  # what a channel of no system runs
+        if system_id is not None:
+            return self._pick(heads, system_id, common)
+        found = common
+        for system in self._systems:
+            each = self._pick(heads, system, common)
+            if each is None or (found is not None and _command(each) is not _command(found)):
+                return None
+            found = found or each
+        return found
 
     def is_command(self, body: str) -> bool:
         """Whether ``body`` starts with a command of any table (decided without I/O)."""
         folded = body.casefold()
-        return any(folded[:n] in self._all_names
-                   and _ends_at_a_boundary(folded[:n], folded[n:])
-                   for n in self._all_lengths)
+        names = self._all_names
+        for n in self._all_lengths:
+            head = folded[:n]
+            if head in names and _ends_at_a_boundary(head, folded[n:]):
+                return True
+        return False
 
     def _own(self, system_id: str) -> list[CommandTable]:
         """The tables of a channel's system: for a layered id (``ap20+v6``) the layers'
@@ -234,29 +310,23 @@ class Router:
         """The command ``body`` runs in a channel that plays ``system_id``: the system's
         own table first (a name of the same length wins over the common one), then the
         common commands."""
-        return self._resolve(body, system_id, self.common.match(body))
+        return self._remembered(body, system_id)
 
-    def _resolve(self, body: str, system_id: str, common: tuple[Command, str, int] | None,
-                 ) -> tuple[Command, str] | None:
+    def _pick(self, heads: Heads, system_id: str, common: Found) -> Found:
+        """The system's own table first (the last layer's first), a name of the same
+        length winning over the common one; then the common command."""
         own = None
         for table in self._own(system_id):
-            found = table.match(body)
-            if found is not None and (own is None or found[2] > own[2]):
+            found = table.first_of(heads)
+            if found is not None and (own is None or len(found[1]) > len(own[1])):
                 own = found
-        best = own if own is not None and (common is None or own[2] >= common[2]) else common
-        return None if best is None else (best[0], best[1])
+        return own if own is not None and (common is None or len(own[1]) >= len(common[1])) \
+            else common
 
     def unambiguous(self, body: str) -> tuple[Command, str] | None:
         """The command ``body`` runs whatever the channel's system, if that is one
         command (so its precheck may run before the channel is even read)."""
-        common = self.common.match(body)  # what a channel of no system runs
-        found = None if common is None else (common[0], common[1])
-        for system in self._systems:
-            each = self._resolve(body, system, common)
-            if each is None or (found is not None and each[0] is not found[0]):
-                return None
-            found = found or each
-        return found
+        return self._remembered(body, None)
 
     def owners_of(self, body: str) -> dict[str, Command]:
         """The systems whose own table has the command ``body`` starts with, and theirs
@@ -291,6 +361,10 @@ class Router:
         close = {name for name in self._all_names
                  if name.isascii() and len(name) >= 3 and _one_edit(word, name)}
         return close.pop() if len(close) == 1 else None
+
+
+def _command(found: Found) -> Command | None:
+    return None if found is None else found[0].named(found[1])
 
 
 _WORD = re.compile(r"[a-z]{4,12}(?=\s|$)")

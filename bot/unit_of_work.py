@@ -388,6 +388,8 @@ class UnitOfWork:
 
     @staticmethod
     def _table_changes(before: Table, after: Table) -> list[sql.Change]:
+        if before == after:  # most commands change nothing of the table
+            return []
         out: list[sql.Change] = []
         if (before.system, before.locale, before.default_die) != \
                 (after.system, after.locale, after.default_die):
@@ -412,12 +414,13 @@ class UnitOfWork:
         """After the commit that holds :meth:`changes`: the working set is what is
         stored now (the writer drops it instead when the command moved a table)."""
         state = self.state
-        state.table = copy_table(self.channel)
+        if state.table != self.channel:
+            state.table = copy_table(self.channel)
         if state.sheets is not None:
             for sheet_id, sheet in self._sheets.items():
                 if sheet_id in self._deleted or sheet.channel_id != state.table.id:
                     state.sheets.pop(sheet_id, None)
-                else:
+                elif state.sheets.get(sheet_id) != sheet:  # only what changed is copied
                     state.sheets[sheet_id] = copy_sheet(sheet)
         for sheet_id in self._deleted:
             for key in [k for k in state.docs if k[1] == sheet_id]:

@@ -74,6 +74,8 @@ CORE_TESTS = [
     "tests/bot/test_table_habits.py",
     "tests/bot/test_two_processes.py",
     "tests/bot/test_gamelog.py",
+    "tests/bot/test_unit_of_work.py",
+    "tests/bot/test_schema.py",
     "--deselect",
     "tests/bot/test_writer.py::test_kill_9_during_a_burst_loses_no_acknowledged_change",
 ]

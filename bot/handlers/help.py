@@ -25,7 +25,7 @@ async def help_(ctx: Context) -> list[Outgoing]:
     if wanted.casefold() in ALL:
         lines = [ctx.t("core.help.header")]
         for cmd in ordered:
-            summary = ctx.t(cmd.help_key).splitlines()[0]
+            summary = help_text(ctx, cmd).splitlines()[0]
             lines.append(f".{cmd.names[0]} — {summary}")
         lines.append(ctx.t("core.help.footer"))
         return [ctx.reply(text) for text in chunks(lines, HELP_MESSAGE_LIMIT)]
@@ -33,7 +33,20 @@ async def help_(ctx: Context) -> list[Outgoing]:
     if found is None:
         raise CommandError("core.error.help_unknown", command=wanted)
     names = " / ".join("." + n for n in found.names)
-    return [ctx.reply(f"{names}\n{ctx.t(found.help_key)}")]
+    return [ctx.reply(f"{names}\n{help_text(ctx, found)}")]
+
+
+def help_text(ctx: Context, cmd: CommandInfo) -> str:
+    """A command's help at this table: a common command's examples name stats, so a
+    system may give its own (``<system>.help.<name>``: ace's `.st` names 力量, not
+    plurk's 觀察); the last layer's first, then the base's."""
+    if not cmd.help_key.startswith("core."):
+        return ctx.t(cmd.help_key)
+    for system_id in reversed(ctx.channel.system.casefold().split("+")):
+        key = f"{system_id}.help.{cmd.names[0]}"
+        if ctx.has(key):
+            return ctx.t(key)
+    return ctx.t(cmd.help_key)
 
 
 ALL = ("all", "全部")

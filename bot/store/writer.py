@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -342,7 +342,7 @@ class Writer:
         else:
             ids = iter(connection.execute(sql.insert_replies(), rows).scalars().all())
         for unit in units:
-            unit.replies[:] = [replace(out, outbox_id=next(ids)) for out in unit.replies]
+            unit.replies[:] = [out.stored_as(next(ids)) for out in unit.replies]
 
     async def _reset(self) -> None:
         """After a failure: the transaction rolled back, the connection closed, the

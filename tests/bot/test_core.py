@@ -23,9 +23,11 @@ from bot.core import Core
 from bot.dispatcher import MAX_INPUT, MAX_REPLY, Run
 from bot.errors import CommandError
 from bot.messages import Incoming, Outgoing, PlatformDie
+from bot.records import Gm
 from bot.routes import router as _router
 from bot.store import db
 from bot.store.models import Character
+from bot.unit_of_work import UnitOfWork
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem, Stat
@@ -558,3 +560,44 @@ async def test_an_operators_error_prefix_applies_in_its_language_only(
     await table.say("u", ".lang en")
     assert await table.text("u", ".sett") == (
         "Error: There is no .sett command; did you mean .set?")
+
+
+# ------------------------------------------------------------------ services for adapters
+async def test_a_table_read_outside_any_command_has_its_gms_by_id_and_name(
+        table: Table) -> None:
+    await table.say("k", ".gm", display_name="Keeper")
+
+    async def gms(uow: UnitOfWork) -> list[Gm]:
+        return uow.channel.gms
+    assert await table.core.read_table("console", "table", gms) == [Gm("k", "Keeper")]
+    assert await table.core.read_table("console", "never-used", gms) is None
+
+
+async def test_an_undeliverable_private_message_is_told_in_the_platforms_language(
+        core: Core) -> None:
+    """A table that never picked a language speaks its platform's (qq: zh-Hans)."""
+    await Table(core, "900", platform="qq").say("1", ".gm", display_name="Keeper")
+    notice = await core.private_delivery_failed(
+        "qq", Outgoing("private", "900", "the secret", user="1", secret=True))
+    assert [o.text for o in notice] == [
+        "无法私讯 Keeper（可能尚未加机器人好友或关闭了私讯）。"
+        "内容已保留，加好友后请输入 .gm pending 取回。"]
+
+
+async def test_a_command_that_fails_before_reading_its_table_answers_in_its_language(
+        core: Core) -> None:
+    """The language the channel last answered in (here its own, not its platform's)."""
+    table = Table(core, "900", platform="qq")
+    await table.say("1", ".lang en")
+    core.writer.cache.clear()  # the table is read again…
+
+    def fail(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "FROM channels" in statement:
+            raise OSError("disk gone")  # …and that read fails
+    event.listen(core.writer.sync_engine, "before_cursor_execute", fail)
+    try:
+        assert await table.text("1", ".r 1d6") == (
+            "⚠ An internal error occurred; nothing was changed. Please try again "
+            "later or tell the operator.")
+    finally:
+        event.remove(core.writer.sync_engine, "before_cursor_execute", fail)

@@ -5,6 +5,7 @@ refusal for a damaged value; and sheet documents that travel with their sheet.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -149,15 +150,27 @@ def test_a_value_that_is_not_an_object_is_damaged_at_the_root() -> None:
 
 def test_a_missing_migration_step_is_refused() -> None:
     gap = Doc("toys.gap", PoolValue, PoolValue, schema=3, migrations={2: lambda d: d})
-    with pytest.raises(DamagedDocument, match="no migration from schema 1"):
+    with pytest.raises(DamagedDocument) as caught:
         gap.read({"n": 1}, 1, "console:t")
+    assert (caught.value.where, caught.value.key, caught.value.detail) == (
+        "console:t", "toys.gap", "no migration from schema 1")
 
 
 def test_a_migration_that_cannot_read_the_stored_value_is_a_damaged_document() -> None:
     needs_n = Doc("toys.needs_n", PoolValue, PoolValue, schema=2,
                   migrations={1: lambda data: {"points": data["n"]}})
-    with pytest.raises(DamagedDocument, match="migration from schema 1 failed"):
+    with pytest.raises(DamagedDocument) as caught:
         needs_n.read({"points": 3}, 1, "console:t")
+    assert (caught.value.where, caught.value.key, caught.value.detail) == (
+        "console:t", "toys.needs_n", "migration from schema 1 failed (KeyError)")
+
+
+def test_a_document_two_schemas_old_takes_every_step_in_turn() -> None:
+    two_steps = Doc("toys.two_steps", PoolValue, PoolValue, schema=3, migrations={
+        1: lambda data: {"points": data["n"]},
+        2: lambda data: {"points": data["points"] * 10, "log": ["from 2"]}})
+    assert two_steps.read({"n": 4}, 1, "console:t") == PoolValue(40, ["from 2"])
+    assert two_steps.read({"points": 4}, 2, "console:t") == PoolValue(40, ["from 2"])
 
 
 def test_a_system_may_only_own_documents_in_its_namespace() -> None:
@@ -182,3 +195,24 @@ async def test_sheet_documents_move_with_the_sheet_on_campaign_bind(toys: Core) 
             select(Character.owner, CharacterState.key, CharacterState.data)
             .join(Character, Character.id == CharacterState.character_id))).all()
     assert (owner, key, data) == ("alice", "toys.bag", {"items": ["繩子", "火把"]})
+
+
+@dataclass
+class Moment:
+    at: datetime
+    tags: tuple[str, ...] = ()
+
+
+def test_a_document_is_dumped_as_json_values() -> None:
+    """What is stored is JSON: a date as its ISO text, a tuple as a list."""
+    moment = Doc("toys.moment", Moment, lambda: Moment(datetime(2000, 1, 1)))
+    data = moment.dump(Moment(datetime(2026, 12, 2, 6, 30), ("a", "b")))
+    assert data == {"at": "2026-12-02T06:30:00", "tags": ["a", "b"]}
+    assert moment.read(data, 1, "console:t") == Moment(datetime(2026, 12, 2, 6, 30), ("a", "b"))
+
+
+def test_a_document_whose_value_is_no_object_cannot_be_dumped() -> None:
+    numbers = Doc("toys.numbers", list[int], list, schema=1)
+    with pytest.raises(TypeError) as caught:
+        numbers.dump([1, 2])
+    assert str(caught.value) == "toys.numbers: a document stores a JSON object, not <class 'list'>"

@@ -3,6 +3,7 @@ GM's copy; it survives a restart, caps its size, and exports escaped HTML/Markdo
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from pathlib import Path
@@ -345,3 +346,73 @@ async def test_the_log_stores_who_said_and_who_received_each_line(table: Table) 
         ("private", "bob", "Bob", "（暗骰）🎲 Bob：1d20 = [12] = 12"),
         ("private", "k", "Keeper", "（Bob 的暗骰）🎲 Bob：1d20 = [12] = 12"),
     ]
+
+
+# ------------------------------------------------------------------ chatter and its table
+async def test_chatter_in_a_never_used_channel_creates_no_table(core: Core) -> None:
+    async def system(uow: UnitOfWork) -> str:
+        return uow.channel.system
+    assert await Table(core, "never-used").say("u", "閒聊") == []
+    assert await core.read_table("console", "never-used", system) is None
+
+
+async def test_chatter_at_a_table_that_logs_nothing_learns_it_once(
+        settings: Settings) -> None:
+    """After a restart the core knows nothing of a table: its first chatter reads the
+    table, and remembers it logs nothing, so the next reads nothing."""
+    first = await Core.open(settings)
+    try:
+        await Table(first).say("u", ".r 1d6")
+    finally:
+        await first.close()
+    core = await Core.open(settings)
+    try:
+        table = Table(core)
+        seen = _count_statements(core)
+        assert await table.say("u", "閒聊") == []
+        assert seen != []
+        seen.clear()
+        assert await table.say("u", "再閒聊") == []
+        assert seen == []
+    finally:
+        await core.close()
+
+
+async def test_chatter_waits_for_the_command_running_at_its_table(table: Table) -> None:
+    await table.say("k", ".gm")
+    await table.say("k", ".log on 夜")
+    async with table.core.dispatcher.lock("console", "table"):  # a command runs
+        chatter = asyncio.create_task(table.say("u", "等一下"))
+        await asyncio.sleep(0.2)
+        assert not chatter.done()
+    assert await chatter == []
+    assert "等一下" in _log_files(await table.say("k", ".log export 夜"))["夜-gm.html"]
+
+
+async def test_chatter_follows_its_channel_to_the_campaign_bound_meanwhile(
+        core: Core) -> None:
+    """Chatter that waited for a `.campaign bind` of its channel is logged at the
+    campaign's table, whose log runs."""
+    home, thread = Table(core, "home"), Table(core, "thread")
+    await home.say("k", ".gm")
+    await home.say("k", ".campaign bind 龍穴")
+    await home.say("k", ".log on 夜")
+    async with core.dispatcher.lock("console", "thread"):
+        bind = asyncio.create_task(thread.say("k", ".campaign bind 龍穴"))
+        await asyncio.sleep(0.2)
+        chatter = asyncio.create_task(thread.say("u", "綁定之後"))  # routed to "thread"
+        await asyncio.sleep(0.2)
+    await bind
+    assert await chatter == []
+    assert "綁定之後" in _log_files(await home.say("k", ".log export 夜"))["夜-gm.html"]
+
+
+async def test_a_full_log_says_so_in_the_platforms_language(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table that never picked a language speaks its platform's (qq: zh-Hans)."""
+    table = Table(core, "900", platform="qq")
+    monkeypatch.setattr(book, "MAX_LINES", 2)
+    await table.say("1", ".gm")
+    await table.say("1", ".log on 短")  # 2 lines: the command and its reply
+    assert [o.text for o in await table.say("2", "閒聊")] == [
+        "📜 日志「短」已达上限 2 行并停止记录；.log export 可导出，.log on <新名称> 开始另一份。"]

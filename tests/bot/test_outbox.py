@@ -6,6 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import subprocess
+import sys
+import time
+from dataclasses import fields, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +20,8 @@ from sqlalchemy import event, func, select, text
 
 from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
-from bot.messages import Incoming, Outgoing
-from bot.store import db
+from bot.messages import Attachment, Incoming, Outgoing
+from bot.store import db, outbox
 from bot.store.models import OutboxMessage, PendingPrivate
 from tests.conftest import make_settings
 from tests.support import Table, engines, stored_replies
@@ -180,3 +185,204 @@ async def test_kept_private_messages_belong_to_the_table(core: Core) -> None:
     async with core.sessions() as session:
         rows = list(await session.scalars(select(PendingPrivate)))
     assert [(r.user, r.text) for r in rows] == [("k", "s")]
+
+
+# ------------------------------------------------------------------ claims (bot/store/outbox.py)
+def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
+    """Dead: this machine and PID namespace, a PID with another start time (here: a
+    finished process's). A name that differs in any other part, or cannot be read, is
+    alive — never a crash."""
+    me = outbox.process_name().split("|")
+    if not me[1]:
+        pytest.skip("no boot id or PID namespace on this system")
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+    def name(*parts: str) -> str:
+        return "|".join(parts)
+    assert outbox.is_dead(name(*me[:3], done, "12345", "nonce"))
+    assert not outbox.is_dead(name(me[0], "another-boot", me[2], done, "12345", "nonce"))
+    assert not outbox.is_dead(name(me[0], me[1], "another-namespace", done, "12345", "n"))
+    assert not outbox.is_dead(name(*me[:3], done, "12345", "nonce", "more"))
+    assert not outbox.is_dead(name(*me[:3], done, "12345"))
+    assert not outbox.is_dead(name(*me[:3], "pid?", "12345", "nonce"))
+    assert not outbox.is_dead(name(*me[:3], done, "", "nonce"))  # start time unknown
+
+
+async def _claims_of(core: Core) -> dict[int, str | None]:
+    async with core.sessions() as session:
+        rows = await session.execute(select(OutboxMessage.id, OutboxMessage.claimed_by))
+        return {row.id: row.claimed_by for row in rows}
+
+
+async def test_a_claim_is_confirmed_on_the_one_row_if_it_is_ours_or_free(core: Core) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None)
+    leases = {"mine": now + timedelta(minutes=5), "other": now + timedelta(minutes=5),
+              "lapsed": now - timedelta(minutes=5)}
+    async with core.sessions() as session, session.begin():
+        session.add_all(OutboxMessage(
+            id=row_id, platform="console", claimed_by=who, lease_until=leases[who],
+            message=Outgoing("channel", "table", who).to_record())
+            for row_id, who in ((1, "mine"), (2, "mine"), (3, "other"), (4, "lapsed")))
+
+    async def confirm(row_id: int) -> bool:
+        return await core.store_sync(lambda c: outbox.confirm(c, "mine", row_id))
+    assert [await confirm(row_id) for row_id in (1, 3, 4, 5)] == [True, False, True, False]
+    assert await _claims_of(core) == {1: "mine", 2: "mine", 3: "other", 4: "mine"}
+
+
+async def test_a_claim_that_cannot_be_confirmed_is_not_held() -> None:
+    async def broken(work: Any) -> Any:
+        raise OSError("database gone")
+    claims = outbox.Claims("me", broken)
+    assert await claims.holds(1) is False
+
+
+async def test_claims_keep_being_renewed_while_rows_come_during_a_renewal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A renewal that found no row stops renewing only if no row was claimed
+    meanwhile."""
+    monkeypatch.setattr(outbox, "RENEW_EVERY", 0.01)
+    renewals: list[int] = []
+
+    async def transaction(work: Any) -> int:
+        renewals.append(1)
+        if len(renewals) == 1:
+            claims.claimed()  # a reply stored while the first renewal ran
+        return 0  # …but no row held when it looked
+    claims = outbox.Claims("me", transaction)
+    claims.claimed()
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if len(renewals) >= 2:
+            break
+    await asyncio.sleep(0.05)  # no third: the second found nothing, and nothing came
+    assert len(renewals) == 2
+    await claims.close()  # its release
+    assert len(renewals) == 3
+
+
+def _statements(core: Core, renewals_only: bool = False) -> list[str]:
+    """The statements ``core`` runs from now on (only the renewals of its claims)."""
+    seen: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if not renewals_only or (statement.startswith("UPDATE outbox SET claimed_by")
+                                 and statement.endswith("WHERE outbox.claimed_by = ?")):
+            seen.append(statement)
+    for engine in engines(core):
+        event.listen(engine, "before_cursor_execute", count)
+    return seen
+
+
+async def _lease(core: Core, row_id: int | None) -> datetime:
+    async with core.sessions() as session:
+        return await session.scalar(select(OutboxMessage.lease_until).where(
+            OutboxMessage.id == row_id))
+
+
+async def test_a_reply_this_core_stored_is_held_from_memory_and_its_claim_renewed(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core that stored a reply sends it: it answers :meth:`Core.holds` without a
+    database round trip while its lease surely runs, renews the lease every
+    RENEW_EVERY seconds (a failed renewal is tried again), and stops once it holds
+    no row."""
+    monkeypatch.setattr(outbox, "RENEW_EVERY", 0.05)
+    before = time.monotonic()
+    [out] = await core.handle(Incoming("console", "t", "u", ".r 1d6", "u"))
+    after = time.monotonic()
+    first = core.claims.valid_until
+    assert before + outbox.LEASE - outbox.MARGIN <= first <= after + outbox.LEASE - outbox.MARGIN
+    seen = _statements(core)
+    assert await core.holds(out) is True
+    assert seen == []  # from memory
+
+    failed: list[str] = []
+
+    def fail_once(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.startswith("UPDATE outbox SET claimed_by") and not failed:
+            failed.append(statement)
+            raise OSError("disk gone")
+    event.listen(core.writer.sync_engine, "before_cursor_execute", fail_once)
+    leases = [await _lease(core, out.outbox_id)]
+    for _ in range(200):  # a busy machine: up to 10 s
+        await asyncio.sleep(0.05)
+        lease = await _lease(core, out.outbox_id)
+        if lease > leases[-1]:
+            leases.append(lease)
+        if len(leases) == 3:
+            break
+    assert len(failed) == 1 and len(leases) == 3  # renewed twice after a failed try
+    renewed = core.claims.valid_until
+    assert first < renewed <= time.monotonic() + outbox.LEASE - outbox.MARGIN
+    assert await core.holds(out) is True
+
+    await core.delivered(out)
+    await core.flush_acks()  # the row is gone: the next renewal holds none, and stops
+    await asyncio.sleep(0.3)
+    renewals = _statements(core, renewals_only=True)
+    await asyncio.sleep(0.3)
+    assert renewals == []
+
+
+async def test_claims_are_trusted_until_lease_minus_margin_after_they_began() -> None:
+    async def transaction(work: Any) -> int:
+        return 0
+    claims = outbox.Claims("me", transaction)
+    claims.claimed(since=100.0)
+    assert claims.valid_until == 100.0 + outbox.LEASE - outbox.MARGIN
+    await claims.close()
+    before = time.monotonic()
+    claims.claimed()
+    assert before + outbox.LEASE - outbox.MARGIN <= claims.valid_until \
+        <= time.monotonic() + outbox.LEASE - outbox.MARGIN
+    await claims.close()
+
+
+async def test_a_take_claims_every_free_row_of_its_platform_with_a_dead_ones(
+        core: Core) -> None:
+    """Free: never claimed, a lease past, or a claimant known dead — all three taken in
+    one go; a live claimant's row and another platform's free row stay as they are."""
+    me = outbox.process_name().split("|")
+    if not me[1]:
+        pytest.skip("no boot id or PID namespace on this system")
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    dead = "|".join([*me[:3], done, "12345", "nonce"])
+    now = datetime.now(UTC).replace(tzinfo=None)
+    later, past = now + timedelta(minutes=5), now - timedelta(minutes=5)
+    rows = [(1, "console", None, None), (2, "console", "gone", past),
+            (3, "console", dead, later), (4, "console", "alive", later),
+            (5, "qq", None, None)]
+    async with core.sessions() as session, session.begin():
+        session.add_all(OutboxMessage(
+            id=row_id, platform=platform, claimed_by=who, lease_until=lease,
+            message=Outgoing("channel", "table", str(row_id)).to_record())
+            for row_id, platform, who, lease in rows)
+    assert [o.text for o in await core.undelivered("console")] == ["1", "2", "3"]
+    mine = core.claims.claimant
+    assert await _claims_of(core) == {1: mine, 2: mine, 3: mine, 4: "alive", 5: None}
+
+
+async def test_taken_rows_are_trusted_from_when_the_take_began() -> None:
+    async def slow_take(work: Any) -> list[tuple[int, dict[str, Any]]]:
+        await asyncio.sleep(0.2)
+        return [(1, {})]
+    claims = outbox.Claims("me", slow_take)
+    before = time.monotonic()
+    assert await claims.take("console") == [(1, {})]
+    began = claims.valid_until - (outbox.LEASE - outbox.MARGIN)
+    assert before <= began < before + 0.1
+    await claims.close()
+
+
+def test_a_stored_reply_keeps_every_field_and_gets_its_id() -> None:
+    """`Outgoing.stored_as` names each field (faster than `dataclasses.replace`, for
+    every reply the writer stores): it must agree with `replace` on every field."""
+    out = Outgoing("private", "c", "text", user="u", data={"k": 1}, secret=True,
+                   notify=("v",), block=True, attachment=Attachment("a.txt", b"x"),
+                   player_private=True, log_summary="summary")
+    assert out.stored_as(7) == replace(out, outbox_id=7)
+    assert {f.name for f in fields(Outgoing)} == {
+        "to", "channel", "text", "user", "data", "secret", "notify", "block", "attachment",
+        "player_private", "log_summary", "outbox_id"}

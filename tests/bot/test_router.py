@@ -149,6 +149,14 @@ def test_a_table_registers_every_name_of_a_command_case_insensitively() -> None:
     assert table.find("zq") is short
 
 
+def test_a_command_registered_as_rebinding_says_so() -> None:
+    table = router.CommandTable("mutx")
+    table.command("zrebind", rebinds=True)(_noop)
+    table.command("zstay")(_other)
+    assert [(c.names, c.rebinds) for c in table.commands()] == [
+        (("zrebind",), True), (("zstay",), False)]
+
+
 def test_find_strips_the_prefix_in_front_only() -> None:
     help_cmd = ROUTER.common.find("help")
     assert help_cmd is not None

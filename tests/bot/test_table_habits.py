@@ -3,6 +3,8 @@ name characters, `.nn` nicknames, Chinese command names, sheets for the GM."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support import Table
 
 
@@ -98,3 +100,19 @@ async def test_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:
     # short words, other bots' commands and chatter stay silent
     for line in (".ob", ".jrrp", ".coc7", ".rabbit", ".passive", ".hello world", "...", ".bot on"):
         assert await table.say("u", line) == [], line
+
+
+@pytest.mark.parametrize(("system", "shown", "other"), [
+    ("ace", "力量 6 敏捷 5 體質 4", "觀察"),
+    ("ap20+v6", "力量 14 敏捷 12 生命 18", "觀察"),
+    ("plurk", "觀察 5 靈巧 12", "力量"),
+])
+async def test_st_help_names_the_tables_own_stats(
+        table: Table, system: str, shown: str, other: str) -> None:
+    """Issue 24: `.help st` at an ace table showed plurk's stats."""
+    await table.text("gm", f".system {system}")
+    usage = await table.text("gm", ".help st")
+    assert shown in usage and other not in usage
+    listed = [line for out in await table.say("gm", ".help all") for line in out.text.split("\n")
+              if line.startswith(".st ")]
+    assert len(listed) == 1 and shown in listed[0] and other not in listed[0]

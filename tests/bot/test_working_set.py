@@ -7,7 +7,7 @@ and the bounds of what is kept. Each test is a few milliseconds."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import pytest
@@ -447,3 +447,15 @@ def test_a_copied_table_and_sheet_share_nothing_mutable() -> None:
     copied = copy_sheet(sheet)
     copied.stats["bag"].append("lamp")
     assert sheet.stats == {"bag": ["rope"]}
+
+
+def test_a_copy_keeps_every_field() -> None:
+    """`copy_table` and `copy_sheet` name each field (faster than
+    `dataclasses.replace`): a field added to the records must be added to them too."""
+    table = Table(7, "p", "t", "coc", "en", "d100", [Gm("gm", "GM")])
+    sheet = Sheet(3, 7, "u", "n", True, {"hp": 5})
+    assert copy_table(table) == table and copy_sheet(sheet) == sheet
+    assert [f.name for f in fields(Table)] == [
+        "id", "platform", "channel_key", "system", "locale", "default_die", "gms"]
+    assert [f.name for f in fields(Sheet)] == [
+        "id", "channel_id", "owner", "name", "active", "stats"]

@@ -731,6 +731,17 @@ async def test_a_failed_command_alone_in_its_batch_holds_no_lock(
         await core.close()
 
 
+async def test_a_refused_command_alone_in_its_batch_ends_it_quietly(
+        core: Core, caplog: pytest.LogCaptureFixture) -> None:
+    """Its empty batch is rolled back as any transaction is: nothing to log."""
+    await Table(core).text("alice", ".st 力量 1")
+    with caplog.at_level(logging.DEBUG, logger="bot.store.writer"):
+        assert await Table(core).text("alice", ".pc switch 無名") == \
+            "⚠ 找不到名為「無名」的角色。"
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.store.writer"] == []
+    assert await Table(core).text("alice", ".st 力量 2") == "alice 的數值已更新：力量:1→2"
+
+
 async def test_after_a_failed_commit_the_next_batches_still_see_other_processes(
         settings: Settings, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
@@ -759,6 +770,36 @@ async def test_after_a_failed_commit_the_next_batches_still_see_other_processes(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_after_a_failed_commit_a_command_with_a_message_id_is_run(
+        any_settings: Settings) -> None:
+    """The failed batch's connection is closed and its message ids are forgotten with
+    it: its command, sent again, is run, and so is the next one (on PostgreSQL the
+    old connection's lock on ``store_epoch`` would hold them forever); the working set
+    is dropped once, not again by the next batch."""
+    def disk_error(*_args: Any) -> None:
+        raise OperationalError("COMMIT", {}, sqlite3.OperationalError("disk I/O error"))
+
+    def said(text: str, message_id: str) -> Incoming:
+        return Incoming("console", "table", "alice", text, "alice", message_id=message_id)
+    core = await Core.open(any_settings)
+    try:
+        await core.handle(said(".st 觀察 5", "m0"))  # the sheet exists: no write at once
+        cleared = core.writer.cache.cleared
+        event.listen(core.writer.sync_engine, "commit", disk_error)
+        try:
+            assert [o.text for o in await core.handle(said(".st 觀察 6", "m1"))] == [
+                INTERNAL]
+        finally:
+            event.remove(core.writer.sync_engine, "commit", disk_error)
+        outs = await asyncio.wait_for(core.handle(said(".st 觀察 6", "m1")), 20)
+        assert [o.text for o in outs] == ["alice 的數值已更新：觀察:5→6"]
+        outs = await asyncio.wait_for(core.handle(said(".st 觀察 7", "m2")), 20)
+        assert [o.text for o in outs] == ["alice 的數值已更新：觀察:6→7"]
+        assert core.writer.cache.cleared == cleared + 1
+    finally:
+        await core.close()
 
 
 # ------------------------------------------------------------------ durability

@@ -5,6 +5,7 @@ changing nothing."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from sqlalchemy import insert, select
 from bot import systems
 from bot.core import Core
 from bot.store.models import Channel, ChannelState
+from bot.systems.plurk_trpg.commands.points import ap_data
 from bot.systems.plurk_trpg.documents import (
     ACTION_POINTS,
     BATTLE,
@@ -293,6 +295,8 @@ async def test_an_old_table_plays_on(core: Core) -> None:
         await _store(core, key, data)
     ap = await table.say("alice", ".ap")
     assert ap[0].data == {"kind": "plurk_ap", **OLD_AP}
+    pool = plurk.ApPool(3, {"observe": 2, "開鎖": 4})
+    assert ap_data(pool) == {"kind": "plurk_ap", **asdict(pool)}
     fatal = await table.say("keeper", ".fatal")
     assert fatal[0].text.splitlines()[1] == "#1 鮑伯：體力 3，損失 9"
     assert fatal[0].data == {"kind": "plurk_fatal_list", "events": OLD_FATAL["events"]}
