@@ -185,10 +185,7 @@ def contest_text(ctx: Context, contest: combat.Contest, *, hide_a: bool = False,
                  cmp=">" if contest.win else "≤")
 
 
-def hp_text(ctx: Context, name: str, before: int, after: int, band: str | None = None) -> str:
-    """``狼人 生命 70→55``; a veiled enemy's health ``band`` in place of its numbers."""
-    if band is not None:
-        return ctx.t("ace.hp.band", name=name, band=band)
+def hp_text(ctx: Context, name: str, before: int, after: int) -> str:
     key = "ace.hp.dead" if after <= 0 < before else "ace.hp.change"
     if before <= 0:
         key = "ace.hp.already"

@@ -29,6 +29,11 @@ def band_of(ctx: Context, who: Someone, fight: Fight) -> str:
     return band_text(ctx, band(who.hp, who.max_hp, who.life(fight)))
 
 
+def band_line(ctx: Context, who: Someone, fight: Fight) -> str:
+    """``狼人：重傷`` — a veiled enemy's HP as the channel reads it."""
+    return ctx.t("ace.hp.band", name=who.name, band=band_of(ctx, who, fight))
+
+
 def shown(ctx: Context, involved: list[Someone], public: str, public_data: dict[str, Any],
           secret: str, secret_data: dict[str, Any]) -> list[Outgoing]:
     """``secret`` in the channel, unless a veiled enemy is ``involved``: then the

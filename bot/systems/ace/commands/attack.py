@@ -41,7 +41,7 @@ from bot.systems.ace.text import (
     readable,
     word,
 )
-from bot.systems.ace.veil import band_of, shown, veiled
+from bot.systems.ace.veil import band_line, shown, veiled
 from bot.systems.ace.words import ASSASSINATE, KINDS, LETHAL, PARTS, REFLEXES, any_of, lookup
 from rules.systems.ace import combat, mark, stealth
 from rules.systems.ace import fight as rules_fight
@@ -175,8 +175,8 @@ def landed_text(ctx: Context, target: Someone, change: combat.HpChange | None,
     """The target's HP after the blow, or — ``hide`` — its health band (``""``: unhurt)."""
     if change is None:
         return ""
-    return hp_text(ctx, target.name, change.before, change.after,
-                   band_of(ctx, target, fight) if hide else None)
+    return band_line(ctx, target, fight) if hide else \
+        hp_text(ctx, target.name, change.before, change.after)
 
 
 def attack_text(ctx: Context, spec: combat.AttackSpec, result: combat.AttackResult,
@@ -319,8 +319,7 @@ async def area(ctx: Context) -> list[Outgoing]:
         hp = landed_text(ctx, target, change, fight, False)
         lines.append(f"{line}{ctx.t('ace.bar')}{hp}" if hp else line)
         # a veiled enemy's avoidance (敏捷 / 體質 + 基本步法) and HP are the GM's
-        public.append(hp_text(ctx, target.name, 0, 0, band_of(ctx, target, fight))
-                      if veiled(ctx, target) else lines[-1])
+        public.append(band_line(ctx, target, fight) if veiled(ctx, target) else lines[-1])
     return shown(ctx, targets, "\n".join(public), data("area", names=[t.name for t in targets]),
                  "\n".join(lines), data("area", results=results))
 
@@ -353,7 +352,6 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     if hp:
         text = f"{text}{ctx.t('ace.bar')}{hp}"
     # a veiled enemy's resistance, toughness and HP are the GM's: its band in the channel
-    public = ctx.t("ace.dmg.public", line=hp_text(ctx, target.name, 0, 0,
-                                                 band_of(ctx, target, fight)))
+    public = ctx.t("ace.dmg.public", line=band_line(ctx, target, fight))
     return shown(ctx, [target], public, data("damage", name=target.name), text,
                  data("damage", result=result, hp_before=before, hp_after=target.hp))
