@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot import systems
 from bot.context import Context, Services
 from bot.dice_replay import DiceReplay
 from bot.documents import DamagedDocument
@@ -202,6 +203,13 @@ class Dispatcher:
         if found is None:
             owners = self.router.owners_of(body)
             name = next(iter(owners.values())).names[0] if owners else body[:20]
+            base = channel.system.split("+")[0]
+            layer = next((o for o in owners if (p := systems.get(o)) is not None
+                          and base in p.layer_of), None)
+            if layer is not None:  # a layer the channel's base plays: say how to add it
+                raise CommandError("core.error.other_system_layer", command=f".{name}",
+                                   owners=list(owners), system=channel.system, base=base,
+                                   layer=layer, name=f".{owners[layer].names[0]}")
             raise CommandError("core.error.other_system", command=f".{name}",
                                owners=list(owners), system=channel.system)
         return found

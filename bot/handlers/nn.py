@@ -7,41 +7,15 @@ without a sheet — the GM, a guest rolling a die — is named by their nickname
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from bot.context import Context
-from bot.documents import Doc
 from bot.errors import CommandError
 from bot.handlers.pc import check_name
+from bot.kits.acting import NICKNAMES
 from bot.messages import Outgoing
 from bot.normalize import normalize, strip_prefix
 from bot.router import command
 
 CLEAR = ("del", "clear", "rm", "刪除", "删除")
-
-
-@dataclass
-class Nicknames:
-    """The nicknames of one table's players."""
-
-    names: dict[str, str] = field(default_factory=dict)
-    """user → nickname"""
-
-
-NICKNAMES = Doc("core.nicknames", Nicknames, Nicknames)
-
-
-async def nickname(ctx: Context, user: str | None = None) -> str | None:
-    return (await ctx.uow.load(NICKNAMES)).names.get(user or ctx.user)
-
-
-async def acting_name(ctx: Context) -> str:
-    """Who acts in a reply: the speaker's active character, else their nickname, else
-    their display name."""
-    character = await ctx.uow.active_sheet(ctx.user)
-    if character is not None:
-        return character.name
-    return await nickname(ctx) or ctx.name
 
 
 def typed_with_arguments(ctx: Context) -> bool:

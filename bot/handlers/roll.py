@@ -6,7 +6,7 @@ import re
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.nn import acting_name
+from bot.kits.acting import acting_name
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command

@@ -166,9 +166,12 @@ async def st(ctx: Context) -> list[Outgoing]:
             new = old + number
         else:
             new = number
+        stored = character.stats.get(name)
         taken = await guarded(ctx, character, name, old, new)
         if taken is not None:  # a rule event (e.g. a fatal loss) instead of a plain write
             events.extend(taken)
+            if character.stats.get(name) != stored:  # the system wrote its own value (a cap)
+                stats[name] = character.stats[name]
             continue
         stats[name] = new
         changes.append(f"{name}:{old}→{new}" if old is not None else f"{name}:{new}")

@@ -97,3 +97,11 @@ def life_words(ctx: Context) -> tuple[tuple[Life, str], ...]:
     """The reader's word for every state but active: the key of the map picture's
     legend (``bot.kits.field_picture.FieldView.life_words``)."""
     return tuple((life, life_text(ctx, life)) for life in Life if life is not Life.ACTIVE)
+
+
+def with_skipped(ctx: Context, line: str, fallen: Iterable[tuple[str, Life]]) -> str:
+    """``line`` followed on the same line by :func:`skipped_line` — with the space
+    between that the reader's language writes there (English) or none (中文) — or
+    ``line`` alone when the turn passed over nobody."""
+    skipped = skipped_line(ctx, fallen)
+    return f"{line}{ctx.t('encounter.turn.gap')}{skipped}" if skipped else line

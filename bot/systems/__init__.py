@@ -33,7 +33,8 @@ SheetGuard = Callable[["Context", "Sheet", str, "int | None", int],
                       Awaitable["list[str] | None"]]
 """Called by `.st` before it writes a value: None lets the write happen; a list of
 reply lines means the system took the change over (a loss that the system's
-rules make an event of its own)."""
+rules make an event of its own, or a value it wrote itself — a bound); raising
+``CommandError`` refuses the change."""
 
 
 @dataclass(frozen=True)

@@ -441,10 +441,12 @@ async def test_ap20_v6_without_a_gm_a_players_fighter_is_their_own(table: Table)
     await table.text("p1", ".init add 哥布林 hp=12 init=3")
     await table.text("p1", ".place 哥布林 C3")
     before = await snapshot(table.core)
-    for command in (".ap set 艾莉絲 0", ".dmg 艾莉絲 5", ".init remove 艾莉絲",
-                    ".shove 艾莉絲 C1", ".fatigue 艾莉絲 5"):
+    for command in (".ap set 艾莉絲 0", ".dmg 艾莉絲 5", ".shove 艾莉絲 C1",
+                    ".fatigue 艾莉絲 5"):
         assert await table.text("p2", command) == \
             "⚠ 只有 艾莉絲 的玩家或 GM 能替 艾莉絲 行動。", command
+    assert await table.text("p2", ".init remove 艾莉絲") == (
+        "⚠ 只有 艾莉絲 的玩家或 GM 能讓 艾莉絲 離開戰鬥。")
     assert await snapshot(table.core) == before
     # the player for their own fighter, anyone for a GM-run one, a GM for everyone's
     assert await table.text("p1", ".ap set 艾莉絲 2") == "艾莉絲 的行動力設為 2（原 6）"

@@ -16,7 +16,7 @@ from bot.documents import Doc
 from bot.gamelog import book
 from bot.gamelog.book import Line
 from bot.handlers.campaign import INVITES
-from bot.handlers.nn import NICKNAMES, Nicknames
+from bot.kits.acting import NICKNAMES, Nicknames
 from bot.records import Gm, Log, Sheet, Table
 from bot.store import statements as sql
 from bot.store.working_set import (

@@ -32,7 +32,7 @@ from adapters.config import Settings
 from bot.context import Context
 from bot.core import Core
 from bot.errors import CommandError
-from bot.handlers.nn import NICKNAMES
+from bot.kits.acting import NICKNAMES
 from bot.messages import Incoming, Outgoing
 from bot.routes import router as routes
 from bot.store import statements as sql

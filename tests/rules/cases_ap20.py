@@ -132,6 +132,9 @@ def _step(combat: A.Combat | None, src: ScriptedSource, do: str, args: dict[str,
                                  if k in args})
     if do == "remove":
         return A.remove(combat, args["name"]), None
+    if do == "leave":
+        lives = {name: Life(life) for name, life in args.get("lives", {}).items()}
+        return A.leave(combat, args["name"], lives)
     if do == "set":
         return A.update(combat, args["name"], **args["changes"]), None
     if do == "check_turn":

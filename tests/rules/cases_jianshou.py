@@ -66,11 +66,12 @@ def op_deck(src: ScriptedSource, i: dict[str, Any]) -> Any:
     cards = list(i.get("cards", [])) + [_filler(f"填{n}") for n in range(i.get("pad", 0))]
     data: Any = cards
     if "name" in i or i.get("table"):  # {"name", "cards"} rather than a bare list
-        data = {"cards": cards, **({"name": i["name"]} if "name" in i else {})}
+        data = {"cards": cards, **({"name": i["name"]} if "name" in i else {}),
+                **i.get("labels", {})}
     if "raw" in i:
         data = i["raw"]
     deck = J.parse_deck_text(data) if isinstance(data, str) else J.parse_deck(data)
-    return {"size": deck.size, "name": deck.name,
+    return {"size": deck.size, "name": deck.name, "labels": dict(deck.labels),
             "cards": {c.name: J.card_json(c) for c in deck.cards}}
 
 
@@ -85,6 +86,7 @@ def op_sample(src: ScriptedSource, i: dict[str, Any]) -> Any:
     for card in deck.cards:
         copies[card.kind] = copies.get(card.kind, 0) + card.copies
     return {"size": deck.size, "names": len(deck.cards), "kinds": copies,
+            "labels": dict(deck.labels),
             "max_copies": max(c.copies for c in deck.cards),
             "roundtrip": J.parse_deck(json.loads(json.dumps(J.deck_json(deck)))) == deck}
 
@@ -184,7 +186,7 @@ def _step(game: J.Game, src: ScriptedSource, do: str, a: dict[str, Any]) -> tupl
     if do == "transfer":
         return J.transfer(game, a["user"], a["target"], a["amount"])
     if do == "discard":
-        return J.discard(game, a["user"], tuple(a["cards"]))
+        return J.discard(game, a["user"], tuple(a["cards"]), a.get("ending", False))
     if do == "end":
         return J.end_turn(game, a["user"])
     if do == "resign":

@@ -73,7 +73,7 @@ def test_a_fallen_enemy_dies_of_the_next_blow_that_hurts_it() -> None:
     battle, second = P.apply_damage(battle, "Ghoul", 1)
     assert second.killed and battle.get("Ghoul").life is Life.DEAD
     assert refusal(lambda: P.apply_damage(battle, "Ghoul", 3)) == \
-        ("encounter.dead", {"name": "Ghoul"})
+        ("plurk.target_dead", {"name": "Ghoul"})  # about the target, not the one acting
     assert refusal(lambda: P.wake(battle, "Ghoul")) == ("encounter.dead", {"name": "Ghoul"})
 
 
@@ -93,3 +93,23 @@ def test_hp_stays_within_zero_and_the_hp_it_entered_with() -> None:
     assert (lowered.hp, lowered.hp_max) == (5, 5)  # a lower maximum lowers the HP
     unknown = P.update_combatant(battle, "Orc", hp_max=None, hp=30).get("Orc")
     assert unknown.hp == 30  # a battle stored before issue 24 knows no maximum
+
+
+def test_a_knock_out_on_the_unconscious_rolls_no_check_and_keeps_its_turns() -> None:
+    """Issue 24 (decided, docs/decisions.md): the unconscious cannot resist — no 體質
+    check, no new 3D6, it stays out for the turns it still had; the blow deals 1."""
+    start = _battle()
+    out = replace(start.get("Orc"), unconscious=4)
+    battle = replace(start, combatants=(start.get("Ann"), out, start.get("Ghoul")))
+    battle, event = P.knock_out(battle, strict_dice([]), "Orc", 6, kind="unarmed")
+    assert (event.knock_out.already, event.knock_out.check, event.knock_out.damage) == \
+        (True, None, 1)
+    assert (battle.get("Orc").unconscious, battle.get("Orc").hp) == (4, 7)
+
+
+def test_an_actor_who_falls_on_its_own_turn_passes_it_named_as_passed_over() -> None:
+    battle = P.update_combatant(_battle(), "Ann", dead=True)  # Ann's turn
+    battle, event = P.pass_fallen(battle)
+    assert event is not None and (event.reason, event.current, event.skipped) == \
+        ("fallen", "Orc", ("Ann",))
+    assert P.pass_fallen(battle) == (battle, None)  # Orc stands: nothing to pass

@@ -328,7 +328,7 @@ def test_pl5_san_loss_over_the_dice_limit_names_the_limit() -> None:
 
 
 def test_the_package_exports_what_the_old_module_did() -> None:
-    assert len(P.__all__) == len(set(P.__all__)) == 120  # + life_of, require_target (issue 24)
+    assert len(P.__all__) == len(set(P.__all__)) == 121  # + life_of, require_target, pass_fallen
     assert all(hasattr(P, name) for name in P.__all__)
     from rules.dice import FlatTerm
 

@@ -23,6 +23,7 @@ from bot.router import CommandTable
 from bot.systems import SystemPlugin
 from bot.systems.ap20 import commands
 from bot.systems.ap20.documents import DOCUMENTS
+from bot.systems.ap20.sheet import hp_on_the_sheet
 from bot.systems.ap20.state import charge_hook, roster_hook
 from rules.systems import ap20 as rules
 
@@ -31,6 +32,7 @@ PLUGIN = SystemPlugin(
     commands=CommandTable.collect("ap20", commands),
     verbs={"check": "ra", "initiative": "init"},
     help_first=("init", "ap", "atk", "save"),
+    sheet_guard=hp_on_the_sheet,
     documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),
     hooks={ROSTER: roster_hook, CHARGE: charge_hook},

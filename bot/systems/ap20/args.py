@@ -66,3 +66,14 @@ def may_speak_for(ctx: Context, owner: str | None) -> bool:
     """The player speaks for their own fighter, a GM for anyone; in a channel without
     GMs anyone for a GM-run fighter, never for another player's (issue 22)."""
     return may_act_for(ctx, owner)
+
+
+def require_speaker(ctx: Context, name: str, owner: str | None, *, leaving: bool = False
+                    ) -> None:
+    """Refuse a speaker who may not speak for the fighter ``name`` (:func:`may_speak_for`),
+    saying whose it is — a GM-run one is the GMs' — and what was refused: acting, or
+    taking it out of the fight (``leaving``)."""
+    if may_speak_for(ctx, owner):
+        return
+    key = "not_yours" if owner is not None else "gms_own"
+    raise CommandError(f"ap20.error.{key}{'_remove' if leaving else ''}", name=name)

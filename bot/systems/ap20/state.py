@@ -15,7 +15,7 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
 from bot.names import fold
-from bot.systems.ap20.args import ECHO, may_speak_for
+from bot.systems.ap20.args import ECHO, may_speak_for, require_speaker
 from bot.systems.ap20.documents import COMBAT
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
@@ -170,8 +170,7 @@ async def actor(ctx: Context, combat: Combat, named: str | None) -> Fighter:
     speaker's own fighter, else — for a GM — the fighter whose turn it is."""
     if named:
         fighter = find(combat, named)
-        if not may_speak_for(ctx, fighter.owner):
-            raise CommandError("ap20.error.not_yours", name=fighter.name)
+        require_speaker(ctx, fighter.name, fighter.owner)
         return fighter
     mine = await own_fighter(ctx, combat)
     if mine is not None:

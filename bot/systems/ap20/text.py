@@ -32,14 +32,24 @@ def comparison(hit: bool, total: int, bar: int) -> str:
     return "vs" if hit else "<"
 
 
+def ordinal(ctx: Context, n: int) -> str:
+    """A place in the order in the reader's words (English 1st, 2nd, 3rd, 4th, 11th)."""
+    last = "other" if n % 100 in (11, 12, 13) else {1: "first", 2: "second",
+                                                     3: "third"}.get(n % 10, "other")
+    return ctx.t(f"ap20.ordinal.{last}", n=n)
+
+
 def term(ctx: Context, name: str, value: int) -> str:
     """One named addend of a labelled sum: `` + 敏捷 3`` / `` − 敏捷 1``."""
     return ctx.t("ap20.sum.plus" if value >= 0 else "ap20.sum.minus", name=name,
                  value=abs(value))
 
 
-def flags_text(ctx: Context, fighter: Fighter) -> str:
-    shown = [f for f in fighter.flags if f != "dead"]
+def flags_text(ctx: Context, fighter: Fighter, hp: int | None = None) -> str:
+    """The states the life state does not already say: 死亡 never, 失能 not beside the
+    倒下 of a fighter at 0 HP."""
+    down = hp is not None and hp <= 0
+    shown = [f for f in fighter.flags if f != "dead" and not (down and f == "incapacitated")]
     if not shown:
         return ""
     return ctx.t("ap20.fight.flags", flags=ctx.t("ap20.sep").join(
@@ -73,12 +83,18 @@ async def health_text(ctx: Context, fighter: Fighter, *, secret: bool = False) -
 
 async def fighter_line(ctx: Context, combat: Combat, index: int, *,
                        secret: bool = False) -> str:
+    """One fighter of the order: its action points unless it is dead or they are the
+    GMs' (an unrevealed enemy's, unless ``secret``)."""
     fighter = combat.fighters[index]
     mark = "▶" if combat.started and index == combat.current else "  "
+    dead = await life_of(ctx, fighter) is Life.DEAD
+    ap = "" if dead or (numbers_hidden(ctx, fighter) and not secret) else ctx.t(
+        "ap20.fight.ap_part", ap=fighter.ap, ap_max=fighter.ap_max)
     return ctx.t("ap20.fight.line", mark=mark, n=index + 1, name=fighter.name,
-                 init=fighter.initiative, ap=fighter.ap, ap_max=fighter.ap_max,
+                 init=fighter.initiative, ap=ap,
                  hp=await health_text(ctx, fighter, secret=secret),
-                 side=label(ctx, "side", fighter.side), flags=flags_text(ctx, fighter))
+                 side=label(ctx, "side", fighter.side),
+                 flags=flags_text(ctx, fighter, (await numbers(ctx, fighter)).get("hp")))
 
 
 async def fight_text(ctx: Context, combat: Combat, *, secret: bool = False) -> str:
@@ -111,10 +127,12 @@ def stat_block(ctx: Context, fighter: Fighter) -> str:
 
 
 def turn_text(ctx: Context, turn: Turn, combat: Combat) -> str:
+    """Whose turn it is, with its action points unless they are the GMs'."""
     fighter = combat.get(turn.current)
     key = "ap20.fight.new_round" if turn.new_round else "ap20.fight.turn"
-    return ctx.t(key, round=turn.round, name=turn.current, ap=turn.ap_after,
-                 ap_max=fighter.ap_max)
+    points = "" if numbers_hidden(ctx, fighter) else ctx.t(
+        "ap20.fight.turn_ap", ap=turn.ap_after, ap_max=fighter.ap_max)
+    return ctx.t(key, round=turn.round, name=turn.current, points=points)
 
 
 def initiative_detail(ctx: Context, raw: int, modifier: int, bonus: int,

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot.context import Context
-from bot.kits.encounter import life_text, ping, skipped_line
+from bot.kits.encounter import life_text, ping, with_skipped
 from bot.messages import Outgoing
 from bot.systems.jianshou.documents import GAME
 from rules.errors import RuleError
@@ -37,6 +37,11 @@ def label(ctx: Context, card: js.Card) -> str:
     """A card's name for this reader: its label in the reader's language if the deck
     gives one, else its name."""
     return card.labels.get(ctx.locale) or card.name
+
+
+def deck_label(ctx: Context, deck: js.Deck) -> str:
+    """A deck's name for this reader, as :func:`label` for a card."""
+    return deck.labels.get(ctx.locale) or deck.name
 
 
 def card_label(ctx: Context, game: js.Game, name: str) -> str:
@@ -163,9 +168,9 @@ def player_line(ctx: Context, game: js.Game, seat: int, p: js.Player) -> str:
                                level=a.level) for a in p.arts)
     gear = sep(ctx).join(card_label(ctx, game, c) for c in p.equipment)
     team = ctx.t("jianshou.status.team", team=p.team) if p.team else ""
-    if p.defeated:  # the fallen marked with their state (dead, or gone: resigned)
-        return ctx.t("jianshou.status.out", seat=seat, name=p.name, team=team,
-                     life=life_text(ctx, p.life))
+    if p.defeated:  # the fallen marked with their state: 💀 dead, 🚪 gone (resigned, kicked)
+        return ctx.t(f"jianshou.status.out_{p.life.value}", seat=seat, name=p.name,
+                     team=team, life=life_text(ctx, p.life))
     extra = "".join(part for part in (
         ctx.t("jianshou.status.arts", arts=arts) if arts else "",
         ctx.t("jianshou.status.gear", gear=gear) if gear else ""))
@@ -202,9 +207,10 @@ def turn_start_lines(ctx: Context, game: js.Game, starts: Iterable[js.TurnStart]
         if s.defeated:
             lines.append(ctx.t("jianshou.turn.deck_out", name=name))
             continue
-        passed = skipped_line(ctx, ((name_of(game, u), game.player(u).life) for u in s.skipped))
-        lines.append(ctx.t("jianshou.turn.start", round=s.round, name=name, gained=s.gained,
-                           neili=s.neili, drew=s.drew, hand=s.hand, deck=s.deck) + passed)
+        lines.append(with_skipped(ctx, ctx.t(
+            "jianshou.turn.start", round=s.round, name=name, gained=s.gained, neili=s.neili,
+            drew=s.drew, hand=s.hand, deck=s.deck),
+            ((name_of(game, u), game.player(u).life) for u in s.skipped)))
         if game.status == "play" and game.players[game.first].user == s.user \
                 and game.player(s.user).turns == 0:
             lines.append(ctx.t("jianshou.turn.first_no_attack"))
@@ -237,8 +243,9 @@ def effects_text(ctx: Context, game: js.Game, card: js.Card, effects: js.Effects
     """What a used item or an event did, in the order the card lists its effects."""
     parts = []
     for key in card.effect:
-        if key == "heal":
-            parts.append(ctx.t("jianshou.effects.heal", value=effects.heal, hp=effects.hp))
+        if key == "heal":  # at full HP the card still goes (docs/decisions.md, issue 24)
+            parts.append(ctx.t("jianshou.effects.heal" if effects.heal else
+                               "jianshou.effects.heal_full", value=effects.heal, hp=effects.hp))
         elif key == "neili":
             parts.append(ctx.t("jianshou.effects.neili", value=effects.neili_gain,
                                neili=effects.neili))

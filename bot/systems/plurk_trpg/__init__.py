@@ -26,7 +26,7 @@ from pathlib import Path
 from bot.router import CommandTable
 from bot.systems import SystemPlugin
 from bot.systems.plurk_trpg import commands
-from bot.systems.plurk_trpg.commands.points import fatal_losses_on_the_sheet
+from bot.systems.plurk_trpg.commands.points import guard_sheet
 from bot.systems.plurk_trpg.documents import DOCUMENTS
 from rules.systems import plurk_trpg as rules
 
@@ -35,7 +35,7 @@ PLUGIN = SystemPlugin(
     commands=CommandTable.collect("plurk", commands),
     verbs={"check": "ra", "initiative": "battle"},
     help_first=("ra", "rah"),
-    sheet_guard=fatal_losses_on_the_sheet,
+    sheet_guard=guard_sheet,
     documents=DOCUMENTS,
     locales=Path(__file__).with_name("locales"),
 )

@@ -13,7 +13,15 @@ from bot.messages import Outgoing
 from bot.names import fold, visible_name
 from bot.systems.plurk_trpg.battle_args import MAX_VALUE
 from bot.systems.plurk_trpg.battle_state import ARMOR_SPELLINGS, save_battle, stat_spellings
-from bot.systems.plurk_trpg.battle_text import battle_data, hp_text, initiative_line, turn_line
+from bot.systems.plurk_trpg.battle_text import (
+    battle_data,
+    combatant_line,
+    hp_text,
+    initiative_line,
+    kept_from_channel,
+    shows_numbers,
+    turn_line,
+)
 from bot.systems.plurk_trpg.documents import Setup, StoredBattle
 from bot.systems.plurk_trpg.system import CON, DEX, HP
 from bot.unit_of_work import Sheet
@@ -85,6 +93,8 @@ def parse_enemy(text: str) -> dict[str, Any]:
                                field=match["key"], minimum=_MINIMUM[key])
         else:
             values[key] = int(raw)
+    if "hp" not in values:  # an enemy without HP can be hit by nobody (issue 24)
+        raise CommandError("plurk.error.battle.enemy_hp_missing", name=name)
     return values
 
 
@@ -123,17 +133,19 @@ def remember_enemy(setup: Setup, values: dict[str, Any],
     return asked if values["name"] != asked else None
 
 
-def enemy_line(ctx: Context, e: dict[str, Any]) -> str:
-    """One enemy definition with its numbers (BP max from 靈巧 unless given)."""
+def enemy_line(ctx: Context, e: dict[str, Any], *, item: bool = True) -> str:
+    """One enemy definition with its numbers (BP max from 靈巧 unless given): an
+    ``item`` of a list (bulleted), or alone (the answer to `.enemy add`)."""
     entrant = enemy_entrant(e)
     human = entrant.human_like if entrant.human_like is not None else entrant.kind != "enemy"
-    return ctx.t(
+    line = ctx.t(
         "plurk.battle.enemy_line", name=entrant.name, dex=entrant.dex, con=entrant.con,
         hp=hp_text(ctx, entrant.hp), armor=entrant.armor,
         bp=entrant.bp_max if entrant.bp_max is not None else plurk.bp_max_for(entrant.dex),
         kind=ctx.t(f"plurk.battle.kind.{entrant.kind}"),
         human=ctx.t("plurk.battle.human_like") if human else ctx.t("plurk.battle.not_human_like"),
     )
+    return ctx.t("plurk.battle.enemy_item", line=line) if item else line
 
 
 # --------------------------------------------------------------------------- entering
@@ -149,11 +161,18 @@ def enter(ctx: Context, stored: StoredBattle, battle: Battle, entrant: Entrant,
     save_battle(ctx, stored, battle,
                 sheets={character.name: character.id} if character else None)
     newcomer = battle.get(entrant.name)
-    text = ctx.t("plurk.battle.added", line=initiative_line(
-        ctx, battle.index_of(newcomer.name), newcomer))
-    if note:
-        text = f"{note}\n{text}"
-    return [ctx.reply(f"{text}\n{turn_line(ctx, battle)}", battle_data("add", battle))]
+    index = battle.index_of(newcomer.name)
+
+    def text(numbers: bool) -> str:
+        lines = [ctx.t("plurk.battle.added", line=initiative_line(ctx, index, newcomer, numbers))]
+        if numbers:  # the GMs' copy: the newcomer's place with its BP and HP
+            lines.append(combatant_line(ctx, battle, index, True))
+        return "\n".join([*([note] if note else []), *lines, turn_line(ctx, battle)])
+
+    data = battle_data("add", battle)
+    if not shows_numbers(ctx, newcomer):
+        return kept_from_channel(ctx, text(False), text(True), data)
+    return [ctx.reply(text(False), data)]
 
 
 def refuse_second_entry(stored: StoredBattle, character: Sheet) -> None:

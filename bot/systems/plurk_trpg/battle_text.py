@@ -9,9 +9,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.context import Context
-from bot.kits.encounter import band_text, life_text, skipped_line
+from bot.kits.encounter import band_text, for_gms, life_text, ping, with_skipped
 from bot.messages import Outgoing
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
+from bot.systems.plurk_trpg.table import next_actor_owner
 from rules.errors import RuleError
 from rules.kits.encounter import Life, band
 from rules.systems import plurk_trpg as plurk
@@ -110,12 +111,16 @@ def status_tags(ctx: Context, c: Combatant, life: bool = True) -> str:
 
 
 def combatant_line(ctx: Context, battle: Battle, index: int, numbers: bool = False) -> str:
+    """One place in the order: an enemy's BP (from its 靈巧) only in the GMs' copy, and
+    nobody's once dead (they have no turn to spend it on)."""
     c = battle.combatants[index]
     shown = numbers or shows_numbers(ctx, c)
+    bp = ctx.t("plurk.battle.line_bp", bp=c.bp, bp_max=c.bp_max) \
+        if shown and c.life is not Life.DEAD else ""
     return ctx.t(
         "plurk.battle.line",
         marker="▶" if index == battle.current else "　",
-        index=index + 1, name=c.name, initiative=c.initiative, bp=c.bp, bp_max=c.bp_max,
+        index=index + 1, name=c.name, initiative=c.initiative, bp=bp,
         hp=hp_shown(ctx, c, shown), tags=status_tags(ctx, c, life=shown),
     )
 
@@ -146,7 +151,7 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
     if event is None:
         return ""
     parts = []
-    if event.previous is not None and event.reason != "removed":
+    if event.previous is not None and event.reason not in ("removed", "fallen"):
         # who ended it: named as typed, not "the GM" (a table without GMs skips too)
         parts.append(ctx.t(f"plurk.battle.turn_reason.{event.reason}", actor=event.previous,
                            who=ctx.name))
@@ -157,7 +162,7 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         return "\n".join(parts)
     if event.new_round:
         parts.append(ctx.t("plurk.battle.new_round", round=event.round))
-    parts.append(turn_line(ctx, battle) + skipped_line(ctx, [
+    parts.append(with_skipped(ctx, turn_line(ctx, battle), [
         (name, passed_life(battle.get(name))) for name in event.skipped]))
     return "\n".join(parts)
 
@@ -177,8 +182,12 @@ def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent) -> str:
     return text
 
 
-def initiative_line(ctx: Context, index: int, c: Combatant) -> str:
-    """A combatant's place in the order and the initiative rolls that put it there."""
+def initiative_line(ctx: Context, index: int, c: Combatant, numbers: bool = False) -> str:
+    """A combatant's place in the order and the initiative rolls that put it there —
+    an enemy's roll and 靈巧 only in the GMs' copy (``numbers``)."""
+    if not (numbers or shows_numbers(ctx, c)):
+        return ctx.t("plurk.battle.init_line_bare", index=index + 1, name=c.name,
+                     initiative=c.initiative)
     rolls = c.initiative_rolls
     detail = ctx.t("plurk.battle.init_roll", raw=rolls[0], dex=f"{c.dex:+d}") if rolls else ""
     if len(rolls) > 1:
@@ -187,6 +196,16 @@ def initiative_line(ctx: Context, index: int, c: Combatant) -> str:
         detail = ctx.t("plurk.battle.init_given")
     return ctx.t("plurk.battle.init_line", index=index + 1, name=c.name, initiative=c.initiative,
                  detail=detail)
+
+
+def kept_from_channel(ctx: Context, public: str, secret: str,
+                      data: dict[str, Any]) -> list[Outgoing]:
+    """A battle reply with enemy numbers: the channel gets ``public`` (its data names the
+    event only, and still pings the next actor), the GMs ``secret`` with the data
+    (``bot.kits.encounter.for_gms``)."""
+    outs = for_gms(ctx, public, {"kind": "plurk.battle", "event": data["event"]}, secret, data)
+    owner = next_actor_owner(data)
+    return [ping(out, owner) if out.to == "channel" else out for out in outs]
 
 
 def battle_data(event: str, battle: Battle | None, **extra: Any) -> dict[str, Any]:

@@ -3,13 +3,15 @@
 Every plurk command's replies pass through :func:`notify_next_actor`: a reply that
 announces whose turn it is now (a `.pass`, a turn that ended by itself, the start of
 a battle) asks the adapter to notify that investigator's player — a mention that
-pings them alone, on the platforms that notify (Discord, QQ).
+pings them alone, on the platforms that notify (Discord, QQ) — and, at a table with a
+GM, loses the enemies' numbers from its channel data (:func:`without_enemy_numbers`).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
@@ -26,11 +28,33 @@ def command(*names: str, **options: Any) -> Callable[[Handler], Handler]:
     def mark(handler: Handler) -> Handler:
         @functools.wraps(handler)
         async def notifying(ctx: Context) -> list[Outgoing]:
-            return notify_next_actor(await handler(ctx))
+            outs = await handler(ctx)
+            if ctx.gm_users:
+                outs = [without_enemy_numbers(out) for out in outs]
+            return notify_next_actor(outs)
 
         return declare(*names, **options)(notifying)
 
     return mark
+
+
+#: What the channel's data keeps of an enemy at a table with a GM (issue 24: its
+#: numbers are the GMs'; the text shows a health band).
+PUBLIC_ENEMY_FIELDS = ("name", "kind", "position", "owner")
+
+
+def without_enemy_numbers(out: Outgoing) -> Outgoing:
+    """A channel reply whose data carries the battle, with every enemy reduced to its
+    public fields (its HP, armour, 靈巧, 體質, BP and rolls are the GMs', who get them in
+    their private copy); private messages and other data pass unchanged."""
+    data = out.data
+    if out.to != "channel" or not data or not isinstance(data.get("battle"), dict):
+        return out
+    battle = data["battle"]
+    combatants = [
+        {k: c[k] for k in PUBLIC_ENEMY_FIELDS if k in c} if c.get("kind") == "enemy" else c
+        for c in battle.get("combatants", [])]
+    return replace(out, data={**data, "battle": {**battle, "combatants": combatants}})
 
 
 def notify_next_actor(outs: list[Outgoing]) -> list[Outgoing]:

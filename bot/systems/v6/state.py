@@ -75,6 +75,14 @@ def may_speak_for(ctx: Context, who: Member) -> bool:
     return may_act_for(ctx, who.owner)
 
 
+def require_speaker(ctx: Context, who: Member) -> None:
+    """Refuse a speaker who may not act for ``who``, saying whose it is (a GM-run
+    combatant is the GMs')."""
+    if not may_speak_for(ctx, who):
+        key = "not_yours" if who.owner is not None else "gms_own"
+        raise CommandError(f"v6.error.{key}", name=who.name)
+
+
 async def mover(ctx: Context, roster: Roster, named: str | None) -> Member:
     """Who acts — and can (issue 24: the fallen cannot move, turn or change posture)."""
     who = await _mover(ctx, roster, named)
@@ -87,8 +95,7 @@ async def _mover(ctx: Context, roster: Roster, named: str | None) -> Member:
     combatant (their active character's), else for a GM the one whose turn it is."""
     if named:
         who = member(roster, named)
-        if not may_speak_for(ctx, who):
-            raise CommandError("v6.error.not_yours", name=who.name)
+        require_speaker(ctx, who)
         return who
     character = await ctx.uow.active_sheet(ctx.user)
     mine = [m for m in roster.members if m.owner == ctx.user]
@@ -152,9 +159,13 @@ def arrow(facing: int) -> str:
     return ARROWS[round(facing / 45) % 8]
 
 
-def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE) -> str:
-    """A combatant on the field: cell, facing, posture, sense (食草 / 震感 when not the
+def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE, *,
+              sized: bool = False) -> str:
+    """A combatant on the field: cell, facing, posture, its base size when ``sized`` and
+    not medium (the map's legend, as the picture's), sense (食草 / 震感 when not the
     usual), fatigue, and its life state when fallen."""
+    size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
+        if sized and unit.size != "medium" else ""
     where = cell_name(*unit.cell) if unit.cell else ctx.t("v6.field.offboard")
     sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
         if unit.sense != "normal" else ""
@@ -162,7 +173,7 @@ def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE) -> str:
         if life is not Life.ACTIVE else ""
     return ctx.t("v6.field.unit", name=unit.name, cell=where, arrow=arrow(unit.facing),
                  facing=unit.facing, posture=label(ctx, "posture", unit.posture),
-                 fatigue=unit.fatigue, sense=sense) + fallen
+                 fatigue=unit.fatigue, sense=sense, size=size) + fallen
 
 
 def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:

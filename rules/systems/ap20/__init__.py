@@ -98,6 +98,7 @@ from rules.systems.ap20.combat import (
     hurt,
     initiative,
     join,
+    leave,
     life,
     next_turn,
     refill,
@@ -123,7 +124,7 @@ __all__ = [
     "AttackCheck", "AttackSpec", "Check", "Combat", "DamageRoll", "Defense", "Fighter",
     "Spend", "Turn", "action_key", "after_attack", "attack_check", "check",
     "check_expression", "check_turn", "damage_type", "defense_level", "fixed_damage",
-    "hp_within", "hurt", "initiative", "join", "life", "modifier", "monster_hp",
+    "hp_within", "hurt", "initiative", "join", "leave", "life", "modifier", "monster_hp",
     "next_turn", "refill", "remove", "resolve_attack", "roll_damage", "save_dc",
     "saving_throw", "spend", "spend_action", "tier_bonus", "update", "with_flags",
 ]

@@ -190,6 +190,20 @@ def next_turn(combat: Combat, lives: Mapping[str, Life] | None = None) -> tuple[
         change.current.ap, tuple(f.name for f in change.skipped))
 
 
+def leave(combat: Combat, name: str, lives: Mapping[str, Life] | None = None
+          ) -> tuple[Combat | None, Turn | None]:
+    """A fighter leaves the fight (issue 24). When it is the actor of a started fight its
+    turn ends as with :func:`next_turn` — the fallen passed over, the next actor's action
+    points refilled — before it goes; the Turn is that change (None otherwise)."""
+    actor = combat.actor
+    if not combat.started or actor is None or actor.name != combat.get(name).name \
+            or len(combat.fighters) == 1:
+        return remove(combat, name), None
+    combat, turn = next_turn(combat, {**(lives or {}), actor.name: Life.REMOVED})
+    turn = replace(turn, skipped=tuple(n for n in turn.skipped if n != actor.name))
+    return remove(combat, actor.name), turn
+
+
 def update(combat: Combat, name: str, **changes: Any) -> Combat:
     """The fight with one fighter's fields replaced (AP, stats, flags, …)."""
     at = combat.index(name)

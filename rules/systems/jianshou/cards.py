@@ -104,10 +104,12 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
-    """A validated deck: its name and its cards (each with its number of copies)."""
+    """A validated deck: its name and its cards (each with its number of copies);
+    ``labels`` name the deck in other languages, as a card's do."""
 
     name: str
     cards: tuple[Card, ...]
+    labels: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -142,10 +144,17 @@ def parse_deck(data: Any) -> Deck:
     ``deck_item_effect``, ``deck_too_many_copies``, ``deck_too_small``,
     ``deck_too_large``."""
     name = ""
+    labels: dict[str, str] = {}
     if isinstance(data, Mapping):
         name = data.get("name", "")
         if not isinstance(name, str) or len(name) > 40:
             raise RuleError("jianshou.deck_shape")
+        for key in LABEL_KEYS:
+            label = data.get(key)
+            if label is not None and (not isinstance(label, str) or len(label) > 40):
+                raise RuleError("jianshou.deck_shape")
+            if label and label.strip():
+                labels[key] = label.strip()
         data = data.get("cards")
     if not isinstance(data, list) or not data:
         raise RuleError("jianshou.deck_shape")
@@ -162,7 +171,7 @@ def parse_deck(data: Any) -> Deck:
         if card.copies > MAX_COPIES:
             raise RuleError("jianshou.deck_too_many_copies", card=card.name,
                             count=card.copies, limit=MAX_COPIES)
-    deck = Deck(name.strip(), tuple(cards.values()))
+    deck = Deck(name.strip(), tuple(cards.values()), labels)
     if deck.size < MIN_CARDS:
         raise RuleError("jianshou.deck_too_small", count=deck.size, minimum=MIN_CARDS)
     if deck.size > MAX_CARDS:
@@ -286,4 +295,4 @@ def card_json(card: Card) -> dict[str, Any]:
 
 def deck_json(deck: Deck) -> dict[str, Any]:
     """The deck as a deck file (what :func:`parse_deck` reads back)."""
-    return {"name": deck.name, "cards": [card_json(c) for c in deck.cards]}
+    return {"name": deck.name, **deck.labels, "cards": [card_json(c) for c in deck.cards]}

@@ -25,7 +25,6 @@ from dataclasses import dataclass, replace
 
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
-from rules.kits.encounter import require_active
 from rules.systems.jianshou.cards import LIGHTFOOT, MARTIAL, Level
 from rules.systems.jianshou.state import ASSIST_SURCHARGE, EVADE_CAP, Duel, Game, Player
 from rules.systems.jianshou.turns import _actor, bonus, check_target, defeat, use_phase
@@ -69,6 +68,13 @@ class Resolution:
     defeated: bool
     over: bool
     winners: tuple[str, ...] = ()
+    precision_items: int = 0
+    """Of ``precision``, what the attacker's worn items add (the rest is the art's)."""
+    evade_items: int = 0
+    """Of ``evade_raw``, what the target's worn items add (the rest is the art's)."""
+    attack_art: str = ""
+    evade_art: str = ""
+    """The arts behind precision and evade ("" for an evade declined)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +160,8 @@ def defend(game: Game, user: str, art: str = "", level: int | None = None,
             aid = game.player(helper)
             if aid.user in (duel.attacker, duel.target):
                 raise RuleError("jianshou.bad_helper", who=aid.name)
-            require_active(aid.name, aid.life)
+            if not aid.alive:  # the refusal is about the helper, not the one who asks
+                raise RuleError(f"jianshou.helper_{aid.life.value}", who=aid.name)
             game = replace(game, duel=replace(duel, step="assist", helper=aid.user))
             return game, DuelStep(Declared("defend", user), "assist", aid.user)
         return _to_evade(game, Declared("defend", user))
@@ -211,7 +218,7 @@ def evade(game: Game, user: str, source: DiceSource, art: str = "",
     game = _pay(game, player, values.cost)
     declared = Declared("evade", user, art, chosen, values.evade, values.cost,
                         game.player(user).neili)
-    game, resolution = _resolve(game, source, values.evade)
+    game, resolution = _resolve(game, source, values.evade, art)
     return game, DuelStep(declared, resolution=resolution)
 
 
@@ -236,14 +243,15 @@ def _remaining(game: Game, duel: Duel) -> int:
 
 
 def _resolve(game: Game, source: DiceSource | None,
-             evade_value: int) -> tuple[Game, Resolution]:
+             evade_value: int, evade_art: str = "") -> tuple[Game, Resolution]:
     """JS-4 resolution and the hit check; JS-5 when the target falls."""
     duel = game.duel
     assert duel is not None
     target = game.player(duel.target)
     remaining = _remaining(game, duel)
     defense = _defense(game, duel)
-    evade_raw = evade_value + bonus(game, target, "evade")
+    evade_items = bonus(game, target, "evade")
+    evade_raw = evade_value + evade_items
     capped = min(EVADE_CAP, evade_raw)
     roll: int | None = None
     total = 0
@@ -261,4 +269,6 @@ def _resolve(game: Game, source: DiceSource | None,
         game = defeat(game, target.user, "hp")
     return game, Resolution(duel.attacker, duel.target, duel.attack, defense, remaining,
                             roll, duel.precision, capped, evade_raw, total, hit, damage,
-                            target.hp, hp, defeated, game.status == "over", game.winners)
+                            target.hp, hp, defeated, game.status == "over", game.winners,
+                            bonus(game, game.player(duel.attacker), "precision"), evade_items,
+                            duel.art, evade_art)

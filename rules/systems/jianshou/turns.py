@@ -222,15 +222,22 @@ class Discarded:
     hand: int
 
 
-def discard(game: Game, user: str, cards: tuple[str, ...]) -> tuple[Game, Discarded]:
+def discard(game: Game, user: str, cards: tuple[str, ...],
+            ending: bool = False) -> tuple[Game, Discarded]:
     """JS-2 end phase: discard down to seven (no more than that; ``no_discard_needed``
-    with seven or fewer, ``discard_too_many`` past the limit)."""
+    with seven or fewer, ``discard_too_many`` past the limit). ``ending``: the discards
+    of `.end CARD…`, which must reach seven at once — fewer are refused before any card
+    goes (``end_discard_too_few``, naming how many), so a refused `.end` changes
+    nothing; `.discard` alone may go down step by step."""
     player = _actor(game, user)
     excess = len(player.hand) - HAND_LIMIT
     if excess <= 0:
         raise RuleError("jianshou.no_discard_needed", limit=HAND_LIMIT)
     if len(cards) > excess:
         raise RuleError("jianshou.discard_too_many", count=excess, limit=HAND_LIMIT)
+    if ending and len(cards) < excess:
+        raise RuleError("jianshou.end_discard_too_few", count=excess, named=len(cards),
+                        hand=len(player.hand), limit=HAND_LIMIT)
     hand = player.hand
     for name in cards:
         if name not in hand:

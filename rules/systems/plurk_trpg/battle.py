@@ -142,10 +142,11 @@ def life_of(combatant: Combatant) -> Life:
 def require_target(battle: Battle, name: str) -> Combatant:
     """The combatant an attack or a hit names: a fallen one may still be struck (the
     seed is silent: the GM's table decides what a blow on the helpless does), a dead
-    one is no target any more (``encounter.dead``)."""
+    one is no target any more (``plurk.target_dead``: the refusal is about the target,
+    not the one acting)."""
     target = battle.get(name)
     if target.dead:
-        require_active(target.name, Life.DEAD)
+        raise RuleError("plurk.target_dead", name=target.name)
     return target
 
 
@@ -214,7 +215,7 @@ class Battle:
 class TurnEvent:
     """The turn moved on. ``skipped``: passed over (unconscious or HP ≤ 0)."""
 
-    reason: str  # "pass" | "skip" | "bp_exhausted" | "removed"
+    reason: str  # "pass" | "skip" | "bp_exhausted" | "removed" | "fallen"
     previous: str | None
     current: str
     round: int
@@ -419,6 +420,17 @@ def pass_turn(battle: Battle, actor: str | None = None) -> tuple[Battle, TurnEve
     """PL-13: the actor passes; BP refills and the next in order acts (new round on wrap)."""
     _actor_index(battle, actor, acting=False)
     return _advance(battle, "pass")
+
+
+def pass_fallen(battle: Battle) -> tuple[Battle, TurnEvent | None]:
+    """Issue 24: a current actor who fell on their own turn (down, dead) passes it at
+    once, named among those passed over; None when the actor stands, or when nobody
+    does (the turn would only come back)."""
+    if battle.actor.life is Life.ACTIVE or \
+            not any(c.life is Life.ACTIVE for c in battle.combatants):
+        return battle, None
+    new, event = _advance(battle, "fallen")
+    return new, replace(event, skipped=(battle.actor.name, *event.skipped))
 
 
 def skip_turn(battle: Battle) -> tuple[Battle, TurnEvent]:

@@ -26,6 +26,7 @@ from typing import Any
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 from rules.kits.costs import alias_table
+from rules.kits.encounter import Life, require_active
 from rules.systems.plurk_trpg.battle import (
     Battle,
     BpEvent,
@@ -164,6 +165,9 @@ class KnockOutResult:
     rounds_rolls: tuple[int, ...]
     rounds: int
     damage: int
+    already: bool = False
+    """The target was unconscious already (issue 24): no 體質 check is rolled, it stays
+    out for the turns it still had, and the blow deals a knock-out's 1."""
 
 
 def _check_knockout_kind(kind: str) -> None:
@@ -367,9 +371,12 @@ def knock_out(
         raise RuleError("plurk.hp_unknown", name=victim.name)
     if not victim.human_like:
         raise RuleError("plurk.knockout_not_human", target=victim.name)
-    decided = knock_out_roll(
-        source, raw_damage, victim.hp, victim.con, kind=kind, con_bonus=con_bonus
-    )
+    if victim.unconscious:
+        decided = KnockOutResult(raw_damage, victim.hp, True, None, True, (), 0, 1, already=True)
+    else:
+        decided = knock_out_roll(
+            source, raw_damage, victim.hp, victim.con, kind=kind, con_bonus=con_bonus
+        )
     battle, hit = apply_damage(
         battle,
         victim.name,
@@ -391,7 +398,9 @@ def knock_out(
 def wake(battle: Battle, name: str) -> Battle:
     """A successful 知識：醫學 / 醫療 check wakes a knocked-out combatant at once
     (not a dead one)."""
-    require_target(battle, name)
+    woken = battle.get(name)
+    if woken.dead:
+        require_active(woken.name, Life.DEAD)
     return _replace_combatant(battle, battle.index_of(name), unconscious=0)
 
 

@@ -442,9 +442,10 @@ async def test_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path) -> No
         api.requests.clear()
         await client.on_message(guild_message(client, 901, "Gm", ".battle start"))
         posts = [(r.content, r.data.get("allowed_mentions")) for r in api.messages()]
-        assert len(posts) == 2
+        assert len(posts) == 3
         assert posts[0][1] == {"parse": []}  # the announcement pings nobody
         assert posts[1] == ("<@601>", {"parse": [], "users": [601]})
+        assert "暴徒 4（d20=3 靈巧+1）" in posts[2][0]  # the GM's copy: the enemy's roll
         api.requests.clear()
         await client.on_message(guild_message(client, 601, "Alice", ".pass"))
         assert len(api.messages()) == 1  # the enemy's turn: nobody to ping

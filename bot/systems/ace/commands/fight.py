@@ -15,7 +15,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import for_gms, life_text, ping, route_init, skipped_line
+from bot.kits.encounter import for_gms, life_text, ping, route_init, with_skipped
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
@@ -307,7 +307,7 @@ async def ri(ctx: Context) -> list[Outgoing]:
     ctx.uow.save(FIGHT, fight)
 
     def rolls(items: list[str]) -> str:
-        text = ctx.t("ace.init.rolls", items=joined(ctx, items)) + skipped_line(ctx, fallen)
+        text = with_skipped(ctx, ctx.t("ace.init.rolls", items=joined(ctx, items)), fallen)
         return ctx.t("ace.init.joined_running", text=text, round=fight.round) \
             if fight.started else text
 
@@ -343,11 +343,10 @@ async def start(ctx: Context) -> list[Outgoing]:
     states = await lives(ctx, fight)
     first = fight.actor
     assert first is not None  # a started fight has members
-    skipped = ""
+    skipped: list[tuple[str, Life]] = []
     if states.get(first.name, Life.ACTIVE) is not Life.ACTIVE:  # pass the fallen at once
         fight, event = rules_fight.next_turn(fight, states)
-        skipped = skipped_line(ctx, [(first.name, states[first.name]),
-                                     *((n, states[n]) for n in event.skipped)])
+        skipped = [(first.name, states[first.name]), *((n, states[n]) for n in event.skipped)]
     ctx.uow.save(FIGHT, fight)
     ambush = [m.name for m in fight.members if m.ambush]
     lines = [ctx.t("ace.init.started", order=" → ".join(
@@ -356,7 +355,8 @@ async def start(ctx: Context) -> list[Outgoing]:
         lines.append(ctx.t("ace.init.ambush", names=joined(ctx, ambush)))
     actor = fight.actor
     assert actor is not None
-    lines.append(ctx.t("ace.init.turn", name=actor.name, round=fight.round) + skipped)
+    lines.append(with_skipped(ctx, ctx.t("ace.init.turn", name=actor.name, round=fight.round),
+                              skipped))
     return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
 
 
@@ -468,8 +468,8 @@ async def next_(ctx: Context) -> list[Outgoing]:
     fight, event = rules_fight.next_turn(fight, states)
     ctx.uow.save(FIGHT, fight)
     key = "ace.init.new_round" if event.new_round else "ace.init.turn"
-    text = ctx.t(key, name=event.current, round=event.round)
-    text += skipped_line(ctx, [(n, states[n]) for n in event.skipped])
+    text = with_skipped(ctx, ctx.t(key, name=event.current, round=event.round),
+                        [(n, states[n]) for n in event.skipped])
     return [notify(ctx, ctx.reply(text, fight_data(ctx, "next", fight, turn=event)), fight)]
 
 

@@ -17,7 +17,7 @@ import re
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import skipped_line
+from bot.kits.encounter import with_skipped
 from bot.messages import Outgoing
 from bot.systems.ace.args import join_spaced
 from bot.systems.ace.documents import FIGHT
@@ -124,9 +124,9 @@ async def sneak(ctx: Context) -> list[Outgoing]:
         seen_by = [c.watcher for c in result.checks if c.discovered]
         verdict = ctx.t("ace.sneak.verdict_seen", names=joined(ctx, seen_by)) if seen_by \
             else ctx.t("ace.sneak.verdict_unseen")
-        return ctx.t("ace.sneak.line", name=me.name, head=head,
-                     checks=ctx.t("ace.bar").join(checks), verdict=verdict) \
-            + skipped_line(ctx, fallen)
+        return with_skipped(ctx, ctx.t("ace.sneak.line", name=me.name, head=head,
+                                       checks=ctx.t("ace.bar").join(checks), verdict=verdict),
+                            fallen)
 
     return shown(ctx, [me, *watching], line(veiled_names), data("sneak", unseen=result.unseen),
                  line(set()), data("sneak", result=result, unseen=result.unseen))

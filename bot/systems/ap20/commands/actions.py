@@ -4,19 +4,22 @@ fighter's (another player's AP are theirs, issue 22), anyone a GM-run one's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word, key_value
+from bot.kits.encounter import for_gms
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import integer, may_speak_for
+from bot.systems.ap20.args import integer, require_speaker
 from bot.systems.ap20.state import (
     actor,
     find,
     numbers,
+    numbers_hidden,
     require_able,
     running,
     save,
@@ -30,9 +33,11 @@ from rules.systems.ap20 import Combat, Fighter, Spend
 USAGE = "ap20.error.ap_usage"
 
 
-def ap_data(combat: Combat, spend: Spend | None = None, **extra: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": "ap20.ap", **extra,
-                            "ap": {f.name: [f.ap, f.ap_max] for f in combat.fighters}}
+def ap_data(combat: Combat, spend: Spend | None = None, *,
+            shown: Callable[[Fighter], bool] = lambda f: True,
+            **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": "ap20.ap", **extra, "ap": {
+        f.name: [f.ap, f.ap_max] for f in combat.fighters if shown(f)}}
     if spend is not None:
         data["spend"] = {"action": spend.action, "ap_cost": spend.ap_cost,
                          "ap_before": spend.ap_before, "ap_after": spend.ap_after,
@@ -43,9 +48,24 @@ def ap_data(combat: Combat, spend: Spend | None = None, **extra: Any) -> dict[st
     return data
 
 
-def show_text(ctx: Context, combat: Combat) -> str:
+def show_text(ctx: Context, combat: Combat, shown: Callable[[Fighter], bool]) -> str:
     return ctx.t("ap20.ap.show", items=ctx.t("ap20.sep").join(
-        ctx.t("ap20.ap.item", name=f.name, ap=f.ap, ap_max=f.ap_max) for f in combat.fighters))
+        ctx.t("ap20.ap.item", name=f.name, ap=f.ap, ap_max=f.ap_max)
+        for f in combat.fighters if shown(f)) or "—")
+
+
+def show(ctx: Context, combat: Combat) -> list[Outgoing]:
+    """Everyone's action points; an unrevealed enemy's only to the GMs (issue 24)."""
+    def public(f: Fighter) -> bool:
+        return not numbers_hidden(ctx, f)
+
+    text = show_text(ctx, combat, lambda f: True)
+    if all(public(f) for f in combat.fighters):
+        return [ctx.reply(text, ap_data(combat))]
+    if not ctx.is_gm:
+        return [ctx.reply(show_text(ctx, combat, public), ap_data(combat, shown=public))]
+    return for_gms(ctx, show_text(ctx, combat, public), ap_data(combat, shown=public),
+                   text, ap_data(combat))
 
 
 async def write_pool(ctx: Context, combat: Combat, fighter: Fighter, key: str,
@@ -69,14 +89,13 @@ async def ap(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     combat = await running(ctx)
     if not tokens:
-        return [ctx.reply(show_text(ctx, combat), ap_data(combat))]
+        return show(ctx, combat)
     if is_word(tokens[0], "set", "設", "设", "設定", "设定"):
         require_gm_if_any(ctx)
         if len(tokens) != 3:
             raise CommandError(USAGE)
         fighter = find(combat, tokens[1])
-        if not may_speak_for(ctx, fighter.owner):
-            raise CommandError("ap20.error.not_yours", name=fighter.name)
+        require_speaker(ctx, fighter.name, fighter.owner)
         value = integer(tokens[2], USAGE)
         combat = ap20.update(combat, fighter.name, ap=value)
         save(ctx, combat)

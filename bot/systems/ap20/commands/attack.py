@@ -17,7 +17,7 @@ from bot.kits.hidden import deliver
 from bot.messages import Outgoing
 from bot.names import fold
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import ECHO, kind, layer, may_speak_for
+from bot.systems.ap20.args import ECHO, kind, layer, require_speaker
 from bot.systems.ap20.state import (
     actor,
     find,
@@ -128,7 +128,7 @@ def damage_text(ctx: Context, roll: DamageRoll, target: str, before: int | None,
         rolled=roll.rolled)
     kind_ = ctx.t("ap20.damage.type", type=label(ctx, "type", roll.type)) if roll.type else ""
     resist = ctx.t("ap20.damage.resist", value=roll.resistance, taken=roll.taken) \
-        if roll.resistance else ""
+        if roll.resistance and shown is None else ""
     if shown is not None:
         hp = ctx.t("ap20.damage.band", name=target, state=shown)
     elif before is not None:
@@ -142,7 +142,12 @@ def damage_text(ctx: Context, roll: DamageRoll, target: str, before: int | None,
 
 def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackArgs,
                 result: Attack, notes: list[str], hp: tuple[int | None, int | None],
-                shown: str | None = None, revealed: bool = False) -> str:
+                shown: str | None = None, revealed: bool = False,
+                hide: tuple[bool, bool] = (False, False)) -> str:
+    """The attack as read: ``hide`` (attacker, target) leaves out the numbers that are
+    the GMs' — an unrevealed enemy's hit and action points, or its defence and
+    reaction — keeping the die, the outcome and the players' own numbers."""
+    hide_attacker, hide_target = hide
     check = result.check
     tags = []
     if args.kind != "melee":
@@ -171,29 +176,40 @@ def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackAr
         outcome = ctx.t("ap20.attack.fumble")
     elif check.crit_by == "raw20":
         outcome = ctx.t("ap20.attack.crit_raw20")
-    elif check.crit:
+    elif check.crit and not hide_target:
         outcome = ctx.t("ap20.attack.crit", threshold=check.crit_threshold)
+    elif check.crit:  # the threshold would tell the target's toughness
+        outcome = ctx.t("ap20.attack.crit_hidden")
     else:
         outcome = ctx.t("ap20.attack.hit" if check.hit else "ap20.attack.miss")
-    lines = [ctx.t(
-        "ap20.attack.line", attacker=attacker.name, target=target.name,
-        tags=ctx.t("ap20.attack.tags", tags=ctx.t("ap20.attack.tag_sep").join(tags))
-        if tags else "",
-        roll=_roll_text(ctx, check.rolls, check.raw, check.advantage - check.disadvantage),
+    roll = _roll_text(ctx, check.rolls, check.raw, check.advantage - check.disadvantage)
+    mods = ctx.t("ap20.attack.bonus", sign="+" if check.mods > 0 else "−",
+                 n=abs(check.mods)) if check.mods else ""
+    total = roll if hide_attacker else ctx.t(
+        "ap20.attack.sum", roll=roll, mods=mods, total=check.total,
         strength=ctx.t("ap20.attack.strength",
                        hit=check.hit_level - (ap20.SNEAK_HIT if check.sneak else 0),
                        pen=check.pen) + (ctx.t("ap20.attack.sneak_hit", value=ap20.SNEAK_HIT)
-                                         if check.sneak else ""),
-        mods=signed(check.mods) if check.mods else "", total=check.total,
-        cmp=comparison(check.hit, check.total, check.defense), defense=check.defense,
-        defense_note=note, outcome=outcome)]
+                                         if check.sneak else ""))
+    against = "" if hide_attacker or hide_target else ctx.t(
+        "ap20.attack.against", cmp=comparison(check.hit, check.total, check.defense),
+        defense=check.defense)
+    lines = [ctx.t(
+        "ap20.attack.line", attacker=attacker.name, target=target.name,
+        tags=ctx.t("ap20.attack.tags", tags=ctx.t("ap20.attack.tag_sep").join(tags))
+        if tags else "", sum=total, against=against, defense_note=note, outcome=outcome)]
     if result.damage is not None:
         lines.append(damage_text(ctx, result.damage, target.name, *hp, shown=shown))
-    reaction = (ctx.t("ap20.attack.reaction", name=target.name,
-                      before=result.reaction_ap_before, after=result.reaction_ap_after)
-                if result.defended else "")
-    lines.append(ctx.t("ap20.attack.ap", name=attacker.name, before=result.spend.ap_before,
-                       after=result.spend.ap_after, reaction=reaction))
+    spent = [] if hide_attacker else [ctx.t(
+        "ap20.attack.ap", name=attacker.name, before=result.spend.ap_before,
+        after=result.spend.ap_after)]
+    if result.defended:
+        spent.append(ctx.t("ap20.attack.reaction_hidden", name=target.name) if hide_target
+                     else ctx.t("ap20.attack.reaction", name=target.name,
+                                before=result.reaction_ap_before,
+                                after=result.reaction_ap_after))
+    if spent:
+        lines.append(ctx.t("ap20.attack.ap_sep").join(spent))
     if revealed:
         lines.append(ctx.t("ap20.attack.revealed", name=attacker.name))
     return "\n".join(lines)
@@ -207,8 +223,12 @@ async def atk(ctx: Context) -> list[Outgoing]:
     target = find(combat, args.target)
     if target.name == attacker.name:
         raise CommandError("ap20.error.self_attack", name=target.name)
-    if args.sneak or args.hidden:  # decision 15: a sneak attack by word is the GM's ruling
-        require_gm_if_any(ctx)
+    for word, used in (("sneak", args.sneak), ("hidden", args.hidden)):
+        if used:  # decision 15: a sneak attack by word is the GM's ruling; hiding, the GM's
+            try:
+                require_gm_if_any(ctx)
+            except CommandError as refused:
+                raise CommandError(f"ap20.error.gm_{word}") from refused
     await require_able(ctx, attacker)
     if await life_of(ctx, target) is Life.DEAD:
         raise CommandError("ap20.error.target_dead", name=target.name)
@@ -249,15 +269,38 @@ async def atk(ctx: Context) -> list[Outgoing]:
     text = attack_text(ctx, attacker, target, args, result, notes, (before, after),
                        revealed=revealed)
     data = attack_data(args, attacker, target, result, tactics.facts, before, after)
-    if args.hidden:
-        return deliver(ctx, ctx.user, attacker.name, text, data, hidden=True)
     target_now = combat.get(target.name)
-    if result.damage is None or not numbers_hidden(ctx, target_now):
-        return [ctx.reply(text, data)]
-    shown = await band_of(ctx, target_now)
+    hide = (numbers_hidden(ctx, attacker), numbers_hidden(ctx, target_now))
+    shown = await band_of(ctx, target_now) if hide[1] and result.damage is not None else None
     public = attack_text(ctx, attacker, target, args, result, notes, (before, after),
-                         shown=shown, revealed=revealed)
-    return for_gms(ctx, public, {**data, "hp": None}, text, data)
+                         shown=shown, revealed=revealed, hide=hide)
+    if args.hidden:
+        return hidden_attack(ctx, attacker, target_now, public, text, data)
+    if not any(hide):
+        return [ctx.reply(text, data)]
+    return for_gms(ctx, public, public_data(data, hide), text, data)
+
+
+def public_data(data: dict[str, Any], hide: tuple[bool, bool]) -> dict[str, Any]:
+    """An attack's data without the numbers ``attack_text`` leaves out for ``hide``."""
+    hide_attacker, hide_target = hide
+    drop = {"defense", "reaction", "hp"} if hide_target else set()
+    if hide_attacker:
+        drop |= {"check", "spend", "defense"}
+    return {k: v for k, v in data.items() if k not in drop}
+
+
+def hidden_attack(ctx: Context, attacker: Fighter, target: Fighter, public: str,
+                  text: str, data: dict[str, Any]) -> list[Outgoing]:
+    """A GM's hidden attack (`hidden`): the channel learns that an attack was made, the
+    GMs its result; a player's fighter hit by it tells its player privately what befell
+    them, without the numbers that are the GMs'."""
+    outs = deliver(ctx, ctx.user, attacker.name, text, data, hidden=True,
+                   kind="hidden_attack", attack=True)
+    if target.owner is None or target.owner == ctx.user or ctx.incoming.is_private:
+        return outs
+    return [*outs, ctx.private(target.owner, ctx.t("ap20.hidden_attack.target", text=public),
+                               {"kind": "ap20.hidden_attack", "target": target.name})]
 
 
 def attack_data(args: AttackArgs, attacker: Fighter, target: Fighter, result: Attack,
@@ -300,8 +343,7 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         raise CommandError("ap20.error.dmg_usage")
     combat = await running(ctx)
     target = find(combat, tokens[0])
-    if not may_speak_for(ctx, target.owner):
-        raise CommandError("ap20.error.not_yours", name=target.name)
+    require_speaker(ctx, target.name, target.owner)
     amount, crit, kind_ = tokens[1], False, None
     for token in tokens[2:]:
         if is_word(token, "crit", "重擊", "重击"):

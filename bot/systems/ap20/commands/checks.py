@@ -54,6 +54,8 @@ def parse_check(ctx: Context, text: str, usage: str) -> CheckArgs:
         if pair is not None and is_word(pair[0], "by", "由"):
             args.by = pair[1]
         elif args.stat is None and declared is not None and declared.name in ap20.ATTRIBUTES:
+            if args.dc is not None:  # `.ra 2 敏捷`: a number before the stat is no DC
+                raise CommandError(usage)
             args.stat = declared.name
         elif _MOD.match(token):
             args.mods += int(token)

@@ -14,7 +14,7 @@ from bot.kits.encounter import for_gms, ping, route_init, skipped_line
 from bot.kits.references import active_sheet
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
-from bot.systems.ap20.args import ECHO, integer, may_speak_for, name_arg
+from bot.systems.ap20.args import ECHO, integer, may_speak_for, name_arg, require_speaker
 from bot.systems.ap20.state import (
     attribute,
     find,
@@ -36,11 +36,12 @@ from bot.systems.ap20.text import (
     health_parts,
     initiative_detail,
     label,
+    ordinal,
     stat_block,
     turn_text,
 )
 from rules.systems import ap20
-from rules.systems.ap20 import Combat, Fighter
+from rules.systems.ap20 import Combat, Fighter, Turn
 from rules.systems.ap20.damage import damage_type
 
 USAGE = "ap20.error.init_usage"
@@ -172,7 +173,7 @@ def _entered(ctx: Context, combat: Combat | None, fighter: Fighter,
         detail = ctx.t("ap20.fight.init_set")
     combat = ap20.join(combat, fighter)
     save(ctx, combat)
-    place = combat.fighters.index(combat.get(fighter.name)) + 1
+    place = ordinal(ctx, combat.fighters.index(combat.get(fighter.name)) + 1)
     text = ctx.t("ap20.fight.joined", name=fighter.name, init=fighter.initiative, detail=detail,
                  side=label(ctx, "side", fighter.side), ap=fighter.ap_max, place=place)
     secret_data = fight_data(ctx, combat, "join", secret=True, name=fighter.name)
@@ -265,26 +266,36 @@ async def next_(ctx: Context) -> list[Outgoing]:
     current = combat.get(turn.current)
     skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
     text = "\n".join(t for t in (skipped, turn_text(ctx, turn, combat)) if t)
-    out = ctx.reply(text, fight_data(ctx, combat, "next", turn={
-        "previous": turn.previous, "current": turn.current, "round": turn.round,
-        "new_round": turn.new_round, "ap_before": turn.ap_before, "ap_after": turn.ap_after,
-        "skipped": list(turn.skipped)}))
+    out = ctx.reply(text, fight_data(ctx, combat, "next", turn=turn_data(turn)))
     return [ping(out, current.owner)]
+
+
+def turn_data(turn: Turn) -> dict[str, Any]:
+    return {"previous": turn.previous, "current": turn.current, "round": turn.round,
+            "new_round": turn.new_round, "ap_before": turn.ap_before,
+            "ap_after": turn.ap_after, "skipped": list(turn.skipped)}
 
 
 async def remove(ctx: Context, rest: str) -> list[Outgoing]:
     """A fighter leaves the fight, by its player's word or a GM's (a GM-run one: a
-    GM's, anyone's in a channel without GMs — issues 22, 24)."""
+    GM's, anyone's in a channel without GMs — issues 22, 24). The actor leaving ends
+    its turn as `.init next` does: the fallen passed over, the next actor pinged."""
     if not rest:
         raise CommandError(USAGE)
     combat = await running(ctx)
     fighter = find(combat, rest)
-    if not may_speak_for(ctx, fighter.owner):
-        raise CommandError("ap20.error.not_yours", name=fighter.name)
-    after = ap20.remove(combat, fighter.name)
+    require_speaker(ctx, fighter.name, fighter.owner, leaving=True)
+    lives = {f.name: await life_of(ctx, f) for f in combat.fighters}
+    after, turn = ap20.leave(combat, fighter.name, lives)
     save(ctx, after)
-    return [ctx.reply(ctx.t("ap20.fight.removed", name=fighter.name),
-                      fight_data(ctx, after, "remove", name=fighter.name))]
+    text = ctx.t("ap20.fight.removed", name=fighter.name)
+    if after is None or turn is None:
+        return [ctx.reply(text, fight_data(ctx, after, "remove", name=fighter.name))]
+    skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
+    text = "\n".join(t for t in (text, skipped, turn_text(ctx, turn, after)) if t)
+    out = ctx.reply(text, fight_data(ctx, after, "remove", name=fighter.name,
+                                     turn=turn_data(turn)))
+    return [ping(out, after.get(turn.current).owner)]
 
 
 async def set_(ctx: Context, rest: str) -> list[Outgoing]:
@@ -298,8 +309,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
         raise CommandError("ap20.error.set_usage")
     combat = await running(ctx)
     fighter = find(combat, tokens[0])
-    if not may_speak_for(ctx, fighter.owner):
-        raise CommandError("ap20.error.not_yours", name=fighter.name)
+    require_speaker(ctx, fighter.name, fighter.owner)
     add_flags: list[str] = []
     drop_flags: list[str] = []
     changes: dict[str, Any] = {}
@@ -332,8 +342,12 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
             raise CommandError("ap20.error.add_option", option=token[:ECHO])
     combat = ap20.update(combat, fighter.name, stats=stats,
                          flags=ap20.with_flags(fighter, add_flags, drop_flags), **changes)
+    capped = ""
     if hp is not None:
-        combat, _, _ = await set_hp(ctx, combat.get(fighter.name), combat, hp)
+        combat, _, after = await set_hp(ctx, combat.get(fighter.name), combat, hp)
+        if after != hp:
+            capped = (ctx.t("ap20.sheet.top", top=after) if after else
+                      ctx.t("ap20.sheet.floor"))
     save(ctx, combat)
     updated = combat.get(fighter.name)
     index = combat.fighters.index(updated)
@@ -344,7 +358,7 @@ async def set_(ctx: Context, rest: str) -> list[Outgoing]:
     else:
         dead = ""
     line = (await fighter_line(ctx, combat, index, secret=True)).strip()
-    text = ctx.t("ap20.fight.updated", line=line) + dead
+    text = ctx.t("ap20.fight.updated", line=line) + capped + dead
     if not numbers_hidden(ctx, updated):
         return [ctx.reply(text, fight_data(ctx, combat, "set", name=fighter.name))]
     public = ctx.t("ap20.fight.updated", line=(await fighter_line(ctx, combat, index)).strip())

@@ -198,23 +198,45 @@ def gear_line(ctx: Context, game: js.Game, player: js.Player, keys: tuple[str, .
 
 def _outcome_lines(ctx: Context, game: js.Game, r: js.Resolution) -> list[str]:
     target = name_of(game, r.target)
-    worn = gear_line(ctx, game, game.player(r.target),
-                     ("defense",) if r.roll is None else ("defense", "evade"))
+    worn = gear_line(ctx, game, game.player(r.target), ("defense",))
     if r.roll is None:
         return [ctx.t("jianshou.duel.blocked", attack=r.attack, defense=r.defense,
                       target=target), worn]
-    evade = ctx.t("jianshou.duel.evade_capped", evade=r.evade, raw=r.evade_raw) \
-        if r.evade_raw > r.evade else str(r.evade)
+    evade_parts = _sources(ctx, game, game.player(r.target), "evade", r.evade_art,
+                           r.evade_raw - r.evade_items)
+    evade = ctx.t("jianshou.duel.evade_capped", evade=r.evade, raw=r.evade_raw,
+                  parts=evade_parts) if r.evade_raw > r.evade \
+        else _numbered(ctx, r.evade, evade_parts)
+    precision = _numbered(ctx, r.precision, _sources(
+        ctx, game, game.player(r.attacker), "precision", r.attack_art,
+        r.precision - r.precision_items))
     key = "jianshou.duel.hit" if r.hit else "jianshou.duel.miss"
     detail = ctx.t("jianshou.duel.after_defense", attack=r.attack, defense=r.defense) \
         if r.defense else ""
-    lines = [ctx.t(key, roll=r.roll, precision=f"{r.precision:+d}", total=r.total,
+    lines = [ctx.t(key, roll=r.roll, precision=precision, total=r.total,
                    cmp=">" if r.hit else "≤", evade=evade, target=target,
                    remaining=r.remaining, detail=detail, before=r.hp_before, hp=r.hp)]
     lines.append(worn)
     if r.defeated:
         lines.append(ctx.t("jianshou.defeated.hp", name=target, hp=r.hp))
     return lines
+
+
+def _sources(ctx: Context, game: js.Game, player: js.Player, key: str, art: str,
+             from_art: int) -> str:
+    """Where a number of the hit check comes from (issue 24: every number named):
+    ``松風劍法 2 + 鷹眼穗 1`` — the art's part, then each worn item's; zeros left out."""
+    parts = [(card_label(ctx, game, art), from_art)] if art and from_art else []
+    parts += [(card_label(ctx, game, name), game.card(name).equip.get(key, 0))
+              for name in player.equipment]
+    return " + ".join(f"{label} {value}" for label, value in parts if value)
+
+
+def _numbered(ctx: Context, value: int, parts: str) -> str:
+    """``3（松風劍法 2 + 鷹眼穗 1）``, or the bare number when nothing gives it (spaced
+    as the language sets it: ``準 0 = 5`` beside ``準 3（…）= 5``)."""
+    return ctx.t("jianshou.duel.sources" if parts else "jianshou.duel.bare", value=value,
+                 parts=parts)
 
 
 def _step_data(step: js.DuelStep) -> dict[str, object]:

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.acting import acting_name
 from bot.messages import Outgoing
 from bot.names import visible_name
 from bot.permissions import require_gm_if_any
@@ -29,6 +30,7 @@ from bot.systems.jianshou.text import (
     card_text,
     channel,
     data,
+    deck_label,
     drawn_private,
     hand_private,
     kind_word,
@@ -64,7 +66,7 @@ async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
         players = sep(ctx).join(
             p.name + (ctx.t("jianshou.status.team", team=p.team) if p.team else "")
             for p in game.players) or ctx.t("jianshou.nobody")
-        text = ctx.t("jianshou.lobby", deck=deck.name, count=len(game.players),
+        text = ctx.t("jianshou.lobby", deck=deck_label(ctx, deck), count=len(game.players),
                      players=players)
         return [ctx.reply(text, data("show", game))]
     if game.status == "mulligan":
@@ -77,11 +79,15 @@ async def show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
 
 
 async def join(ctx: Context, rest: list[str]) -> list[Outgoing]:
-    """JS-1: sit down, optionally in a team (`.js join 紅`)."""
+    """JS-1: sit down, optionally in a team (`.js join 紅`), under the name the bot
+    calls the player by — their active character, else their `.nn` nickname, else
+    their display name; the account stays the seat's key. Joining again takes the
+    name anew."""
     if len(rest) > 1:
         raise CommandError("jianshou.error.join_usage")
     game = await load(ctx)
-    game, joined = js.join(game, ctx.user, short(ctx.name), visible_name(rest[0]) if rest else "")
+    game, joined = js.join(game, ctx.user, short(await acting_name(ctx)),
+                           visible_name(rest[0]) if rest else "")
     await save(ctx, game)
     key = "jianshou.rejoined" if joined.rejoined else "jianshou.joined"
     team = ctx.t("jianshou.status.team", team=joined.team) if joined.team else ""
@@ -111,7 +117,8 @@ async def kick(ctx: Context, rest: list[str]) -> list[Outgoing]:
     if target.user == ctx.user:  # kicking oneself is leaving
         return await _remove(ctx, game, target)
     if referee(ctx, game):
-        return await _remove(ctx, game, target, ("referee", [ctx.user], short(ctx.name)))
+        return await _remove(ctx, game, target,
+                             ("referee", [ctx.user], short(await acting_name(ctx))))
     player = _voter_or_refuse(ctx, game)
     needed = [u for u in voters(game) if u != target.user]
     if len(needed) < 2:
@@ -138,9 +145,10 @@ def _agreement(ctx: Context, game: js.Game, motion: str, player: js.Player,
                agreed: list[str], missing: list[str],
                target: js.Player | None = None) -> Outgoing:
     """The channel is told who agreed and how many (and who) still must."""
+    typed = ".init end" if ctx.command == "init" else ".js reset"  # the words they used
     text = ctx.t(f"jianshou.agree.{motion}", name=player.name,
                  target=target.name if target else "", count=len(missing),
-                 who=names(ctx, game, missing))
+                 who=names(ctx, game, missing), command=typed)
     return ctx.reply(text, {"kind": "jianshou.agree", "motion": motion,
                             "target": target.user if target else None,
                             "agreed": agreed, "missing": missing})
@@ -183,7 +191,7 @@ async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     await save(ctx, game)
     order = sep(ctx).join(f"{i}.{p.name}" for i, p in enumerate(game.players, start=1))
     text = ctx.t("jianshou.started", order=order, hp=started.hp, neili=started.neili,
-                 deck=started.deck_size, name=deck.name)
+                 deck=started.deck_size, name=deck_label(ctx, deck))
     outs = [ctx.reply(text, data("start", game))]
     outs += [hand_private(ctx, game, user, ctx.t("jianshou.hand.dealt"))
              for user in started.order]
@@ -242,7 +250,7 @@ async def deck_show(ctx: Context, _rest: list[str]) -> list[Outgoing]:
         counts[c.kind] = counts.get(c.kind, 0) + c.copies
     kinds = sep(ctx).join(f"{kind_word(ctx, k)} {n}" for k, n in counts.items())
     key = "jianshou.deck.sample" if is_sample else "jianshou.deck.loaded"
-    return [ctx.reply(ctx.t("jianshou.deck.show", name=current.name, count=current.size,
+    return [ctx.reply(ctx.t("jianshou.deck.show", name=deck_label(ctx, current), count=current.size,
                             kinds=kinds, origin=ctx.t(key)),
                       {"kind": "jianshou.deck", "deck": js.deck_json(current)})]
 
@@ -290,7 +298,7 @@ async def deck_file(ctx: Context, _rest: list[str]) -> list[Outgoing]:
         raise CommandError("jianshou.error.deck_file_usage")
     loaded = deck_from_file(upload.filename, upload.data)
     ctx.uow.save(DECK, TableDeck(loaded))
-    return [ctx.reply(ctx.t("jianshou.deck.done", name=loaded.name, count=loaded.size),
+    return [ctx.reply(ctx.t("jianshou.deck.done", name=deck_label(ctx, loaded), count=loaded.size),
                       {"kind": "jianshou.deck", "deck": js.deck_json(loaded)})]
 
 
@@ -309,7 +317,7 @@ async def deck_done(ctx: Context, rest: list[str]) -> list[Outgoing]:
                             "cards": list(draft.cards)})
     ctx.uow.save(DECK, TableDeck(loaded))
     ctx.uow.save(DRAFT, NO_DRAFT)
-    return [ctx.reply(ctx.t("jianshou.deck.done", name=loaded.name, count=loaded.size),
+    return [ctx.reply(ctx.t("jianshou.deck.done", name=deck_label(ctx, loaded), count=loaded.size),
                       {"kind": "jianshou.deck", "deck": js.deck_json(loaded)})]
 
 
@@ -323,7 +331,7 @@ async def deck_cancel(ctx: Context, _rest: list[str]) -> list[Outgoing]:
 async def deck_sample(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     require_gm_if_any(ctx)
     ctx.uow.save(DECK, TableDeck())
-    return [ctx.reply(ctx.t("jianshou.deck.to_sample", name=sample().name),
+    return [ctx.reply(ctx.t("jianshou.deck.to_sample", name=deck_label(ctx, sample())),
                       {"kind": "jianshou.deck", "deck": js.deck_json(sample())})]
 
 

@@ -13,7 +13,7 @@ from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
 from bot.systems.jianshou.args import find_player, hand_card
-from bot.systems.jianshou.state import load, me, running, save
+from bot.systems.jianshou.state import load, me, referee, running, save
 from bot.systems.jianshou.table import command
 from bot.systems.jianshou.text import (
     bonus_text,
@@ -247,12 +247,18 @@ def _discard_reply(ctx: Context, game: js.Game, player: js.Player,
 @command("end", "結束", "结束", hidden=True)
 @readable
 async def end(ctx: Context) -> list[Outgoing]:
-    """JS-2 end phase, then the next player's turn; `.end 3 5` discards first."""
-    game, player = await _acting(ctx)
+    """JS-2 end phase, then the next player's turn; `.end 3 5` discards first. A
+    referee (a GM not seated) is told whose turn it is and what a referee may do: no
+    GM ends another player's turn (issue 22)."""
+    game = await running(ctx)
+    if referee(ctx, game) and game.actor is not None:  # not "cannot join midway"
+        raise CommandError("jianshou.error.referee_next", name=game.actor.name)
+    player = me(ctx, game)
     outs: list[Outgoing] = []
     tokens = ctx.args.split()
-    if tokens:
-        game, done = js.discard(game, player.user, _discards(game, player, tokens))
+    if tokens:  # all the discards the hand needs, or nothing happens
+        game, done = js.discard(game, player.user, _discards(game, player, tokens),
+                                ending=True)
         outs.append(_discard_reply(ctx, game, player, done))
     game, ended = js.end_turn(game, player.user)
     note = await save(ctx, game)

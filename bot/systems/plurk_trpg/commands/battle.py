@@ -22,7 +22,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import Handler, for_gms, life_text, route_init
+from bot.kits.encounter import Handler, for_gms, life_text, ping, route_init
 from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
@@ -53,6 +53,7 @@ from bot.systems.plurk_trpg.battle_text import (
     hides_numbers,
     hp_text,
     initiative_line,
+    kept_from_channel,
     readable,
     sep,
     shows_numbers,
@@ -61,8 +62,9 @@ from bot.systems.plurk_trpg.battle_text import (
     turn_line,
 )
 from bot.systems.plurk_trpg.check_records import last_checks, store_record
-from bot.systems.plurk_trpg.commands.battle_turns import end_turn
+from bot.systems.plurk_trpg.commands.battle_turns import end_turn, pass_fallen
 from bot.systems.plurk_trpg.documents import Setup
+from bot.systems.plurk_trpg.fatal import expire, pending_fatal, stale_value
 from bot.systems.plurk_trpg.system import HP
 from bot.systems.plurk_trpg.table import command
 from bot.unit_of_work import Sheet
@@ -257,6 +259,7 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
         side = ctx.t(f"plurk.battle.side.{sneak}")
         lines.insert(0, ctx.t("plurk.battle.surprise.success" if first_side
                               else "plurk.battle.surprise.failed", side=side))
+    at = len(lines)
     lines.extend(initiative_line(ctx, i, c) for i, c in enumerate(battle.combatants))
     if first_side is not None:
         lines.append(ctx.t(f"plurk.battle.first_side.{first_side}"))
@@ -268,6 +271,11 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
         lines[1:1] = secret
     data = battle_data("start", battle, surprise=None if secret_kept else surprise)
     outs = [ctx.reply("\n".join(lines), data)]
+    if hides_numbers(ctx, battle):  # the enemies' rolls and 靈巧 are the GMs'
+        numbers = [*lines]
+        numbers[at:at + len(battle.combatants)] = [
+            initiative_line(ctx, i, c, True) for i, c in enumerate(battle.combatants)]
+        outs = kept_from_channel(ctx, "\n".join(lines), "\n".join(numbers), data)
     if secret_kept:
         head = ctx.t("plurk.battle.surprise.secret_head", side=ctx.t(f"plurk.battle.side.{sneak}"))
         outs.extend(ctx.to_gms("\n".join([head, *secret]),
@@ -391,22 +399,43 @@ async def set_values(ctx: Context, rest: list[str]) -> list[Outgoing]:
     investigator's HP with `.hp`."""
     stored, battle, name = await gm_target(ctx, rest[:1], 1, "plurk.error.battle.set_usage")
     changes = parse_set(rest[1:])
-    if battle.get(name).dead and changes.get("dead") is not False:
+    was_dead = battle.get(name).dead
+    if was_dead and changes.get("dead") is not False:
         raise CommandError("plurk.error.battle.set_dead", name=name)
     battle = plurk.update_combatant(battle, name, **changes)
     save_battle(ctx, stored, battle)
     c = battle.get(name)
+    expired: list[str] = []
     if "hp" in changes or "hp_max" in changes:
         await write_sheet_hp(ctx, stored, c, c.hp or 0)
+        expired = await expire_changed(ctx)
     life = "" if c.life is Life.ACTIVE else \
         ctx.t("plurk.battle.set_life", life=life_text(ctx, c.life))
-    numbers = ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
-                    hp_max=hp_text(ctx, c.hp_max), life=life)
+    revived = [ctx.t("plurk.battle.revived", name=c.name)] if was_dead and not c.dead else []
+    numbers = "\n".join([*revived, ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
+                                         hp_max=hp_text(ctx, c.hp_max), life=life), *expired])
+    turn, owner = await pass_fallen(ctx)  # set down on its own turn: it passes
+    numbers = "\n".join([numbers, *turn])
     data = battle_data("set", battle)
     if c.kind != "enemy":
-        return [ctx.reply(numbers, data)]
-    public = ctx.t("plurk.battle.set_public", name=c.name, band=enemy_band(ctx, c))
-    return for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers, data)
+        return [ping(ctx.reply(numbers, data), owner)]
+    public = "\n".join([*revived, ctx.t("plurk.battle.set_public", name=c.name,
+                                         band=enemy_band(ctx, c)), *turn])
+    return [ping(out, owner) if out.to == "channel" else out
+            for out in for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers,
+                               data)]
+
+
+async def expire_changed(ctx: Context) -> list[str]:
+    """The GM set an investigator's HP while its fatal event waited: the event was
+    judged on a value the sheet no longer has, so it expires now, and the reply says
+    so (not at a later `.accept`)."""
+    lines: list[str] = []
+    for event in await pending_fatal(ctx):
+        now = await stale_value(ctx, event)
+        if now is not None:
+            lines += await expire(ctx, event, now)
+    return lines
 
 
 _SET_HP = ("hp", *stat_spellings(HP))

@@ -118,7 +118,7 @@ async def add_enemy(ctx: Context, text: str) -> list[Outgoing]:
     note = ctx.t("plurk.battle.enemy_numbered", asked=asked, name=values["name"]) \
         if asked else None
     if battle is None:
-        text = ctx.t("plurk.battle.enemy_defined", line=enemy_line(ctx, values))
+        text = ctx.t("plurk.battle.enemy_defined", line=enemy_line(ctx, values, item=False))
         public = ctx.t("plurk.battle.enemy_defined_public", name=values["name"])
         return for_gms(ctx, f"{note}\n{public}" if note else public,
                        {"kind": "plurk.enemies", "names": [e["name"] for e in setup.enemies]},

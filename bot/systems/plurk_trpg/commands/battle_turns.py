@@ -25,12 +25,15 @@ from bot.systems.plurk_trpg.battle_state import (
 from bot.systems.plurk_trpg.battle_text import (
     action_label,
     battle_data,
+    hides_numbers,
+    kept_from_channel,
     readable,
     sep,
+    shows_numbers,
     spend_text,
     turn_event_text,
 )
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, next_actor_owner
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle
 
@@ -84,6 +87,22 @@ async def end_turn(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("pass", battle, turn=event))]
 
 
+async def pass_fallen(ctx: Context) -> tuple[list[str], str | None]:
+    """Issue 24: after a command that may have felled the current actor (a hit, an
+    accepted fatal event, the GM's `.init set`), its turn passes at once. Returns the
+    turn's lines (the kit's skipped line names the fallen) and the next actor's player
+    to ping (None when nothing passed, or an enemy is next)."""
+    stored, battle = await load_battle(ctx)
+    if battle is None:
+        return [], None
+    battle, event = plurk.pass_fallen(battle)
+    if event is None:
+        return [], None
+    save_battle(ctx, stored, battle)
+    return [turn_event_text(ctx, battle, event)], \
+        next_actor_owner(battle_data("pass", battle, turn=event))
+
+
 # --------------------------------------------------------------------------- .bp
 
 
@@ -95,7 +114,10 @@ async def bp(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     if not tokens:
         _, battle = await running_battle(ctx)
-        return [ctx.reply(bp_text(ctx, battle), battle_data("bp", battle))]
+        data = battle_data("bp", battle)
+        if hides_numbers(ctx, battle):
+            return kept_from_channel(ctx, bp_text(ctx, battle), bp_text(ctx, battle, True), data)
+        return [ctx.reply(bp_text(ctx, battle), data)]
     if is_word(tokens[0], "cost", "costs", "費用", "消耗"):
         return await bp_cost(ctx, tokens[1:])
     if is_word(tokens[0], "max", "上限"):
@@ -103,9 +125,12 @@ async def bp(ctx: Context) -> list[Outgoing]:
     raise CommandError("plurk.error.battle.bp_usage")
 
 
-def bp_text(ctx: Context, battle: Battle) -> str:
+def bp_text(ctx: Context, battle: Battle, numbers: bool = False) -> str:
+    """Everyone's BP but the dead's, and — unless ``numbers`` (the GMs' copy) — but an
+    enemy's whose numbers are the GMs' (its BP max comes from its 靈巧)."""
     items = [ctx.t("plurk.battle.bp_item", name=c.name, bp=c.bp, bp_max=c.bp_max)
-             for c in battle.combatants]
+             for c in battle.combatants
+             if not c.dead and (numbers or shows_numbers(ctx, c))]
     return ctx.t("plurk.battle.bp_show", items=sep(ctx).join(items))
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import for_gms, ping
+from bot.kits.encounter import ping
 from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
@@ -45,6 +45,7 @@ from bot.systems.plurk_trpg.battle_text import (
     battle_data,
     enemy_band,
     hp_text,
+    kept_from_channel,
     readable,
     shows_numbers,
     spend_text,
@@ -52,6 +53,7 @@ from bot.systems.plurk_trpg.battle_text import (
 )
 from bot.systems.plurk_trpg.characters import stat_modifier
 from bot.systems.plurk_trpg.check_records import last_checks, remember, store_record
+from bot.systems.plurk_trpg.commands.battle_turns import pass_fallen
 from bot.systems.plurk_trpg.documents import CheckRecord, FatalEvent, StoredBattle
 from bot.systems.plurk_trpg.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.system import HP
@@ -152,6 +154,8 @@ def parse_hit_options(tokens: list[str], usage: str, *, hit: bool = False) -> Hi
                 opts.impale = True
             elif is_word(token, "noparry", "招架失敗", "不招架"):
                 opts.parry = False
+            elif hit:  # `.atk`: name what could not be read, and the order of things
+                raise CommandError("plurk.error.battle.atk_option", option=token[:30])
             else:
                 raise CommandError(usage)
         elif is_word(key, "pen", "penetration", "穿透"):
@@ -165,7 +169,7 @@ def parse_hit_options(tokens: list[str], usage: str, *, hit: bool = False) -> Hi
         else:
             raise CommandError(usage)
     if opts.threshold is not None and not opts.rolls_hit:
-        raise CommandError(usage)  # a threshold for which check?
+        raise CommandError("plurk.error.battle.atk_threshold")  # for which check?
     if opts.kind is None and opts.skill in _SKILL_KINDS:
         opts.kind = _SKILL_KINDS[opts.skill]
     if opts.kind is None and opts.knock_out:
@@ -185,13 +189,21 @@ def roll_text(ctx: Context, rolled: plurk.DiceRoll) -> str:
     return ctx.t(key, expr=rolled.expr, dice=dice, mod=mod, total=rolled.total)
 
 
-def knock_out_text(ctx: Context, ko: KnockOutResult) -> str:
+def knock_out_text(ctx: Context, ko: KnockOutResult, victim: Combatant, *,
+                   numbers: bool = True) -> str:
+    """The knock-out (PL-17); without ``numbers`` (an enemy's, in the channel) the
+    體質 check is named, not its roll, nor the HP the condition was judged on."""
+    if ko.already:
+        return ctx.t("plurk.battle.ko.already", target=victim.name, turns=victim.unconscious,
+                     damage=ko.damage)
     if not ko.condition_met:
-        return ctx.t("plurk.battle.ko.no_condition", raw=ko.raw_damage, hp=ko.hp, damage=ko.damage)
+        key = "plurk.battle.ko.no_condition" if numbers else "plurk.battle.ko.no_condition_hidden"
+        return ctx.t(key, raw=ko.raw_damage, hp=ko.hp, damage=ko.damage)
     check = ko.check
     assert check is not None
     detail = ctx.t("plurk.battle.ko.check", raw=check.raw, mod=f"{check.modifier:+d}",
-                   value=check.value, threshold=check.threshold)
+                   value=check.value, threshold=check.threshold) if numbers \
+        else ctx.t("plurk.battle.ko.check_hidden")
     if not ko.knocked_out:
         return ctx.t("plurk.battle.ko.resisted", check=detail, damage=ko.damage)
     return ctx.t("plurk.battle.ko.knocked_out", check=detail,
@@ -199,9 +211,11 @@ def knock_out_text(ctx: Context, ko: KnockOutResult) -> str:
                  damage=ko.damage)
 
 
-def hit_text(ctx: Context, hit: DamageResult, band: str | None = None) -> str:
+def hit_text(ctx: Context, hit: DamageResult, band: str | None = None, *,
+             held: bool = False) -> str:
     """Parry, armor and HP of one hit; with ``band`` (an enemy at a table with a GM)
-    the channel's version: the damage taken and the band, no armor, no HP."""
+    the channel's version: that it was hit and its band, no damage taken, armor or HP. ``held``:
+    an investigator's loss a fatal event holds (:func:`held_by_fatal`), no HP change."""
     parts = []
     if hit.parried:
         key = "plurk.battle.dmg.parry_broken" if hit.weapon_broken else "plurk.battle.dmg.parry"
@@ -217,8 +231,9 @@ def hit_text(ctx: Context, hit: DamageResult, band: str | None = None) -> str:
         parts.append(ctx.t("plurk.battle.dmg.armor", armor=hit.armor, pen=hit.penetration,
                            effective=hit.effective_armor))
     if band is not None:
-        parts.append(ctx.t("plurk.battle.dmg.taken_band", target=hit.target, taken=hit.taken,
-                           band=band))
+        parts.append(ctx.t("plurk.battle.dmg.taken_band", target=hit.target, band=band))
+    elif held:  # PL-12: the fatal event's line says what would happen, not yet done
+        parts.append(ctx.t("plurk.battle.dmg.taken_fatal", target=hit.target, taken=hit.taken))
     else:
         parts.append(ctx.t("plurk.battle.dmg.taken", target=hit.target, taken=hit.taken,
                            before=hit.hp_before, after=hit.hp_after))
@@ -310,12 +325,18 @@ async def fatal_accepted(ctx: Context, record: FatalEvent, outcome: Outcome) -> 
     return [ctx.t("plurk.battle.died", name=combatant.name)]
 
 
+def held_by_fatal(battle: Battle, hit: DamageResult) -> bool:
+    """Does the hit bring an investigator to 0 — a loss PL-12 holds until `.accept`?"""
+    return battle.get(hit.target).kind == "investigator" and hit.fatal and hit.taken > 0 \
+        and hit.hp_before > 0
+
+
 def damage_lines(ctx: Context, head: str, ko: KnockOutResult | None,
-                 hit: DamageResult) -> list[str]:
+                 hit: DamageResult, battle: Battle) -> list[str]:
     lines = [head]
     if ko is not None:
-        lines.append(knock_out_text(ctx, ko))
-    lines.append(hit_text(ctx, hit))
+        lines.append(knock_out_text(ctx, ko, battle.get(hit.target)))
+    lines.append(hit_text(ctx, hit, held=held_by_fatal(battle, hit)))
     return lines
 
 
@@ -491,18 +512,20 @@ async def atk(ctx: Context) -> list[Outgoing]:
     else:
         lines.append(roll_text(ctx, rolled))
     at = len(lines) + (ko is not None)  # where the hit's HP line goes
-    lines.extend(damage_lines(ctx, "", ko, hit)[1:])
+    lines.extend(damage_lines(ctx, "", ko, hit, battle)[1:])
     if impale and opts.kind in plurk_damage.LODGING_KINDS:
         lines.append(ctx.t("plurk.battle.dmg.lodged", attacker=actor.name, target=target))
-    lines.extend(await settle_hp(ctx, stored, battle, hit))
+    settled = await settle_hp(ctx, stored, battle, hit)
+    lines.extend(settled)
     await settle_durability(ctx, stored, battle, hit)
     lines.append(spend_text(ctx, battle, spent))
     save_battle(ctx, stored, battle)
     data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
                        bp=spent)
     if hidden:
-        return hidden_attack(ctx, battle, actor.name, lines, data, spent)
-    return hit_replies(ctx, battle, hit, lines, at, data)
+        told = told_target(ctx, battle, actor.name, hit, settled)
+        return [*hidden_attack(ctx, battle, actor.name, lines, data, spent), *told]
+    return hit_replies(ctx, battle, hit, lines, at, data, ko)
 
 
 HIDDEN_WORDS = ("hidden", "暗骰", "暗中")
@@ -514,7 +537,7 @@ def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
     """The GMs read the attack; the channel learns that ``attacker`` attacked in secret
     and, when the attack ended the turn, whose turn it is now."""
     outs = deliver(ctx, ctx.user, attacker, "\n".join(lines), data, hidden=True,
-                   kind="plurk.hidden_attack")
+                   kind="plurk.hidden_attack", attack=True)
     if spent.turn is None or not outs or outs[0].to != "channel":
         return outs
     turn = turn_event_text(ctx, battle, spent.turn)
@@ -522,19 +545,38 @@ def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
     return [ping(announce, next_actor_owner(data)), *outs[1:]]
 
 
+def told_target(ctx: Context, battle: Battle, attacker: str, hit: DamageResult,
+                settled: list[str]) -> list[Outgoing]:
+    """A hidden attack that hit an investigator: their player learns it privately —
+    the damage taken, their HP, and a fatal event waiting for `.accept` / `.intervene`
+    (``settled``) — never the attacker's dice or hit check."""
+    victim = battle.get(hit.target)
+    if victim.owner is None or victim.owner == ctx.user or ctx.incoming.is_private:
+        return []
+    text = "\n".join([ctx.t("plurk.battle.dmg.hidden_hit", attacker=attacker,
+                             target=victim.name),
+                             hit_text(ctx, hit, held=held_by_fatal(battle, hit)), *settled])
+    return [ctx.private(victim.owner, text, {
+        "kind": "plurk.hidden_hit", "attacker": attacker, "target": victim.name,
+        "taken": hit.taken, "before": hit.hp_before, "after": hit.hp_after})]
+
+
 def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,
-                data: dict[str, Any]) -> list[Outgoing]:
+                data: dict[str, Any], ko: KnockOutResult | None = None) -> list[Outgoing]:
     """The reply of a hit; on an enemy at a table with a GM (issue 24) the channel's
-    line ``at`` says the damage and the band, the GMs get the numbers privately."""
+    line ``at`` says that it was hit and its band — not the damage taken, which beside
+    the damage rolled would give its armor away — or nothing when the next line says it
+    fell; a knock-out (line ``at - 1``) names its 體質 check without the roll. The GMs
+    get the numbers privately."""
     victim = battle.get(hit.target)
     if shows_numbers(ctx, victim):
         return [ctx.reply("\n".join(lines), data)]
-    public = [*lines[:at], hit_text(ctx, hit, enemy_band(ctx, victim)), *lines[at + 1:]]
-    outs = for_gms(ctx, "\n".join(public), {"kind": "plurk.battle", "event": data["event"]},
-                   "\n".join(lines), data)
-    # the channel's data keeps no numbers: the turn the attack may have ended pings here
-    owner = next_actor_owner(data)
-    return [ping(out, owner) if out.to == "channel" else out for out in outs]
+    public = list(lines)
+    if ko is not None:
+        public[at - 1] = knock_out_text(ctx, ko, victim, numbers=False)
+    fell = hit.killed or hit.hp_after <= 0 < hit.taken  # the next line says so (once)
+    public[at:at + 1] = [] if fell else [hit_text(ctx, hit, enemy_band(ctx, victim))]
+    return kept_from_channel(ctx, "\n".join(public), "\n".join(lines), data)
 
 
 async def keep_hit_check(ctx: Context, actor: Combatant, character: Sheet | None,
@@ -580,11 +622,13 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     battle, hit, ko = strike(ctx, battle, target, raw, opts)
     head = ctx.t("plurk.battle.dmg.raw", target=target, raw=raw,
                  attacker=opts.attacker or ctx.t("plurk.battle.dmg.no_attacker"))
-    lines = damage_lines(ctx, head, ko, hit)
+    lines = damage_lines(ctx, head, ko, hit, battle)
     at = len(lines) - 1
     lines.extend(await settle_hp(ctx, stored, battle, hit))
     await settle_durability(ctx, stored, battle, hit)
     save_battle(ctx, stored, battle)
-    return hit_replies(ctx, battle, hit, lines, at,
-                       battle_data("damage", battle, hit=hit, knock_out=ko))
+    turn, owner = await pass_fallen(ctx)  # the actor fell on its own turn: it passes
+    outs = hit_replies(ctx, battle, hit, [*lines, *turn], at,
+                       battle_data("damage", battle, hit=hit, knock_out=ko), ko)
+    return [ping(out, owner) if out.to == "channel" else out for out in outs]
 

@@ -48,9 +48,16 @@ def markers(stored: StoredBattle, battle: Battle) -> dict[str, str]:
     """PL-15: the placed combatants' markers — given once per battle and kept
     (``battle_state.assign_marks``): placing someone never changes another's
     marker, and a marker is a lowercase letter or a symbol, never a column letter
-    or a row number."""
+    or a row number. The dead show :data:`DEAD_MARK` in their cell (issue 24: the
+    board itself says who lies there; the legend names them)."""
     marks = assign_marks(stored.marks, [c.name for c in battle.combatants])
-    return {c.name: marks.get(c.name, "?") for c in battle.combatants if c.position is not None}
+    return {c.name: DEAD_MARK if c.dead else marks.get(c.name, "?")
+            for c in battle.combatants if c.position is not None}
+
+
+DEAD_MARK = "†"
+"""A dead combatant's cell on the text board (no living marker is a symbol outside
+``battle_state.MARKS``)."""
 
 
 def board_text(ctx: Context, stored: StoredBattle, battle: Battle) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
+from bot.kits.encounter import ping
 from bot.kits.references import (
     active_sheet,
     investigator,
@@ -28,6 +29,7 @@ from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.systems.plurk_trpg.battle_state import fighting_as
 from bot.systems.plurk_trpg.characters import resource_value, set_resource
+from bot.systems.plurk_trpg.commands.battle_turns import pass_fallen
 from bot.systems.plurk_trpg.documents import ACTION_POINTS, FatalEvent
 from bot.systems.plurk_trpg.fatal import (
     Outcome,
@@ -253,9 +255,12 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     fighter = await fighting_as(ctx, character) if resource == HP else None
     if fighter is not None and fighter.dead and not text.startswith("-") and not ctx.is_gm:
         raise CommandError("plurk.error.battle.heal_dead", name=fighter.name)
+    cap = None
     if fighter is not None and fighter.hp_max is not None and not text.startswith("-"):
+        wanted = value
         value = max(0, min(value, fighter.hp_max - before)) if text.startswith("+") else \
             min(value, fighter.hp_max)  # issue 24: no heal past the HP it entered with
+        cap = fighter.hp_max if value != wanted else None
     if text.startswith("-"):
         lines, fatal = await lose(ctx, character, resource, value, source=resource_source(resource))
         if fatal:
@@ -268,10 +273,38 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     after = resource_value(character, resource)
     lines = [ctx.t("plurk.resource.changed", pc=character.name, resource=resource,
                    before=before, after=after)]
+    if cap is not None:  # said, not silent (issue 24 play-test 7)
+        lines[0] += ctx.t("plurk.resource.capped", max=cap)
+    waiting = await pending_for(ctx, character, resource)
     if after != before:  # a heal while a fatal event waits: that event no longer holds
-        for event in await pending_for(ctx, character, resource):
+        for event in waiting:
             lines += await expire(ctx, event, after)
+    elif waiting:  # nothing changed: the event still waits, say which
+        lines.append(ctx.t("plurk.resource.pending", pc=character.name, id=waiting[-1].id))
     return [ctx.reply("\n".join(lines), {**data, "after": after, "fatal": False})]
+
+
+async def guard_sheet(
+    ctx: Context, character: Sheet, name: str, old: int | None, new: int
+) -> list[str] | None:
+    """The sheet guard of `.st`: HP within the fight's bounds, then PL-12's fatal losses."""
+    if name == HP:
+        await hp_within_fight(ctx, character, old, new)
+    return await fatal_losses_on_the_sheet(ctx, character, name, old, new)
+
+
+async def hp_within_fight(ctx: Context, character: Sheet, old: int | None, new: int) -> None:
+    """`.st 體力` in a fight follows `.hp` (issue 24): only a GM raises a dead fighter's HP,
+    and nobody sets it above the HP it entered with (`.st` refuses: it writes what was
+    typed or nothing)."""
+    fighter = await fighting_as(ctx, character)
+    if fighter is None or (old is not None and new <= old):
+        return
+    if fighter.dead and not ctx.is_gm:
+        raise CommandError("plurk.error.battle.heal_dead", name=fighter.name)
+    if fighter.hp_max is not None and new > fighter.hp_max:
+        raise CommandError("plurk.error.battle.hp_over_max", name=fighter.name,
+                           max=fighter.hp_max, value=new)
 
 
 async def fatal_losses_on_the_sheet(
@@ -355,10 +388,11 @@ async def settle(ctx: Context, ref: str | None, outcome: Outcome,
     stale = await stale_value(ctx, event)
     lines = await resolve_fatal(ctx, event.id, outcome,
                                 cost=None if cost is None else int(cost))
-    return [ctx.reply("\n".join(lines), {
+    turn, owner = await pass_fallen(ctx)  # died on their own turn: it passes
+    return [ping(ctx.reply("\n".join([*lines, *turn]), {
         "kind": "plurk_fatal", "outcome": "expired" if stale is not None else outcome,
         "id": event.id, "character": event.character, "resource": event.resource,
-        "loss": event.loss, "source": event.source})]
+        "loss": event.loss, "source": event.source}), owner)]
 
 
 @command("intervene", "干預", "干预", "常世干預", "常世干预")

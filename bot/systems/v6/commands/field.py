@@ -24,11 +24,11 @@ from bot.systems.v6.state import (
     label,
     load,
     looks_like_cell,
-    may_speak_for,
     member,
     movement,
     mover,
     own_turn,
+    require_speaker,
     save,
     unit_text,
 )
@@ -66,8 +66,7 @@ async def place(ctx: Context) -> list[Outgoing]:
         tokens = [who.name, *tokens]
     else:
         who = member(roster, tokens[0])
-    if not may_speak_for(ctx, who):
-        raise CommandError("v6.error.not_yours", name=who.name)
+    require_speaker(ctx, who)
     if roster.current is not None and not (ctx.is_gm or not ctx.gm_users):
         raise CommandError("v6.error.place_gm", name=who.name)
     where = cell(tokens[1])
@@ -107,7 +106,10 @@ async def face(ctx: Context) -> list[Outgoing]:
     own_turn(roster, who)
     facing = v6.direction(tokens[0])
     if facing is None:
-        other = member(roster, tokens[0])
+        other = roster.find(tokens[0])
+        if other is None:  # neither a direction nor a combatant: list what is accepted
+            raise CommandError("v6.error.unknown_facing", word=tokens[0][:ECHO],
+                               known=" / ".join(m.name for m in roster.members))
         facing = v6.facing_toward(f, who.name, other.name)
     f, turned = v6.face(f, who.name, facing)
     save(ctx, f)
@@ -189,7 +191,17 @@ async def move(ctx: Context) -> list[Outgoing]:
         paid = await layers.charge(ctx, who.name, moved.action_kind or "tactical",
                                    moved.action_count)
     elif standalone is not None:
-        paid = await layers.charge(ctx, who.name, *standalone)
+        try:
+            paid = await layers.charge(ctx, who.name, *standalone)
+        except CommandError as refused:  # say why this move costs an action at all
+            reason = ctx.t("v6.move.standalone_after_attack" if f.acted
+                           else "v6.move.standalone_second")
+            if {"cost", "points"} <= set(refused.params):  # the base's "too few points"
+                raise CommandError("v6.error.standalone_points", reason=reason,
+                                   cost=refused.params["cost"],
+                                   points=refused.params["points"]) from refused
+            raise CommandError("v6.error.standalone_refused", reason=reason,
+                               refused=ctx.t(refused.key, **refused.params)) from refused
     save(ctx, replace(f, moved=True) if roster.current is not None else f)
     if moved.roll:
         text = ctx.t("v6.field.rolled", name=who.name, start=moved.start, end=moved.end,
@@ -235,8 +247,7 @@ async def shove(ctx: Context) -> list[Outgoing]:
     f = await load(ctx)
     roster = await fight(ctx)
     who = member(roster, tokens[0])
-    if not may_speak_for(ctx, who):
-        raise CommandError("v6.error.not_yours", name=who.name)
+    require_speaker(ctx, who)
     f, moved = v6.forced_move(f, who.name, cell(tokens[1]))
     save(ctx, f)
     stop = ctx.t("v6.field.stopped", other=moved.stopped_by) if moved.stopped_by else ""
@@ -265,7 +276,8 @@ async def map_(ctx: Context) -> list[Outgoing]:
     marks = {u.cell: chr(ord("a") + i) for i, u in enumerate(placed) if i < 26}
     board = grid.render(f.width, f.height, {c: m for c, m in marks.items() if c})
     lives = {m.name: m.life for m in roster.members} if roster else {}
-    legend = [f"{chr(ord('a') + i)} {unit_text(ctx, u, lives.get(u.name, Life.ACTIVE))}"
+    legend = [f"{chr(ord('a') + i)} "
+              f"{unit_text(ctx, u, lives.get(u.name, Life.ACTIVE), sized=True)}"
               for i, u in enumerate(placed)]
     head = ctx.t("v6.field.head", width=f.width, height=f.height)
     unplaced = [n for n in names if f.find(n) is None or f.unit(n).cell is None]
@@ -293,8 +305,7 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     if len(tokens) not in (1, 2):
         raise CommandError("v6.error.fatigue_usage")
     who = member(roster, tokens[0])
-    if not may_speak_for(ctx, who):
-        raise CommandError("v6.error.not_yours", name=who.name)
+    require_speaker(ctx, who)
     value = small(tokens[1], "v6.error.fatigue_usage") if len(tokens) == 2 else 0
     before = f.unit(who.name).fatigue
     f = v6.rest(f, who.name, value)

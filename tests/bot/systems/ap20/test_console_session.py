@@ -101,9 +101,9 @@ def test_initiative_and_the_order(session: Session) -> None:
     assert public["text"].splitlines()[1:] == [
         "  1. 鮑伯（我方）先攻 16｜行動力 6/6｜生命 22",
         "  2. 艾莉絲（我方）先攻 13｜行動力 6/6｜生命 18",
-        "  3. 食人魔（敵方）先攻 11｜行動力 6/6｜毫髮無傷",
+        "  3. 食人魔（敵方）先攻 11｜毫髮無傷",
         "  4. 卡蘿（我方）先攻 9｜行動力 6/6｜生命 24",
-        "  5. 哥布林（敵方）先攻 5｜行動力 6/6｜毫髮無傷"]
+        "  5. 哥布林（敵方）先攻 5｜毫髮無傷"]
     assert secret["text"].splitlines()[3] == "  3. 食人魔（敵方）先攻 11｜行動力 6/6｜生命 20"
     assert session.text("round_1") == "▶ 第 1 輪開始，輪到 鮑伯（行動力 6/6）"
     assert session.said("round_1")["data"]["turn"]["round"] == 1
@@ -116,7 +116,7 @@ def test_attacks_defence_and_damage(session: Session) -> None:
         "💥 1d8+2=[5]+2=7 揮砍 → 食人魔 生命 20→13",
         "行動力 鮑伯 6→3；食人魔 防禦反應 6→5"]
     assert public["text"].splitlines()[1] == "💥 1d8+2=[5]+2=7 揮砍 → 食人魔 受傷"
-    assert public["data"]["hp"] is None
+    assert "hp" not in public["data"]
     assert session.text("bob_swift") == "鮑伯：迅捷動作 −2 行動力 3→1"
     public, secret = both(session, "alice_crit")
     crit = secret["data"]
@@ -125,14 +125,20 @@ def test_attacks_defence_and_damage(session: Session) -> None:
     assert secret["text"].splitlines()[1] == "💥 重擊 1d6+1=[4]×2+1=9 → 食人魔 生命 13→4"
     assert public["text"].splitlines()[1] == "💥 重擊 1d6+1=[4]×2+1=9 → 食人魔 重傷"
     assert session.text("alice_cast") == "艾莉絲：瞬發施法 −1 行動力 3→2，精神力 −3 6→3"
-    ogre = session.data("ogre_hit")
+    public, secret = both(session, "ogre_hit")
+    assert public["text"].splitlines() == [  # 食人魔's numbers are the GM's, 艾莉絲's hers
+        "⚔ 食人魔→艾莉絲：d20=9 → 命中", "💥 2d6+3=[3+4]+3=10 → 艾莉絲 生命 18→8",
+        "艾莉絲 防禦反應 2→1"]
+    ogre = secret["data"]
     assert (ogre["check"]["total"], ogre["defense"]["total"], ogre["reaction"],
             ogre["damage"]["rolled"], ogre["hp"]) == (
         16, 3, {"before": 2, "after": 1}, 10, {"before": 18, "after": 8})
     # a raw 1 misses whatever the total: no ≥ beside the miss
-    assert session.text("ogre_fumble").splitlines()[0] == (
+    public, secret = both(session, "ogre_fumble")
+    assert secret["text"].splitlines()[0] == (
         "⚔ 食人魔→鮑伯：d20=1 +命中4+破甲3 = 8 vs 防禦 5 → 大失敗，未命中")
-    fumble = session.data("ogre_fumble")
+    assert public["text"].splitlines()[0] == "⚔ 食人魔→鮑伯：d20=1 → 大失敗，未命中"
+    fumble = secret["data"]
     assert (fumble["check"]["fumble"], fumble["check"]["hit"], fumble["damage"]) == (
         True, False, None)
     assert fumble["spend"] == {"ap_before": 3, "ap_after": 0}
@@ -143,7 +149,7 @@ def test_attacks_defence_and_damage(session: Session) -> None:
     assert armor["defended"] is False
     assert secret["text"].splitlines()[1] == "💥 1d10=[7]=7 → 食人魔 生命 4→0（倒下）"
     assert public["text"].splitlines()[1] == "💥 1d10=[7]=7 → 食人魔 倒下"
-    assert session.data("goblin_hit")["hp"] == {"before": 24, "after": 22}
+    assert both(session, "goblin_hit")[1]["data"]["hp"] == {"before": 24, "after": 22}
 
 
 def test_saves_refill_resistance_and_end(session: Session) -> None:
@@ -156,9 +162,9 @@ def test_saves_refill_resistance_and_end(session: Session) -> None:
     assert (goblin["resistance"], goblin["taken"], goblin["hp"]["after"]) == (0, 5, 0)
     assert (ogre["resistance"], ogre["taken"], ogre["hp"]) == (2, 2, {"before": 0, "after": 0})
     assert both(session, "fire_ogre")[1]["text"] == "💥 4 火焰，抗性 −2 = 2 → 食人魔 生命 0→0"
-    assert both(session, "fire_ogre")[0]["text"] == "💥 4 火焰，抗性 −2 = 2 → 食人魔 倒下"
+    assert both(session, "fire_ogre")[0]["text"] == "💥 4 火焰 → 食人魔 倒下"
     assert session.text("ap_round_2") == (
-        "行動力：鮑伯 3/6、艾莉絲 1/6、食人魔 0/6、卡蘿 2/6、哥布林 2/6")
+        "行動力：鮑伯 3/6、艾莉絲 1/6、卡蘿 2/6")  # the GM-run fighters' are the GM's
     assert session.text("end") == (
         "⚔ 戰鬥結束（共 2 輪）。鮑伯 生命 22、艾莉絲 生命 8、食人魔 倒下、卡蘿 生命 22、"
         "哥布林 倒下")

@@ -77,7 +77,7 @@ async def test_an_old_fight_plays_on(table: Table) -> None:
     assert shown.text.splitlines() == [
         "⚔ 第 1 輪，輪到 哥布林",
         "  1. 艾莉絲（我方）先攻 15｜行動力 7/7｜生命 18",
-        "▶2. 哥布林（敵方）先攻 9｜行動力 6/6｜毫髮無傷｜隱匿、盲視"]
+        "▶2. 哥布林（敵方）先攻 9｜毫髮無傷｜隱匿、盲視"]
     mine, goblin = OLD_FIGHT["fighters"]
     assert shown.data is not None and shown.data["fight"] == {**OLD_FIGHT, "fighters": [
         {**mine, **NEW_FIELDS}, {**goblin, **NEW_FIELDS, "stats": {}, "resist": {}}]}

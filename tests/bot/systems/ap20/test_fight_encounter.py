@@ -22,28 +22,31 @@ async def test_a_fighter_at_0_hp_is_passed_over_and_cannot_act(table: Table) -> 
     await table.text("gm", ".ap set 鮑伯 2")
     outs = await table.say("p1", ".pass")
     # the turn passes over 鮑伯 (no refill) and pings nobody: the GM's 哥布林 is next
-    assert outs[0].text == "（跳過：鮑伯（倒下））\n▶ 輪到 哥布林（行動力 6/6）"
+    assert outs[0].text == "（跳過：鮑伯（倒下））\n▶ 輪到 哥布林"
     assert outs[0].notify == () and outs[0].data["turn"]["skipped"] == ["鮑伯"]
     assert "鮑伯 2/6" in await table.text("p1", ".ap")
     # attacking the downed is allowed: armor only (AP-2)
-    text, atk = await data(table, "gm", ".atk 鮑伯 1d4", [5, 1])
+    public, text, atk = await gm_copy(table, "gm", ".atk 鮑伯 1d4", [5, 1])
     assert atk["defense"]["armor_only"] == "incapacitated"
     assert text.splitlines()[0] == (
         "⚔ 哥布林→鮑伯：d20=5 +命中3+破甲1 = 9 ≥ 防禦 3（僅護甲：失能） → 命中")
+    # the channel: 哥布林's hit is the GM's, 鮑伯's hurt is his player's
+    assert public.splitlines()[:2] == ["⚔ 哥布林→鮑伯：d20=5（僅護甲：失能） → 命中",
+                                       "💥 1d4=[1]=1 → 鮑伯 生命 0→0"]
     # the dead are no target and are marked on `.init`
     await table.text("gm", ".init set 鮑伯 +死亡")
     assert await table.text("gm", ".atk 鮑伯 1d4") == "⚠ 鮑伯 已經死亡，不能再被攻擊。"
     assert (await table.text("p1", ".init")).splitlines()[2] == (
-        "  2. 鮑伯（我方）先攻 15｜行動力 2/6｜生命 0｜死亡")
+        "  2. 鮑伯（我方）先攻 15｜生命 0｜死亡")  # the dead have no action points to show
     # healing the dead is the GM's, and says so
     assert await table.text("gm", ".init set 鮑伯 hp=10") == (
-        "已更新：2. 鮑伯（我方）先攻 15｜行動力 2/6｜生命 10｜死亡"
+        "已更新：2. 鮑伯（我方）先攻 15｜生命 10｜死亡"
         "（仍是死亡：GM 用 -死亡 讓他回來）")
     assert await table.text("p2", ".init set 鮑伯 -死亡") == "⚠ 只有本頻道的 GM 可以這麼做。"
     outs = await table.say("gm", ".pass")
     assert outs[0].text == "▶ 第 2 輪開始，輪到 艾莉絲（行動力 6/6）"
     assert outs[0].notify == ("p1",)
-    assert await table.text("p1", ".pass") == "（跳過：鮑伯（死亡））\n▶ 輪到 哥布林（行動力 6/6）"
+    assert await table.text("p1", ".pass") == "（跳過：鮑伯（死亡））\n▶ 輪到 哥布林"
     assert await table.text("gm", ".init set 鮑伯 -死亡") == (
         "已更新：2. 鮑伯（我方）先攻 15｜行動力 2/6｜生命 10（GM 讓 鮑伯 起死回生）")
 
@@ -54,15 +57,16 @@ async def test_the_gm_sets_any_hp_within_its_maximum(table: Table) -> None:
         "已更新：▶1. 艾莉絲（我方）先攻 18｜行動力 6/6｜生命 10")
     assert "生命:10" in await table.text("p1", ".st")
     # never past the maximum (her 生命 when she joined), never below 0
-    assert (await table.text("gm", ".init set 艾莉絲 hp=99")).endswith("｜生命 18")
-    assert (await table.text("gm", ".init set 艾莉絲 hp=-5")).endswith("｜生命 0｜倒下")
+    assert (await table.text("gm", ".init set 艾莉絲 hp=99")).endswith("｜生命 18（上限 18）")
+    assert (await table.text("gm", ".init set 艾莉絲 hp=-5")).endswith("｜生命 0｜倒下（最低 0）")
     # players change their own sheet with .st; the fight's numbers are the GM's
     assert await table.text("p1", ".init set 艾莉絲 hp=18") == "⚠ 只有本頻道的 GM 可以這麼做。"
     assert await table.text("p1", ".init set 艾莉絲 +隱形") == "⚠ 只有本頻道的 GM 可以這麼做。"
-    assert await table.text("p1", ".atk 哥布林 sneak") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert await table.text("p1", ".atk 哥布林 sneak") == (
+        "⚠ sneak（偷襲）只有 GM 能用：偷襲由 GM 裁定。")
     # the GM's fighter: capped at what it entered with
     _, secret, _ = await gm_copy(table, "gm", ".init set 哥布林 hp=30")
-    assert secret == "已更新：3. 哥布林（敵方）先攻 10｜行動力 6/6｜生命 12"
+    assert secret == "已更新：3. 哥布林（敵方）先攻 10｜行動力 6/6｜生命 12（上限 12）"
 
 
 async def test_the_gms_numbers_stay_the_gms(table: Table) -> None:
@@ -73,7 +77,7 @@ async def test_the_gms_numbers_stay_the_gms(table: Table) -> None:
                                 "🛡 哥布林 防禦 5：護甲2+閃避3+格擋0+招架0")
     outs = await table.say("p1", ".init")
     assert [o.to for o in outs] == ["channel"]
-    assert outs[0].text.splitlines()[3] == "  3. 哥布林（敵方）先攻 10｜行動力 6/6｜毫髮無傷"
+    assert outs[0].text.splitlines()[3] == "  3. 哥布林（敵方）先攻 10｜毫髮無傷"
     assert outs[0].data["fight"]["fighters"][2]["stats"] == {}
     # the GM reveals them with one command
     text, _ = await data(table, "gm", ".init reveal 哥布林")
@@ -88,9 +92,18 @@ async def test_a_hidden_gm_attack(table: Table) -> None:
     await table.text("p1", ".pass")
     await table.text("p2", ".pass")
     outs = await table.say("gm", ".atk 艾莉絲 1d4 hidden", [12, 3])
-    assert [(o.to, o.user) for o in outs] == [("channel", None), ("private", "gm")]
-    assert "哥布林→艾莉絲" not in outs[0].text and "哥布林→艾莉絲" in outs[1].text
-    assert await table.text("p1", ".atk 哥布林 hidden") == "⚠ 只有本頻道的 GM 可以這麼做。"
+    assert [(o.to, o.user) for o in outs] == [
+        ("channel", None), ("private", "gm"), ("private", "p1")]
+    # an attack, not a check; the GM gets the numbers; 艾莉絲's player learns she was
+    # hit and how she stands, without 哥布林's hit or action points (issue 24 findings)
+    assert outs[0].text == "⚔ 哥布林 暗中發動了一次攻擊。"
+    assert outs[1].text.splitlines() == [
+        "（暗中檢定）⚔ 哥布林→艾莉絲：d20=12 +命中3+破甲1 = 16 ≥ 防禦 3 → 命中",
+        "💥 1d4=[3]=3 → 艾莉絲 生命 18→15", "行動力 哥布林 6→3；艾莉絲 防禦反應 6→5"]
+    assert outs[2].text.splitlines() == [
+        "（暗中攻擊）⚔ 哥布林→艾莉絲：d20=12 → 命中", "💥 1d4=[3]=3 → 艾莉絲 生命 18→15",
+        "艾莉絲 防禦反應 6→5"]
+    assert await table.text("p1", ".atk 哥布林 hidden") == "⚠ hidden（暗中攻擊）只有 GM 能用。"
 
 
 async def test_the_shared_init_words(table: Table) -> None:
@@ -107,7 +120,7 @@ async def test_the_shared_init_words(table: Table) -> None:
     assert await table.text("p2", ".pass") == (
         "⚠ 現在是 艾莉絲 的回合，只有 艾莉絲 的玩家或 GM 能結束。")
     assert await table.text("p2", ".init remove 哥布林") == (
-        "⚠ 只有 哥布林 的玩家或 GM 能替 哥布林 行動。")
+        "⚠ 哥布林 是 GM 的角色：只有 GM 能讓 哥布林 離開戰鬥。")
     assert await table.text("gm", ".init remove 哥布林") == "哥布林 離開戰鬥。"
     # a player takes their own fighter out
     assert await table.text("p2", ".init remove 鮑伯") == "鮑伯 離開戰鬥。"

@@ -179,7 +179,7 @@ async def test_a_duel_survives_a_restart(settings: Settings) -> None:
     assert "alice 不防禦。" in outs[0].text and outs[0].notify == ("alice",)
     outs = await table.say("alice", ".evade no", dice=[6])
     assert outs[0].text.splitlines()[-2:] == [
-        "🎲 命中判定 1d6=6+1=7 > 回避 0 → 命中！alice 受 3 點傷害，體力 9 → 6。",
+        "🎲 命中 1d6=6 + 準 1（寒江刀 1）= 7 > 避 0 → 命中！alice 受 3 點傷害，體力 9 → 6。",
         "→ carol：對決結束，仍是你的回合；做完就 .end。"]  # issue 24: the attacker ends it
     assert outs[0].notify == ("carol",)
     await core.close()

@@ -48,8 +48,11 @@ async def test_init_speaks_the_shared_words(table: Table) -> None:
     assert await table.text("bob", ".init 加入 紅") == "🗡 bob［紅］ 入席（2 人）。"
     assert await table.text("carol", ".init join") == "🗡 carol 入席（3 人）。"
     assert await table.text("gm", ".init list") == await table.text("gm", ".js")
-    assert await table.text("gm", ".init add 狼") == \
-        "⚠ 用法：.init join / start / next / list / end / remove"  # no GM-added fighters
+    no_gm = "⚠ 劍手沒有 GM 加入的敵人，也沒有 GM 設定的體力：每位戰鬥者都是 .init join " \
+        "入席的玩家，體力只隨牌局改變。"  # one line, not a bare usage
+    assert await table.text("gm", ".init add 狼") == no_gm
+    assert await table.text("gm", ".init set alice hp=5") == no_gm
+    assert await table.text("gm", ".init 設 alice 5") == no_gm
     outs = await table.say("gm", ".init start", dice=[11, 22, 33])
     assert channel(outs)[0].startswith("⚔ 開局！") and len(private(outs, "alice")) == 1
     for user in ("alice", "bob"):
@@ -59,14 +62,16 @@ async def test_init_speaks_the_shared_words(table: Table) -> None:
         "⚠ 用法：.init next（要棄牌就用 .end 牌…）"  # discards are .end's (private refusals)
     assert await table.text("gm", ".init remove carol") == "🚪 carol 被 GM gm 踢出這局。"
     await table.say("alice", ".end 1")
-    outs = await table.say("bob", ".init next")
-    assert outs[0].text == "⚠ 手牌超過 7 張：先棄 1 張（.end 牌… 或 .discard）。"
+    outs = await table.say("bob", ".init next")  # refused where .end is: privately
+    assert [(o.to, o.user, o.text) for o in outs] == [
+        ("private", "bob", "⚠ 手牌超過 7 張：先棄 1 張（.end 牌… 或 .discard）。")]
     await table.say("bob", ".discard 1")
     outs = await table.say("bob", ".init 下一位")
     assert channel(outs)[0].startswith("bob 結束回合。\n▶ 第 2 輪 alice：")
     assert channel(outs)[0].endswith("（跳過：carol（離場））")
     assert outs[0].notify == ("alice",)
-    assert "3. carol 💀 已敗（離場）" in await table.text("gm", ".init")
+    listed = await table.text("gm", ".init")
+    assert "3. carol 🚪 已離場" in listed and "💀" not in listed  # gone, not dead
     assert await table.text("gm", ".init end") == "🔄 牌桌重置，3 人仍在席；.js start 再開一局。"
 
 
@@ -99,7 +104,8 @@ async def test_a_heal_names_no_target_and_stops_at_the_hp_of_the_deal(table: Tab
     assert [(o.to, o.user, o.text) for o in outs] == [
         ("private", "alice", "⚠ 回春散 只對自己生效，不能指定目標。")]
     outs = await table.say("alice", ".item 回春散")
-    assert channel(outs) == ["🧪 alice 使用 回春散：體力 +0 → 9。"]  # 9 is full with three
+    # 9 is full with three: the card goes, the line says so
+    assert channel(outs) == ["🧪 alice 使用 回春散：體力已滿（9），沒有回復。"]
 
 
 # --------------------------------------------------------------------------- the duel
@@ -206,7 +212,8 @@ async def test_worn_items_that_change_a_duel_are_named(table: Table) -> None:
     await table.say("alice", ".defend no")
     text = (await table.say("alice", ".evade no", dice=[6]))[0].text
     assert text.splitlines()[1:3] == [
-        "🎲 命中判定 1d6=6+1=7 > 回避 0 → 命中！alice 受 2 點傷害（攻 3−防 1），體力 9 → 7。",
+        "🎲 命中 1d6=6 + 準 1（寒江刀 1）= 7 > 避 0 → 命中！alice 受 2 點傷害（攻 3−防 1），"
+        "體力 9 → 7。",
         "（alice 的佩帶加成：護心鏡 防+1）"]
 
 

@@ -225,7 +225,7 @@ def test_each_duel_hp_and_neili(session: Session) -> None:
                                  {"alice": 3, "bob": 1, "carol": 0})
     d3 = said(session, "d3_evade")
     assert d3["text"].splitlines()[-2:] == [
-        "🎲 命中判定 1d6=1+1=2 ≤ 回避 2 → 落空，bob 閃過（體力 7）。",
+        "🎲 命中 1d6=1 + 準 1（開山掌 1）= 2 ≤ 避 2（踏浪步 2）→ 落空，bob 閃過（體力 7）。",
         "→ alice：對決結束，仍是你的回合；做完就 .end。"]  # issue 24: back to the attacker
     assert after("d3_evade") == ({"alice": 9, "bob": 7, "carol": 7},
                                  {"alice": 3, "bob": 1, "carol": 3})

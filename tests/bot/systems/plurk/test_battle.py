@@ -53,7 +53,7 @@ async def prepare(table: Table) -> None:
 async def started(table: Table) -> Outgoing:
     await prepare(table)
     outs = await table.say("gm", ".battle start", dice=START_DICE)
-    assert len(outs) == 1
+    assert [o.to for o in outs] == ["channel", "private"]  # the enemies' rolls: the GM's
     return outs[0]
 
 
@@ -97,7 +97,10 @@ async def sheet_hp(core: Core, name: str) -> int:
 
 
 async def test_pl14_initiative_ties_are_rerolled(table: Table) -> None:
-    out = await started(table)
+    await prepare(table)
+    outs = await table.say("gm", ".battle start", dice=START_DICE)
+    assert outs[0].text.splitlines()[3:5] == ["3. Ghoul 15", "4. Thug 5"]  # enemies: no roll
+    out = gm_copy(outs)
     assert out.text == "\n".join([
         "⚔ 戰鬥開始！先攻（靈巧檢定，高者先）：",
         "1. Bob 15（d20=13 靈巧+2；同值重擲 8、9）",
@@ -117,7 +120,7 @@ async def test_pl14_initiative_ties_are_rerolled(table: Table) -> None:
 
 async def test_pl14_surprise_puts_the_winning_side_first(table: Table) -> None:
     await prepare(table)
-    out = (await table.say("gm", ".battle start first=enemy", dice=[20, 20, 1, 1]))[0]
+    out = gm_copy(await table.say("gm", ".battle start first=enemy", dice=[20, 20, 1, 1]))
     # Ann 25, Bob 22, Ghoul 4, Thug 2: the enemies won surprise and act first
     assert [c["name"] for c in out.data["battle"]["combatants"]] == [
         "Ghoul", "Thug", "Ann", "Bob"]
@@ -205,7 +208,9 @@ async def test_pl13_gm_configures_costs_and_bp_max(table: Table) -> None:
     assert await table.text("gm", ".bp max Bob 6") == "Bob 的 BP 上限改為 6（目前 1）。"
     await table.text("p2", ".pass")
     assert by_name(await state(table))["Bob"]["bp"] == 6
-    assert await table.text("gm", ".bp") == "BP：Bob 6/6、Ann 5/5、Ghoul 4/4、Thug 3/3"
+    outs = await table.say("gm", ".bp")
+    assert outs[0].text == "BP：Bob 6/6、Ann 5/5"  # an enemy's BP comes from its 靈巧
+    assert gm_copy(outs).text == "BP：Bob 6/6、Ann 5/5、Ghoul 4/4、Thug 3/3"
 
 
 async def test_pl13_concurrent_spends_cannot_overdraw_bp(table: Table) -> None:
@@ -344,10 +349,12 @@ async def test_pl17_knock_out_and_lost_turns(table: Table) -> None:
     outs = await table.say("p2", ".atk Thug 1d6 ko", dice=[5, 3, 2, 3, 4])
     assert outs[0].text == "\n".join([
         "⚔ Bob 攻擊 Thug：傷害 1d6 = [5] = 5",
-        "擊昏：體質檢定 d20=3+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害",
-        "Thug 受到 1 點傷害（倒下）",
+        "擊昏：體質檢定，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害",
+        "Thug 被擊中（倒下）",
         "Bob：攻擊 花費 2 BP（4 → 2）",
     ])
+    assert gm_copy(outs).text.splitlines()[1] == \
+        "擊昏：體質檢定 d20=3 體質+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害"
     assert gm_copy(outs).text.splitlines()[2] == "Thug 受到 1 點傷害，體力 9 → 8"
     thug = by_name(await state(table))["Thug"]
     assert thug["unconscious"] == 9 and thug["hp"] == 8
@@ -369,15 +376,17 @@ async def test_pl17_knock_out_condition_fails_and_monsters_refuse(table: Table) 
         "⚠ 利器 不能擊昏（只有普通攻擊、鈍器、擒拿、武術、投擲鈍器）。"
     assert await stored(table.core) == before
     # raw 4 < half of 9: no check, round(4/3) = 1 damage
-    out = (await table.say("p2", ".atk Thug 1d6 ko kind=擒拿", dice=[4]))[0]
-    assert out.text.splitlines()[1] == \
+    outs = await table.say("p2", ".atk Thug 1d6 ko kind=擒拿", dice=[4])
+    assert outs[0].text.splitlines()[1] == \
+        "擊昏不成立（傷害未達目前體力的一半），改為造成 1 點傷害（傷害÷3 四捨五入）"
+    assert gm_copy(outs).text.splitlines()[1] == \
         "擊昏不成立（傷害 4 未達目前體力 9 的一半），改為造成 1 點傷害（傷害÷3 四捨五入）"
     # raw 5 ≥ 8/2, 體質 check 9+1 = 10 ≥ 10 resists: round(5/3) = 2 damage
     await table.text("p2", ".pass")
     await table.text("p1", ".pass")
-    out = (await table.say("gm", ".atk Thug 1d6 ko", dice=[5, 9]))[0]
+    out = gm_copy(await table.say("gm", ".atk Thug 1d6 ko", dice=[5, 9]))
     assert out.text.splitlines()[1] == \
-        "擊昏：體質檢定 d20=9+1 = 10，閾值 10，成功抵抗，造成 2 點傷害（傷害÷3 四捨五入）"
+        "擊昏：體質檢定 d20=9 體質+1 = 10，閾值 10，成功抵抗，造成 2 點傷害（傷害÷3 四捨五入）"
     assert by_name(await state(table))["Thug"]["hp"] == 6
 
 
@@ -387,7 +396,7 @@ async def test_pl17_knock_out_condition_fails_and_monsters_refuse(table: Table) 
 async def test_pl18_impale_rolls_the_dice_twice_through_armor(table: Table) -> None:
     await started(table)
     outs = await table.say("p2", ".atk Ghoul 1d8+1 impale pen=1", dice=[5, 3])
-    assert outs[0].text.splitlines()[1] == "Ghoul 受到 8 點傷害（重傷）"
+    assert outs[0].text.splitlines()[1] == "Ghoul 被擊中（重傷）"  # 8 taken of 9: armor
     out = gm_copy(outs)
     assert out.text == "\n".join([
         "⚔ Bob 攻擊 Ghoul：傷害 1d8+1（貫穿，骰子擲兩次）= [5, 3]+1 = 9",
@@ -413,7 +422,7 @@ async def test_pl18_armor_penetration_and_armorless_damage(table: Table) -> None
     outs = await table.say("gm", ".dmg Ghoul 10 pen=5")
     assert gm_copy(outs).text.splitlines()[1:] == [
         "護甲 2 − 穿透 5 → 減傷 0；Ghoul 受到 10 點傷害，體力 10 → 0", "Ghoul 倒下了！"]
-    assert outs[0].text.splitlines()[1:] == ["Ghoul 受到 10 點傷害（倒下）", "Ghoul 倒下了！"]
+    assert outs[0].text.splitlines()[1:] == ["Ghoul 倒下了！"]  # said once
 
 
 # --------------------------------------------------------------------------- PL-12
@@ -465,10 +474,13 @@ async def test_gm_adds_removes_and_ends(table: Table) -> None:
     await started(table)
     assert "只有本頻道的 GM" in await table.text("p1", ".battle add Rat 靈巧=0 hp=2")
     # a new enemy rolls initiative: 12 + 4 = 16 goes first and acts next round
-    assert await table.text("gm", ".battle add Wolf 靈巧=4 hp=8", dice=[12]) == \
-        "加入戰鬥：1. Wolf 16（d20=12 靈巧+4）\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
+    outs = await table.say("gm", ".battle add Wolf 靈巧=4 hp=8", dice=[12])
+    assert outs[0].text == "加入戰鬥：1. Wolf 16\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
+    assert gm_copy(outs).text == "\n".join([
+        "加入戰鬥：1. Wolf 16（d20=12 靈巧+4）", "　1. Wolf 先攻 16｜BP 5/5｜體力 8｜敵",
+        "▶ 第 0 輪，輪到 Bob（BP 4/4）"])
     assert await table.text("gm", ".enemy add Rat 靈巧=0 hp=2", dice=[1]) == \
-        "加入戰鬥：6. Rat 1（d20=1 靈巧+0）\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
+        "加入戰鬥：6. Rat 1\n▶ 第 0 輪，輪到 Bob（BP 4/4）"
     assert await table.text("gm", ".battle remove bob") == \
         "Bob 退出戰鬥。\n▶ 第 0 輪，輪到 Ann（BP 5/5）"
     assert [c["name"] for c in (await state(table))["combatants"]] == [
@@ -614,7 +626,7 @@ async def test_pl12_a_fallen_investigator_gets_no_second_fatal_event(table: Tabl
     await table.text("p1", ".accept")
     assert await sheet_hp(table.core, "Ann") == 0
     # issue 24: the accepted fatal event left Ann dead — no target any more
-    assert await table.text("gm", ".dmg Ann 3") == "⚠ Ann 已死亡，不能行動。"
+    assert await table.text("gm", ".dmg Ann 3") == "⚠ Ann 已死亡，不能成為目標。"
     assert await fatal_events(table.core) == []
 
 
@@ -622,9 +634,9 @@ async def test_pl13_when_nobody_can_act_pass_says_so(table: Table) -> None:
     """PL-13: with everyone at 0 HP the turn does not "return" to a fallen combatant."""
     await started(table)
     for line in (".dmg Bob 10", ".dmg Ann 12", ".dmg Ghoul 17", ".dmg Thug 9"):
-        await table.say("gm", line)
+        await table.say("gm", line)  # each falls on its own turn: it passes (issue 24)
     assert await table.text("gm", ".pass") == (
-        "Bob 結束回合。\n⚠ 沒有人能行動了（全員倒下或昏迷，第 1 輪）。"
+        "Thug 結束回合。\n⚠ 沒有人能行動了（全員倒下或昏迷，第 1 輪）。"
         "GM 可用 .battle wake 喚醒、.hp 治療，或 .battle end 結束戰鬥。")
 
 
@@ -770,7 +782,7 @@ async def test_a_missed_hit_check_deals_no_damage(table: Table) -> None:
     assert outs[0].text.splitlines()[:3] == [
         "⚔ Bob 攻擊 Thug：命中檢定 武器 d20=9+4 = 13，閾值 12，命中",
         "傷害 1d6 = [4] = 4",
-        "Thug 受到 4 點傷害（受傷）"]
+        "Thug 被擊中（受傷）"]
     assert gm_copy(outs).text.splitlines()[2] == "Thug 受到 4 點傷害，體力 9 → 5"
 
 
@@ -834,10 +846,12 @@ async def test_surprise_round_from_a_secret_perception_check(table: Table) -> No
     secret = [o for o in outs if o.to == "private"]
     assert channel[0].text.splitlines()[:2] == [
         "🤫 敵方突襲成功！", "⚔ 戰鬥開始！先攻（靈巧檢定，高者先）："]
-    assert "潛行" not in channel[0].text and channel[0].data["surprise"] is None
-    assert [c["name"] for c in channel[0].data["battle"]["combatants"]] == [
+    assert "潛行" not in channel[0].text
+    assert channel[0].data == {"kind": "plurk.battle", "event": "start"}  # no numbers
+    assert [c["name"] for c in secret[0].data["battle"]["combatants"]] == [
         "Ghoul", "Thug", "Bob", "Ann"]
-    assert [(o.user, o.text) for o in secret] == [("gm", "\n".join([
+    assert secret[0].data["surprise"] is None  # the GM's copy of the start: no rolls
+    assert [(o.user, o.text) for o in secret[1:]] == [("gm", "\n".join([
         "🤫 先制檢定（暗骰，敵方潛行）：",
         "Ghoul 潛行 d20=15+0 = 15 對 Ann 觀察 d20=5+4 = 9：沒察覺",
         "Ghoul 潛行 d20=12+0 = 12 對 Bob 觀察 d20=3+0 = 3：沒察覺"]))]
@@ -848,8 +862,8 @@ async def test_a_noticed_surprise_gives_the_usual_order(table: Table) -> None:
     await prepare(table)
     outs = await table.say("gm", ".battle start sneak=enemy", dice=[15, 5, 7, 7, *START_DICE])
     assert outs[0].text.splitlines()[0] == "🤫 敵方的突襲被察覺了：照常依先攻行動。"
-    assert [c["name"] for c in outs[0].data["battle"]["combatants"]] == ORDER
-    assert outs[1].text.splitlines()[2] == "Ghoul 潛行 d20=7+0 = 7 對 Bob 觀察 d20=7+0 = 7：察覺了"
+    assert [c["name"] for c in outs[1].data["battle"]["combatants"]] == ORDER
+    assert outs[2].text.splitlines()[2] == "Ghoul 潛行 d20=7+0 = 7 對 Bob 觀察 d20=7+0 = 7：察覺了"
 
 
 async def test_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
@@ -858,10 +872,10 @@ async def test_negative_dex_bp_rounds_toward_zero(table: Table) -> None:
     outs = await table.say("gm", ".enemy add Rat 靈巧=-3 hp=2")
     assert outs[0].text == "已定義敵人：Rat（數值已私訊 GM）"
     assert gm_copy(outs).text == \
-        "已定義敵人：・Rat（敵方）靈巧 -3 體質 0 體力 2 護甲 0 BP 2，非人形"
+        "已定義敵人：Rat（敵方）靈巧 -3 體質 0 體力 2 護甲 0 BP 2，非人形"
     await table.text("gm", ".enemy add Bat 靈巧=-7 hp=2")  # −3.5 → −3: BP 0
     await table.text("gm", ".enemy add Cat 靈巧=-1 hp=2")  # −0.5 → 0: BP 3
-    out = (await table.say("gm", ".battle start", dice=[10, 3, 5]))[0]
+    out = gm_copy(await table.say("gm", ".battle start", dice=[10, 3, 5]))
     assert {c["name"]: c["bp_max"] for c in out.data["battle"]["combatants"]} == {
         "Rat": 2, "Bat": 0, "Cat": 3}
 
@@ -889,7 +903,7 @@ async def test_swapped_attack_arguments_are_recognised(table: Table) -> None:
     """`.atk 1d6 Thug` is `.atk Thug 1d6`."""
     await started(table)
     assert (await table.text("p2", ".atk 1d6 Thug", dice=[4])).splitlines()[:2] == [
-        "⚔ Bob 攻擊 Thug：傷害 1d6 = [4] = 4", "Thug 受到 4 點傷害（受傷）"]
+        "⚔ Bob 攻擊 Thug：傷害 1d6 = [4] = 4", "Thug 被擊中（受傷）"]
 
 
 async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None:
@@ -903,11 +917,11 @@ async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None
         "已經有「狂信者」了：這個新增為 狂信者2。\n已定義敵人：狂信者2（數值已私訊 GM）"
     assert gm_copy(outs).text == (
         "已經有「狂信者」了：這個新增為 狂信者2。\n"
-        "已定義敵人：・狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
+        "已定義敵人：狂信者2（敵方）靈巧 2 體質 0 體力 8 護甲 0 BP 4，非人形")
     assert (await table.text("gm", ".enemy")).splitlines()[1:] == ["・狂信者", "・狂信者2"]
     await table.say("gm", ".battle start", dice=[10, 3])
     assert await table.text("gm", ".battle add 狂信者", dice=[5]) == (
-        "加入戰鬥：2. 狂信者3 6（d20=5 靈巧+1）\n▶ 第 0 輪，輪到 狂信者（BP 3/3）")
+        "加入戰鬥：2. 狂信者3 6\n▶ 第 0 輪，輪到 狂信者（BP 3/3）")
     await table.text("gm", ".battle end")
     assert await table.text("gm", ".battle") == \
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：狂信者、狂信者2、狂信者3。"

@@ -196,7 +196,7 @@ def data(session: Session, name: str) -> dict[str, Any]:
 
 
 def roster(battle: dict[str, Any], field: str) -> dict[str, Any]:
-    return {c["name"]: c[field] for c in battle["combatants"]}
+    return {c["name"]: c.get(field) for c in battle["combatants"]}
 
 
 def actor(battle: dict[str, Any]) -> str:
@@ -264,7 +264,8 @@ def test_secret_roll_reaches_only_the_gm(session: Session) -> None:
         assert secret in gm["text"]
     # every private message of the session goes to the GM: that one, the surprise's
     # (PL-14) and the enemies' numbers (issue 24)
-    start, [surprise] = split(session, "start")
+    start, private = split(session, "start")
+    [surprise] = [m for m in private if m["text"].startswith("🤫 先制檢定")]
     for transcript in (session.whole, [m for line in session.by_line for m in line]):
         private = [m for m in transcript if m["to"] != "channel"]
         assert gm in private and surprise in private
@@ -289,7 +290,9 @@ def test_secret_roll_reaches_only_the_gm(session: Session) -> None:
 def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     # PL-14: initiative by 靈巧 checks, the tie rerolled; round 0; BP max floor(靈巧/2)+3
     # (the surprise won: the party acts first, so 暴徒's 18 comes after the party's 15s)
-    start, _ = split(session, "start")
+    start, private = split(session, "start")
+    assert start["text"].splitlines()[5:7] == ["4. 暴徒 18", "5. 食屍鬼 8"]  # no enemy rolls
+    [start] = [m for m in private if m["text"].startswith("🤫 我方突襲成功")]  # the GM's copy
     assert start["text"] == "\n".join([
         "🤫 我方突襲成功！",
         "⚔ 戰鬥開始！先攻（靈巧檢定，高者先）：",
@@ -319,6 +322,7 @@ def test_battle_initiative_rounds_and_bp(session: Session) -> None:
     passed = data(session, "carol_pass_0")
     assert (passed["turn"]["current"], passed["turn"]["round"]) == ("鮑伯", 0)
     assert roster(passed["battle"], "bp")["卡蘿"] == 4
+    assert roster(passed["battle"], "bp")["食屍鬼"] is None  # an enemy's numbers: the GM's
     # round 0 ends after the ghoul: round 1 starts with 卡蘿
     turn = data(session, "round_1")["turn"]
     assert (turn["previous"], turn["current"], turn["round"], turn["new_round"]) == (
@@ -355,8 +359,11 @@ def test_knock_out_impale_and_armor(session: Session) -> None:
         True, [2, 3, 4], 9, 1)
     assert (ko["hit"]["taken"], ko["hit"]["hp_before"], ko["hit"]["hp_after"]) == (1, 9, 8)
     assert (ko["bp"]["bp_before"], ko["bp"]["bp_after"]) == (4, 2)
-    assert split(session, "ko")[0]["text"].splitlines()[1] == \
-        "擊昏：體質檢定 d20=3+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害"
+    ko_said, [ko_copy] = split(session, "ko")
+    assert ko_said["text"].splitlines()[1] == \
+        "擊昏：體質檢定，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害"  # 暴徒's 體質: the GM's
+    assert ko_copy["text"].splitlines()[1] == \
+        "擊昏：體質檢定 d20=3 體質+1 = 4，閾值 10，失敗！昏迷 3D6=[2, 3, 4] = 9 輪，造成 1 點傷害"
     assert roster(ko["battle"], "unconscious")["暴徒"] == 9
     # the knocked-out 暴徒 loses its turns: skipped in round 0 and round 1
     for name in ("alice_pass_0", "alice_pass_1"):
@@ -416,7 +423,7 @@ def test_surprise_round_decided_in_secret(session: Session) -> None:
     loudest member 鮑伯 (潛行 1 < 卡蘿 2 < 艾莉絲 3), rolls 潛行 against each enemy's
     觀察; the rolls are a secret roll (PL-7) that only the GM reads."""
     start, private = split(session, "start")
-    [gm] = private
+    [gm] = [m for m in private if m["text"].startswith("🤫 先制檢定")]
     assert (gm["to"], gm["user"], gm["channel"]) == ("private", "keeper", CHANNEL)
     assert gm["text"] == "\n".join([
         "🤫 先制檢定（暗骰，我方潛行）：",
@@ -432,16 +439,18 @@ def test_surprise_round_decided_in_secret(session: Session) -> None:
         (16, 17, "食屍鬼", 9, 2, 11, "a", True), (14, 15, "暴徒", 7, 0, 7, "a", True)]
     # the channel reads the outcome and its effect, never the rolls: no surprise data, no
     # 潛行 / 觀察 pair, no 察覺 verdict (the exact text is asserted with the initiative)
-    assert start["data"]["surprise"] is None
-    assert start["data"]["battle"]["first_side"] == "party"
+    assert start["data"] == {"kind": "plurk.battle", "event": "start"}
+    [copy] = [m for m in private if m is not gm]  # the GM's copy: enemies' numbers
+    assert copy["data"]["surprise"] is None
+    assert copy["data"]["battle"]["first_side"] == "party"
     assert start["text"].splitlines()[0] == "🤫 我方突襲成功！"
     for hidden in ("潛行", "觀察", "察覺", "先制檢定"):
         assert hidden not in start["text"], hidden
     # won: the party acts first although 暴徒 rolled the highest initiative (18)
-    order = [c["name"] for c in start["data"]["battle"]["combatants"]]
+    order = [c["name"] for c in copy["data"]["battle"]["combatants"]]
     assert order == ["卡蘿", "鮑伯", "艾莉絲", "暴徒", "食屍鬼"]
-    assert max(roster(start["data"]["battle"], "initiative").values()) == 18
-    assert (start["data"]["battle"]["round"], actor(start["data"]["battle"])) == (0, "卡蘿")
+    assert max(roster(copy["data"]["battle"], "initiative").values()) == 18
+    assert (copy["data"]["battle"]["round"], actor(copy["data"]["battle"])) == (0, "卡蘿")
 
 
 def test_parry_absorbs_a_human_attack_and_a_miss_deals_nothing(session: Session) -> None:
@@ -465,7 +474,7 @@ def test_parry_absorbs_a_human_attack_and_a_miss_deals_nothing(session: Session)
         "普通攻擊", 9, 1, 1, 11, 13, False, "roll")
     assert (miss["roll"], miss["hit"], miss["knock_out"]) == (None, None, None)
     assert (miss["bp"]["bp_before"], miss["bp"]["bp_after"]) == (4, 2)
-    assert roster(miss["battle"], "hp")["狂信者"] == 10
+    assert roster(miss["battle"], "hp")["狂信者"] is None  # the channel's data: the GM's
     # the cultist's turn (the knocked-out 暴徒 skipped on the way)
     turn = data(session, "cultist_turn")["turn"]
     assert (turn["previous"], turn["current"], turn["round"]) == ("食屍鬼", "狂信者", 2)

@@ -327,8 +327,8 @@ async def test_a_battle_stored_mid_round_shows_as_before(core: Core) -> None:
     # bands — of a battle stored before it, without a maximum, only down or not
     assert (shown[1].to, shown[1].user, shown[1].text) == ("private", "gm", OLD_MID_BATTLE_SHOWN)
     assert shown[0].text.splitlines()[4:] == [
-        "　4. Ghoul 先攻 15｜BP 4/4｜體力 ?｜位置 C3｜敵",
-        "　5. Thug 先攻 5｜BP 3/3｜體力 倒下｜位置 C4｜昏迷（還要跳過 8 次）｜敵"]
+        "　4. Ghoul 先攻 15｜體力 ?｜位置 C3｜敵",
+        "　5. Thug 先攻 5｜體力 倒下｜位置 C4｜昏迷（還要跳過 8 次）｜敵"]
     assert shown[1].data["battle"] == {k: v for k, v in _with_life(OLD_MID_BATTLE).items()
                                        if k not in ("serial", "sheets", "weapons", "marks")}
 

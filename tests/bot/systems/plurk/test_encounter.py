@@ -47,13 +47,13 @@ async def test_the_fallen_cannot_act_and_are_passed_over_with_their_state(
         "Bob 結束回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
     # the dead: no target, no attacker, no heal by its player; marked in the order
     await table.text("gm", ".init set Thug dead")
-    assert await table.text("gm", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能行動。"
+    assert await table.text("gm", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能成為目標。"
     assert await table.text("gm", ".dmg Bob 2 from=Thug") == "⚠ Thug 已死亡，不能行動。"
     shown = await table.say("gm", ".battle")
     assert shown[0].text.splitlines()[2:] == [
         "　2. Ann 先攻 15｜BP 5/5｜體力 0｜倒下",
-        "▶3. Ghoul 先攻 15｜BP 4/4｜體力 毫髮無傷｜敵",
-        "　4. Thug 先攻 5｜BP 3/3｜體力 死亡｜敵"]
+        "▶3. Ghoul 先攻 15｜體力 毫髮無傷｜敵",  # an enemy's BP: the GM's
+        "　4. Thug 先攻 5｜體力 死亡｜敵"]
 
 
 async def test_an_accepted_fatal_event_kills_and_only_the_gm_brings_back(
@@ -62,10 +62,11 @@ async def test_an_accepted_fatal_event_kills_and_only_the_gm_brings_back(
     await table.text("gm", ".dmg Ann 12")
     assert (await table.text("p1", ".accept")).endswith("\n☠ Ann 死亡。")
     assert await table.text("p1", ".hp +5") == \
-        "⚠ Ann 已在戰鬥中死亡：只有 GM 能讓他回來（.init set Ann alive hp=…）。"
+        "⚠ Ann 已在戰鬥中死亡：只有 GM 能讓 Ann 回來（.init set Ann alive hp=…）。"
     assert await table.text("gm", ".init set Ann hp=5") == \
-        "⚠ Ann 已死亡：要讓他回來，GM 加上 alive（.init set Ann alive hp=…）。"
-    assert await table.text("gm", ".init set Ann alive hp=20") == "Ann：體力 12（上限 12）"
+        "⚠ Ann 已死亡：要讓 Ann 回來，GM 加上 alive（.init set Ann alive hp=…）。"
+    assert await table.text("gm", ".init set Ann alive hp=20") == \
+        "GM 救回了 Ann。\nAnn：體力 12（上限 12）"
     assert by_name(await state(table))["Ann"]["dead"] is False
 
 
@@ -73,7 +74,7 @@ async def test_the_gm_sets_and_heals_anyone_within_the_maximum(table: Table) -> 
     await started(table)
     assert "只有本頻道的 GM" in await table.text("p1", ".init set Ann hp=10")
     await table.text("gm", ".dmg Ann 5")
-    assert await table.text("p1", ".hp +99") == "Ann 的體力：7 → 12"  # the fight's maximum
+    assert await table.text("p1", ".hp +99") == "Ann 的體力：7 → 12（上限 12）"  # the fight's
     outs = await table.say("gm", ".init set Ghoul hp=3")
     assert outs[0].text == "GM 調整了 Ghoul（重傷）。"
     assert gm_copy(outs).text == "Ghoul：體力 3（上限 15）"
@@ -116,12 +117,13 @@ async def test_the_gm_rolls_an_enemys_attack_hidden(table: Table) -> None:
     await table.text("p2", ".pass")
     await table.text("p1", ".pass")
     outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[3])  # the ghoul's turn
-    assert [(o.to, o.user) for o in outs] == [("channel", None), ("private", "gm")]
-    assert outs[0].text == "🎲 Ghoul 進行了一次暗中檢定。"
+    assert [(o.to, o.user) for o in outs] == \
+        [("channel", None), ("private", "gm"), ("private", "p2")]
+    assert outs[0].text == "⚔ Ghoul 暗中發動了一次攻擊。"
     assert outs[1].text == "（暗中檢定）⚔ Ghoul 攻擊 Bob：傷害 1d6 = [3] = 3\n" \
         "Bob 受到 3 點傷害，體力 10 → 7\nGhoul：攻擊 花費 2 BP（4 → 2）"
     outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[1])  # BP 2 → 0: the turn passes
-    assert outs[0].text == "🎲 Ghoul 進行了一次暗中檢定。\nGhoul 的 BP 用完了。\n" \
+    assert outs[0].text == "⚔ Ghoul 暗中發動了一次攻擊。\nGhoul 的 BP 用完了。\n" \
         "▶ 第 0 輪，輪到 Thug（BP 3/3）"
 
 
@@ -131,8 +133,9 @@ async def test_the_map_legend_marks_the_fallen(table: Table) -> None:
     await table.text("gm", ".place Thug E4")
     await table.text("gm", ".init set Thug dead")
     await table.text("gm", ".init set Ghoul hp=0")
-    assert (await table.text("p1", ".field")).splitlines()[-2] == \
-        "圖例：g=Ghoul（倒下）@D4、t=Thug（死亡）@E4"
+    board = (await table.text("p1", ".field")).splitlines()
+    assert board[-2] == "圖例：g=Ghoul（倒下）@D4、†=Thug（死亡）@E4"
+    assert board[5].split()[1:6] == [".", ".", ".", "g", "†"]  # row 4: the dead in its cell
 
 
 async def test_a_player_removes_their_own_fighter_only(table: Table) -> None:
@@ -164,3 +167,19 @@ async def test_a_hit_on_an_enemy_that_ends_the_turn_pings_the_next_player(
     assert outs[0].to == "channel" and outs[0].notify == ("p1",)
     assert outs[0].data == {"kind": "plurk.battle", "event": "attack"}
     assert outs[0].text.endswith("▶ 第 0 輪，輪到 Ann（BP 5/5）")
+
+
+async def test_the_channels_data_keeps_no_enemy_number(table: Table) -> None:
+    """Issue 24 item 4 and the secrets rule ("structured data on a channel message"):
+    a player's `.init`, a pass and a hit carry each enemy's name and place only; the
+    GM's private copy keeps its numbers; investigators' own numbers stay."""
+    await started(table)
+    for user, line in (("p1", ".init"), ("p2", ".pass"), ("p1", ".battle")):
+        for out in await table.say(user, line):
+            if out.to == "channel" and out.data and "battle" in out.data:
+                fighters = by_name(out.data["battle"])
+                assert fighters["Ghoul"] == {"name": "Ghoul", "kind": "enemy",
+                                             "position": None, "owner": None}
+                assert fighters["Thug"].keys() == {"name", "kind", "position", "owner"}
+                assert fighters["Ann"]["hp"] == 12 and fighters["Ann"]["dex"] == 5
+    assert by_name(await state(table))["Ghoul"]["hp"] == 15  # the GM's copy

@@ -48,7 +48,7 @@ async def test_an_old_field_plays_on(table: Table) -> None:
     [shown] = await table.say("p1", ".map")
     assert shown.text.splitlines()[0] == "🗺 場地 16×10（1 格 = 1 步）"
     assert shown.text.splitlines()[-2:] == [
-        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 震感 疲勞0"]
+        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 大型 震感 疲勞0"]
     # issue 24: 卡蘿, who is not in the fight, holds no place; the turn is 哥布林's
     goblin, _, alice = OLD_FIELD["units"]
     assert shown.data is not None and shown.data["field"] == {

@@ -65,7 +65,8 @@ async def test_placing_and_the_map(table: Table) -> None:
     assert await table.text("p3", ".place 卡蘿 F5 N") == "📍 卡蘿 F5↑ 站立 疲勞0（中型）"
     # a player names no one: their own fighter
     assert await table.text("p3", ".place F6") == "📍 卡蘿 F6↑ 站立 疲勞0（中型）"
-    assert await table.text("p3", ".place 斥候 A6") == "⚠ 只有 斥候 的玩家或 GM 能替 斥候 行動。"
+    assert await table.text("p3", ".place 斥候 A6") == (
+        "⚠ 斥候 是 GM 的角色：只有 GM 能替 斥候 行動。")
     outs = await table.say("p1", ".map")
     assert outs[0].block
     lines = outs[0].text.splitlines()
@@ -113,10 +114,13 @@ async def test_a_crouching_archer_against_a_crawling_target(table: Table) -> Non
     await table.text("p3", ".pass")
     assert (await table.text("gm", ".pose 匍匐")).startswith("斥候：站立→匍匐，戰術行動×1")
     await table.text("gm", ".pass")
-    text, atk = await data(table, "p1", ".atk 斥候 1d8+1 射擊 穿刺", [15, 8, 5])
+    outs = await table.say("p1", ".atk 斥候 1d8+1 射擊 穿刺", [15, 8, 5])
+    [text] = [o.text for o in outs if o.to == "channel"]
+    [atk] = [o.data for o in outs if o.to == "private" and o.user == "gm"]
+    assert atk is not None
     assert text.splitlines()[0] == (
         "⚔ 艾莉絲→斥候（射擊｜優勢1·劣勢2｜蹲伏射擊+1、目標匍匐-2）："
-        "d20[15,8]取低8 +命中5+破甲1 = 14 ≥ 防禦 5（不計招架） → 命中")
+        "d20[15,8]取低8 +命中5+破甲1 = 14（不計招架） → 命中")  # 斥候's defence is the GM's
     assert (atk["check"]["advantage"], atk["check"]["disadvantage"], atk["check"]["raw"]) == (
         1, 2, 8)
     assert atk["defense"]["counted"] == {"armor": 1, "dodge": 4, "block": 0}
@@ -160,7 +164,8 @@ async def test_moves_cost_fatigue(table: Table) -> None:
         "👣 艾莉絲 A5→C5：2 步，步幅 2；疲勞 +1 1→2；單獨移動，戰術行動×1 行動力 −3 5→2")
     assert await table.text("p1", ".move C7 vault=2") == (
         "⚠ 障礙高 2 步，要低於 靈巧÷2 = 2 才能翻越。")
-    assert await table.text("p1", ".move C6 vault=1") == "⚠ 行動力不足：戰術行動×1要 3 點，只剩 2。"
+    assert await table.text("p1", ".move C6 vault=1") == (
+        "⚠ 行動力不足：這次移動是本回合第二次的單獨移動，算一個戰術行動，要 3 點，只剩 2。")
     await table.text("gm", ".init set 艾莉絲 ap=5")
     assert await table.text("p1", ".move C6 vault=1") == (
         "👣 艾莉絲 C5→C6：1 步，步幅 2，障礙 +2 步；疲勞 +2 2→4；單獨移動，戰術行動×1 "

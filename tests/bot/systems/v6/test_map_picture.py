@@ -54,7 +54,7 @@ async def test_the_map_marks_who_cannot_fight_and_the_enemy(table: Table) -> Non
     斥候 is an enemy, red; and the picture grows a key for the marker."""
     await prepare(table)
     [before] = await table.say("p1", ".map")
-    await table.text("p3", ".st 生命 0")
+    await table.text("gm", ".init set 卡蘿 hp=0")
     [after] = await table.say("p1", ".map")
     assert before.attachment is not None and after.attachment is not None
     first = Image.open(io.BytesIO(before.attachment.data))
@@ -81,7 +81,7 @@ async def test_field_is_the_map_where_v6_is_played(table: Table) -> None:
     assert field.text == shown.text and field.attachment is not None
     await table.text("gm", ".system ap20")
     assert await table.text("gm", ".field") == (
-        "⚠ .field 是 plurk、v6 規則系統的指令；本頻道玩的是 ap20（可用 .system 切換）。")
+        "⚠ .field 是 plurk、v6 規則系統的指令；本頻道玩的是 ap20。要用 v6 的 .map：.system ap20+v6")
 
 
 @pytest.mark.parametrize(("member", "life"), [
