@@ -48,10 +48,12 @@ class ExtendedActions:
 
 @dataclass
 class Enemy:
-    """A GM's enemy: its sheet numbers (by sheet name) and current HP."""
+    """A GM's enemy: its sheet numbers (by sheet name), current HP, and whether the
+    GM has shown its numbers to the table (`.enemy reveal`, issue 24)."""
 
     stats: dict[str, int]
     hp: int
+    revealed: bool = False
 
 
 @dataclass

@@ -22,7 +22,7 @@ from rules.errors import RuleError
 from rules.kits.encounter import Life, require_active
 from rules.systems.ace import combat, grapple
 from rules.systems.ace import vocabulary as v
-from rules.systems.ace.fight import Fight
+from rules.systems.ace.fight import Fight, fallen_dead
 from rules.systems.ace.life import check_revive, life_of
 
 # --------------------------------------------------------------------------- enemies
@@ -47,6 +47,7 @@ class Someone:
     stats: dict[str, int]
     character: Sheet | None = None
     hp_enemy: int | None = None
+    revealed: bool = False  # an enemy whose numbers the GM has shown (`.enemy reveal`)
 
     @property
     def owner(self) -> str | None:
@@ -102,7 +103,7 @@ async def someone(ctx: Context, ref: str) -> Someone:
         return Someone(character.name, dict(character.stats or {}), character)
     if enemy is not None:
         record = enemies[enemy]
-        return Someone(enemy, dict(record.stats), None, record.hp)
+        return Someone(enemy, dict(record.stats), None, record.hp, record.revealed)
     raise CommandError("ace.error.unknown_target", name=echo(ref))
 
 
@@ -144,7 +145,10 @@ def pop_by(words: list[str]) -> tuple[list[str], str | None]:
 
 
 async def set_hp(ctx: Context, who: Someone, hp: int) -> None:
-    """Write current HP back: a character's sheet (生命), an enemy's record."""
+    """Write current HP back: a character's sheet (生命), an enemy's record. At 0 it is
+    dead: its holds and its helpless state end (``fallen_dead``)."""
+    if hp <= 0 < who.hp:
+        ctx.uow.save(FIGHT, fallen_dead(await ctx.uow.load(FIGHT), who.name))
     if who.character is not None:
         who.character.stats = {**(who.character.stats or {}), v.HP: hp}
         who.stats = dict(who.character.stats)

@@ -113,9 +113,11 @@ def mods_text(ctx: Context, pairs: combat.Pairs) -> str:
     return "".join(term(ctx, key, value) for key, value in pairs)
 
 
-def hit_text(ctx: Context, hit: combat.HitRoll, bonus: str = "hit_bonus") -> str:
+def hit_text(ctx: Context, hit: combat.HitRoll, bonus: str = "hit_bonus", *,
+             hide_bonus: bool = False, hide_evasion: bool = False) -> str:
     """``命中 1d20=14+6敏捷步法 = 20 > 迴避12`` (a crit and a raw 1 say so); ``bonus``
-    names the attacker's own term (a grapple's is 力量 + 基本腰力)."""
+    names the attacker's own term (a grapple's is 力量 + 基本腰力). A veiled enemy's
+    side is left out: its bonus and total (``hide_bonus``), its evasion (``hide_evasion``)."""
     if hit.skipped:
         return ctx.t("ace.attack.skipped")
     special = ""
@@ -126,15 +128,22 @@ def hit_text(ctx: Context, hit: combat.HitRoll, bonus: str = "hit_bonus") -> str
     above = hit.total is not None and hit.total > hit.evasion
     why = next((k for k, _ in hit.evasion_mods if k in ("helpless", "pinned")), None)
     evasion = f"{hit.evasion}{ctx.t(f'ace.attack.evasion_{why}')}" if why else hit.evasion
-    return ctx.t("ace.attack.hit", die=hit.die, raw=hit.raw, special=special,
+    key = "ace.attack.hit"
+    if hide_bonus or hide_evasion:
+        key = "ace.attack.hit_bare" if hide_bonus and hide_evasion else \
+            "ace.attack.hit_no_bonus" if hide_bonus else "ace.attack.hit_no_evasion"
+    return ctx.t(key, die=hit.die, raw=hit.raw, special=special,
                  mods=term(ctx, bonus, hit.bonus) + mods_text(ctx, hit.mods), total=hit.total,
                  # a raw 1 above the evasion still misses: no ">" beside a miss
                  cmp=("≤" if not above else ">" if hit.hit else "vs"), evasion=evasion,
                  result=ctx.t("ace.attack.landed" if hit.hit else "ace.attack.missed"))
 
 
-def damage_text(ctx: Context, damage: combat.DamageRoll) -> str:
-    """``傷害DP 11−6=5 [8,9,2,3,10] 3成功×5 = 15`` with every extra and reduction."""
+def damage_text(ctx: Context, damage: combat.DamageRoll, *, hide: bool = False) -> str:
+    """``傷害DP 11−6=5 [8,9,2,3,10] 3成功×5 = 15`` with every extra and reduction; the
+    total alone (``hide``) when a veiled enemy's attack or defence is in it."""
+    if hide:
+        return ctx.t("ace.attack.damage_total", total=damage.total)
     if damage.lethal:
         dice = ctx.t("ace.attack.lethal_dice")
     else:
@@ -162,11 +171,17 @@ def damage_text(ctx: Context, damage: combat.DamageRoll) -> str:
                  energy=energy)
 
 
-def contest_text(ctx: Context, contest: combat.Contest) -> str:
-    a, b = contest.a, contest.b
-    return ctx.t("ace.contest.text", a=a.name, araw=a.raw,
-                 amods=mods_text(ctx, a.parts), atotal=a.total, b=b.name, braw=b.raw,
-                 bmods=mods_text(ctx, b.parts), btotal=b.total,
+def contest_text(ctx: Context, contest: combat.Contest, *, hide_a: bool = False,
+                 hide_b: bool = False) -> str:
+    """``艾莉絲 1d20=12+7力量腰力 = 19 > 狼人 1d20=5+…``; a veiled enemy's side shows
+    its die alone."""
+    def side(roll: combat.ContestSide, hide: bool) -> str:
+        if hide:
+            return ctx.t("ace.contest.side_bare", name=roll.name, raw=roll.raw)
+        return ctx.t("ace.contest.side", name=roll.name, raw=roll.raw,
+                     mods=mods_text(ctx, roll.parts), total=roll.total)
+
+    return ctx.t("ace.contest.text", a=side(contest.a, hide_a), b=side(contest.b, hide_b),
                  cmp=">" if contest.win else "≤")
 
 

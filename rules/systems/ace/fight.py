@@ -278,6 +278,15 @@ def mark_acted(fight: Fight, name: str) -> Fight:
     return _with_posture(fight, name, acted=True)
 
 
+def fallen_dead(fight: Fight, name: str) -> Fight:
+    """The dead hold nobody and nobody holds them (the play-test: a pin outlived its
+    target); a helpless state ends with them (the order says 死亡, not 死亡 and 昏迷)."""
+    fight = replace(fight, holds=tuple(h for h in fight.holds
+                                       if name not in (h.grappler, h.target)))
+    return _with_posture(fight, name, condition=None) \
+        if fight.posture(name).condition is not None else fight
+
+
 def with_holds(fight: Fight, holds: tuple[Hold, ...]) -> Fight:
     return replace(fight, holds=holds)
 

@@ -9,7 +9,7 @@ enemy. A character whose attack brings a target to 0 counts a kill on its mark (
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from bot.context import Context
 from bot.errors import CommandError
@@ -41,9 +41,11 @@ from bot.systems.ace.text import (
     readable,
     word,
 )
+from bot.systems.ace.veil import band_line, shown, veiled
 from bot.systems.ace.words import ASSASSINATE, KINDS, LETHAL, PARTS, REFLEXES, any_of, lookup
 from rules.systems.ace import combat, mark, stealth
 from rules.systems.ace import fight as rules_fight
+from rules.systems.ace.fight import Fight
 
 ENERGY = ("能量", "energy", "屬性", "属性", "元素")
 HIT = ("命中", "hit")
@@ -111,7 +113,10 @@ def parse_attack(words: list[str]) -> tuple[str, combat.AttackSpec, Gear]:
     return target, spec, gear
 
 
-def label(ctx: Context, spec: combat.AttackSpec, target: combat.Fighter) -> str:
+def label(ctx: Context, spec: combat.AttackSpec, target: combat.Fighter,
+          hide: bool = False) -> str:
+    """``（頭部、護住要害 DP−2）``: the reflex's size is the target's (``hide``: a veiled
+    enemy's, left out)."""
     parts = []
     if spec.kind != "melee":
         parts.append(word(ctx, "kind", spec.kind))
@@ -119,25 +124,82 @@ def label(ctx: Context, spec: combat.AttackSpec, target: combat.Fighter) -> str:
         parts.append(word(ctx, "part", spec.part))
     if spec.lethal:
         parts.append(ctx.t("ace.attack.lethal"))
-    if spec.reflex == "guard":
+    if spec.reflex is not None and hide:
+        parts.append(ctx.t(f"ace.reflex.{spec.reflex}"))
+    elif spec.reflex == "guard":
         parts.append(ctx.t("ace.reflex.guard_n", n=target.con // combat.GUARD_CON))
     elif spec.reflex == "dodge":
         parts.append(ctx.t("ace.reflex.dodge_n", n=target.dex // combat.DODGE_DEX))
     return ctx.t("ace.attack.label", text=joined(ctx, parts)) if parts else ""
 
 
-async def land(ctx: Context, attacker: Someone, target: Someone, damage: int) -> list[str]:
-    """HP after a hit; a kill counted on the attacker's mark (AE-14)."""
+#: An area of 200 rolls 195 dice: past this many a line shows their count, not each die.
+SHOWN_DICE = 20
+
+
+def area_dice(ctx: Context, dice: tuple[int, ...]) -> str:
+    if not dice:
+        return ctx.t("ace.pool.no_dice")
+    return dice_text(dice) if len(dice) <= SHOWN_DICE else ctx.t("ace.pool.many_dice",
+                                                                  n=len(dice))
+
+
+def cuts(ctx: Context, result: combat.AreaResult | combat.HarmResult) -> str:
+    """``−5抗性−2超自然體質``: what AE-11 / AE-12 took off, so the sum adds up."""
+    out = ""
+    if result.resisted:
+        out += ctx.t("ace.attack.resisted", n=result.resisted)
+    if result.con_reduction:
+        out += ctx.t("ace.attack.con_reduction", n=result.con_reduction)
+    return out
+
+
+async def land(ctx: Context, attacker: Someone | None, target: Someone,
+               damage: int) -> tuple[combat.HpChange | None, str]:
+    """HP after a hit, and the kill counted on the attacker's mark (AE-14) said."""
     if damage <= 0:
-        return []
+        return None, ""
     change = combat.apply_hp(target.hp, damage)
     await set_hp(ctx, target, change.after)
-    lines = [hp_text(ctx, target.name, change.before, change.after)]
-    if change.dead and change.before > 0 and attacker.character is not None:
+    kill = ""
+    if change.dead and change.before > 0 and attacker is not None \
+            and attacker.character is not None:
         after = mark.add_kills(await ctx.uow.load(MARK, attacker.character), 1)
         ctx.uow.save(MARK, after, attacker.character)
-        lines.append(ctx.t("ace.attack.kill", name=attacker.name, kills=after.kills))
-    return lines
+        kill = ctx.t("ace.attack.kill", name=attacker.name, kills=after.kills)
+    return change, kill
+
+
+def landed_text(ctx: Context, target: Someone, change: combat.HpChange | None,
+                fight: Fight, hide: bool) -> str:
+    """The target's HP after the blow, or — ``hide`` — its health band (``""``: unhurt)."""
+    if change is None:
+        return ""
+    return band_line(ctx, target, fight) if hide else \
+        hp_text(ctx, target.name, change.before, change.after)
+
+
+def attack_text(ctx: Context, spec: combat.AttackSpec, result: combat.AttackResult,
+                who: tuple[Someone, Someone, combat.Fighter], landed: tuple[str, str],
+                hide: tuple[bool, bool] = (False, False)) -> str:
+    """The attack line; ``hide`` = (attacker veiled, target veiled) leaves their
+    numbers out (issue 24); ``landed`` = (the target's HP or band, the kill)."""
+    attacker, target, t = who
+    parts = [hit_text(ctx, result.hit, hide_bonus=hide[0], hide_evasion=hide[1])]
+    if result.damage is not None:
+        parts.append(damage_text(ctx, result.damage, hide=any(hide)))
+    if result.contest is not None:
+        parts.append(contest_text(ctx, result.contest, hide_a=hide[0], hide_b=hide[1]))
+        if spec.part == "disarm":
+            key = "ace.attack.disarmed" if result.disarmed else "ace.attack.kept"
+            parts.append(ctx.t(key, target=target.name))
+        else:
+            parts.append(ctx.t("ace.attack.sundered", n=result.item_damage) if result.item_damage
+                         else ctx.t("ace.attack.unbroken"))
+    parts.extend(x for x in landed if x)
+    head = "ace.attack.assassinate" if spec.assassinate else "ace.attack.line"
+    return ctx.t(head, attacker=attacker.name, target=target.name,
+                 label=label(ctx, spec, t, hide[1]), parts=ctx.t("ace.bar").join(parts))
 
 
 @command("atk", "attack", "攻擊", "攻击")
@@ -147,8 +209,10 @@ async def atk(ctx: Context) -> list[Outgoing]:
     [命中+N] [攻擊+N] [武器=N] [子彈=N] [能量=火] [by=名字] [hidden]`.
 
     The attacker acts only when active and, in a running fight, on its turn; the
-    dead are no target (issue 24); a reflex needs an active target. ``hidden`` (GM):
-    the result goes to the GMs, the channel learns that an attack was rolled."""
+    dead are no target (issue 24); a reflex needs an active target. A veiled enemy's
+    numbers go to the GMs, the channel reads the line without them (``veil``).
+    ``hidden`` (GM): the channel learns that an attack was made, the GMs the result,
+    the target's player that it was hit and how it stands."""
     words, secret = pop_hidden(join_spaced(ctx.args).split())
     words, by = pop_by(words)
     ref, spec, gear = parse_attack(words)
@@ -172,29 +236,44 @@ async def atk(ctx: Context) -> list[Outgoing]:
     fight = rules_fight.with_hidden(fight, stealth.reveal(fight.hidden, attacker.name))
     fight = rules_fight.mark_acted(fight, attacker.name)
     ctx.uow.save(FIGHT, fight)
-    parts = [hit_text(ctx, result.hit)]
-    if result.damage is not None:
-        parts.append(damage_text(ctx, result.damage))
-    if result.contest is not None:
-        parts.append(contest_text(ctx, result.contest))
-        if spec.part == "disarm":
-            key = "ace.attack.disarmed" if result.disarmed else "ace.attack.kept"
-            parts.append(ctx.t(key, target=target.name))
-        else:
-            parts.append(ctx.t("ace.attack.sundered", n=result.item_damage) if result.item_damage
-                         else ctx.t("ace.attack.unbroken"))
     before = target.hp
-    parts.extend(await land(ctx, attacker, target, result.total))
-    head = "ace.attack.assassinate" if spec.assassinate else "ace.attack.line"
-    text = ctx.t(head, attacker=attacker.name, target=target.name, label=label(ctx, spec, t),
-                 parts=ctx.t("ace.bar").join(parts))
+    change, kill = await land(ctx, attacker, target, result.total)
+    who = (attacker, target, t)
+    text = attack_text(ctx, spec, result, who, (landed_text(ctx, target, change, fight, False),
+                                                 kill))
     payload = data("attack", result=result, total=result.total, hp_before=before,
                    hp_after=target.hp)
-    if not secret:
-        return [ctx.reply(text, payload)]
-    announce = ctx.reply(ctx.t("ace.attack.hidden", attacker=attacker.name),
+    if secret:
+        return hidden_attack(ctx, attacker, target, result, change, text, payload)
+    hide = (veiled(ctx, attacker), veiled(ctx, target))
+    public = attack_text(ctx, spec, result, who,
+                         (landed_text(ctx, target, change, fight, hide[1]), kill), hide)
+    public_data = data("attack", attacker=attacker.name, target=target.name,
+                       hit=result.hit.hit, life=target.life(fight).value if hide[1] else None,
+                       total=result.total, hp_after=None if hide[1] else target.hp)
+    return shown(ctx, [attacker, target], public, public_data, text, payload)
+
+
+def hidden_attack(ctx: Context, attacker: Someone, target: Someone,
+                  result: combat.AttackResult, change: combat.HpChange | None, text: str,
+                  payload: dict[str, Any]) -> list[Outgoing]:
+    """A GM's ``hidden`` attack: announced as an attack (``core.hidden.announce_attack``),
+    the result to the GMs, and the target's player told privately that it was hit and
+    where it stands now — without the attacker's numbers."""
+    gm_text = ctx.t("ace.attack.hidden_result", text=text)
+    if ctx.incoming.is_private:
+        return [ctx.reply(gm_text, payload)]
+    announce = ctx.reply(ctx.t("core.hidden.announce_attack", who=attacker.name),
                          data("hidden_attack", attacker=attacker.name))
-    return [announce, *ctx.to_gms(ctx.t("ace.attack.hidden_result", text=text), payload)]
+    outs = [announce, *ctx.to_gms(gm_text, payload)]
+    owner = target.owner
+    if result.hit.hit and owner is not None and owner not in ctx.gm_users:
+        state = hp_text(ctx, target.name, change.before, change.after) if change is not None \
+            else ctx.t("ace.attack.hidden_unhurt", name=target.name)
+        outs.append(ctx.private(owner, ctx.t("ace.attack.hidden_hit", attacker=attacker.name,
+                                             target=target.name, state=state),
+                                data("hidden_hit", target=target.name, hp=target.hp)))
+    return outs
 
 
 def parse_energy(words: list[str]) -> tuple[list[str], str | None]:
@@ -211,8 +290,11 @@ def parse_energy(words: list[str]) -> tuple[list[str], str | None]:
 @command("area", "範圍", "范围", "範圍傷害", "范围伤害")
 @readable
 async def area(ctx: Context) -> list[Outgoing]:
-    """AE-6: `.area 15 狼人 蝙蝠 [能量=火]` — each target: dice = 15 − (max(敏捷, 體質) +
-    基本步法), no hit die."""
+    """AE-6: `.area 15 狼人 蝙蝠 [能量=火]` (GM) — each target: dice = 15 − (max(敏捷,
+    體質) + 基本步法), no hit die. Like `.dmg`, a GM's: it is an effect's damage, not a
+    fighter's action (the play-test: any player could hit anyone). In a channel without
+    GMs a player's character takes it only from its player; an enemy from anyone."""
+    require_gm_if_any(ctx)
     words, energy = parse_energy(join_spaced(ctx.args).split())
     if len(words) < 2:
         raise CommandError("ace.error.area_usage")
@@ -221,27 +303,25 @@ async def area(ctx: Context) -> list[Outgoing]:
     fight = await ctx.uow.load(FIGHT)
     targets = [await someone(ctx, ref) for ref in words[1:]]
     for target in targets:
+        require_owner_or_gm(ctx, target.owner)
         target.require_alive()
     energy_text = ctx.t("ace.attack.energy", energy=energy_word(ctx, energy)) if energy else ""
-    lines, results = [ctx.t("ace.area.head", area=value, energy=energy_text)], []
+    head = ctx.t("ace.area.head", area=value, energy=energy_text)
+    lines, public, results = [head], [head], []
     for target in targets:
         result = combat.area(ctx.dice, value, armed(target, fight), energy=energy,
                              supernatural=supernatural)
         results.append(result)
-        dice = dice_text(result.dice) if result.dice else ctx.t("ace.pool.no_dice")
         line = ctx.t("ace.area.item", name=target.name, avoid=result.avoid, dp=result.dp,
-                     dice=dice, successes=result.successes, total=result.total)
-        hp = await land_plain(ctx, target, result.total)
+                     dice=area_dice(ctx, result.dice), successes=result.successes,
+                     cut=cuts(ctx, result), total=result.total)
+        change, _ = await land(ctx, None, target, result.total)
+        hp = landed_text(ctx, target, change, fight, False)
         lines.append(f"{line}{ctx.t('ace.bar')}{hp}" if hp else line)
-    return [ctx.reply("\n".join(lines), data("area", results=results))]
-
-
-async def land_plain(ctx: Context, target: Someone, damage: int) -> str:
-    if damage <= 0:
-        return ""
-    change = combat.apply_hp(target.hp, damage)
-    await set_hp(ctx, target, change.after)
-    return hp_text(ctx, target.name, change.before, change.after)
+        # a veiled enemy's avoidance (敏捷 / 體質 + 基本步法) and HP are the GM's
+        public.append(band_line(ctx, target, fight) if veiled(ctx, target) else lines[-1])
+    return shown(ctx, targets, "\n".join(public), data("area", names=[t.name for t in targets]),
+                 "\n".join(lines), data("area", results=results))
 
 
 @command("dmg", "傷害", "伤害")
@@ -261,18 +341,17 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     supernatural = (await ctx.uow.load(OPTIONS)).super
     fight = await ctx.uow.load(FIGHT)
     result = combat.harm(amount, armed(target, fight), energy=energy, supernatural=supernatural)
-    cut = []
-    if result.resisted:
-        cut.append(ctx.t("ace.attack.resisted", n=result.resisted))
-    if result.con_reduction:
-        cut.append(ctx.t("ace.attack.con_reduction", n=result.con_reduction))
+    cut = cuts(ctx, result)
     before = target.hp
-    hp = await land_plain(ctx, target, result.total)
+    change, _ = await land(ctx, None, target, result.total)
     text = ctx.t("ace.dmg.line_cut" if cut else "ace.dmg.line", name=target.name,
-                 amount=amount, cut="".join(cut), total=result.total,
+                 amount=amount, cut=cut, total=result.total,
                  energy=ctx.t("ace.attack.energy", energy=energy_word(ctx, energy))
                  if energy else "")
+    hp = landed_text(ctx, target, change, fight, False)
     if hp:
         text = f"{text}{ctx.t('ace.bar')}{hp}"
-    return [ctx.reply(text, data("damage", result=result, hp_before=before,
-                                 hp_after=target.hp))]
+    # a veiled enemy's resistance, toughness and HP are the GM's: its band in the channel
+    public = ctx.t("ace.dmg.public", line=band_line(ctx, target, fight))
+    return shown(ctx, [target], public, data("damage", name=target.name), text,
+                 data("damage", result=result, hp_before=before, hp_after=target.hp))

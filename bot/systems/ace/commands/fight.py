@@ -9,13 +9,13 @@ Every rule — initiative, order, the ambush, what a stance does and how long �
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import band_text, for_gms, life_text, ping, route_init, with_skipped
+from bot.kits.encounter import for_gms, life_text, ping, route_init, with_skipped
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
@@ -35,8 +35,9 @@ from bot.systems.ace.state import (
 )
 from bot.systems.ace.table import command
 from bot.systems.ace.text import data, energy_word, joined, readable, term, word
+from bot.systems.ace.veil import band_of, shown, veiled
 from bot.systems.ace.words import CLEAR, CONDITIONS, COVERS, STANCES, any_of, lookup
-from rules.kits.encounter import Life, band
+from rules.kits.encounter import Life
 from rules.systems import ace
 from rules.systems.ace import fight as rules_fight
 from rules.systems.ace import vocabulary as v
@@ -96,12 +97,7 @@ def enemy_line(ctx: Context, name: str, record: Enemy) -> str:
 
 
 def enemy_someone(name: str, record: Enemy) -> Someone:
-    return Someone(name, dict(record.stats), None, record.hp)
-
-
-def band_of(ctx: Context, who: Someone, fight: Fight) -> str:
-    """An enemy's health as the channel sees it (issue 24: the numbers are the GM's)."""
-    return band_text(ctx, band(who.hp, who.max_hp, who.life(fight)))
+    return Someone(name, dict(record.stats), None, record.hp, record.revealed)
 
 
 def public_line(ctx: Context, name: str, record: Enemy, fight: Fight) -> str:
@@ -110,10 +106,12 @@ def public_line(ctx: Context, name: str, record: Enemy, fight: Fight) -> str:
 
 
 def keep_numbers(ctx: Context, public: str, public_data: dict[str, Any], secret: str,
-                 secret_data: dict[str, Any]) -> list[Outgoing]:
+                 secret_data: dict[str, Any], revealed: bool = False) -> list[Outgoing]:
     """Enemy numbers for the GMs (issue 24): a GM's command answers the GMs privately
     and the channel sees ``public``; a player reads ``public`` alone; a table without
-    GMs reads the numbers."""
+    GMs, or an enemy the GM has ``revealed``, reads the numbers."""
+    if revealed:
+        return [ctx.reply(secret, secret_data)]
     if ctx.is_gm or not ctx.gm_users:
         return for_gms(ctx, public, public_data, secret, secret_data)
     return [ctx.reply(public, public_data)]
@@ -169,7 +167,9 @@ async def enemy(ctx: Context) -> list[Outgoing]:
         name = find_enemy(enemies, tokens[1])
         if name is None:
             raise CommandError("ace.error.unknown_target", name=echo(tokens[1]))
-        if is_word(verb, *REVEAL):
+        if is_word(verb, *REVEAL):  # its numbers are the table's from now on
+            enemies[name] = replace(enemies[name], revealed=True)
+            ctx.uow.save(ENEMIES, stored)
             return [ctx.reply(ctx.t("ace.enemy.revealed", line=enemy_line(ctx, name,
                                                                           enemies[name]),
                                     stats=stats_text(ctx, enemies[name].stats)),
@@ -189,7 +189,7 @@ async def enemy(ctx: Context) -> list[Outgoing]:
         data("enemy", name=name),
         ctx.t("ace.enemy.show", line=enemy_line(ctx, name, enemies[name]),
               stats=stats_text(ctx, enemies[name].stats)),
-        data("enemy", name=name, **asdict(enemies[name])))
+        data("enemy", name=name, **asdict(enemies[name])), enemies[name].revealed)
 
 
 def stats_text(ctx: Context, stats: dict[str, int]) -> str:
@@ -249,13 +249,26 @@ def order_text(ctx: Context, fight: Fight, states: dict[str, Life]) -> str:
     return f"{text}\n{extra}" if extra else text
 
 
-def fight_data(event: str, fight: Fight, **extra: Any) -> dict[str, Any]:
+def fight_data(ctx: Context, event: str, fight: Fight, **extra: Any) -> dict[str, Any]:
+    """The fight for the channel's data; at a table with a GM an enemy's initiative
+    shows its total alone (its die and 敏捷 are the GM's, issue 24)."""
+    def shown_member(member: rules_fight.Member) -> rules_fight.Member:
+        return replace(member, dex=0, raw=0, bonus=0) \
+            if member.side == "enemy" and ctx.gm_users else member
+
+    fight = replace(fight, members=tuple(shown_member(m) for m in fight.members))
+    if "joined" in extra:
+        extra["joined"] = [shown_member(m) for m in extra["joined"]]
     return data("fight", event=event, fight=fight, **extra)
 
 
-def notify(out: Outgoing, fight: Fight) -> Outgoing:
-    """The player whose turn it is now is notified (the kit's ping)."""
-    return ping(out, fight.actor.owner if fight.actor is not None else None)
+def notify(ctx: Context, out: Outgoing, fight: Fight) -> Outgoing:
+    """The player whose turn it is now is notified (the kit's ping); on an enemy's
+    turn, the GMs who play it (the play-test: a GM playing by post was never pinged)."""
+    actor = fight.actor
+    if actor is not None and actor.owner is None and ctx.gm_users:
+        return replace(out, notify=tuple(ctx.gm_users))
+    return ping(out, actor.owner if actor is not None else None)
 
 
 @command("ri", "先攻", "投先攻")
@@ -266,9 +279,13 @@ async def ri(ctx: Context) -> list[Outgoing]:
     refs: list[str | None] = [*ctx.args.split()] or [None]
     fight = await ctx.uow.load(FIGHT)
     supernatural = (await ctx.uow.load(OPTIONS)).super
-    lines, joined_now = [], []
+    lines, public, rollers, joined_now = [], [], [], []
+    fallen: list[tuple[str, Life]] = []
     for ref in refs:
         who = await speaker(ctx, ref)
+        if len(refs) > 1 and who.life(fight) is not Life.ACTIVE:
+            fallen.append((who.name, who.life(fight)))  # the living still roll (play-test)
+            continue
         who.require_active(fight)
         rules_fight.check_join(fight, who.name)
         stats = who.fighter()
@@ -277,15 +294,25 @@ async def ri(ctx: Context) -> list[Outgoing]:
             owner=who.owner, supernatural=supernatural)
         fight = rules_fight.join(fight, member)
         joined_now.append(member)
+        rollers.append(who)
         bonus = term(ctx, "dex", member.dex) + (term(ctx, "supernatural", member.bonus)
                                                 if member.bonus else "")
         lines.append(ctx.t("ace.init.rolled", name=member.name, raw=member.raw, mods=bonus,
                            initiative=member.initiative))
+        # a veiled enemy's roll reads as its initiative alone (its 敏捷 is the GM's)
+        public.append(ctx.t("ace.init.member", name=member.name, initiative=member.initiative)
+                      if veiled(ctx, who) else lines[-1])
+    if not rollers:  # every name fallen: the first one's refusal
+        (await speaker(ctx, refs[0])).require_active(fight)
     ctx.uow.save(FIGHT, fight)
-    text = ctx.t("ace.init.rolls", items=joined(ctx, lines))
-    if fight.started:
-        text = ctx.t("ace.init.joined_running", text=text, round=fight.round)
-    return [ctx.reply(text, fight_data("join", fight, joined=joined_now))]
+
+    def rolls(items: list[str]) -> str:
+        text = with_skipped(ctx, ctx.t("ace.init.rolls", items=joined(ctx, items)), fallen)
+        return ctx.t("ace.init.joined_running", text=text, round=fight.round) \
+            if fight.started else text
+
+    return shown(ctx, rollers, rolls(public), fight_data(ctx, "join", fight, joined=joined_now),
+                 rolls(lines), data("fight", event="join", fight=fight, joined=joined_now))
 
 
 @command("init", "先攻表", "戰鬥", "战斗")
@@ -305,7 +332,7 @@ async def show_order(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.init_usage")
     fight = await ctx.uow.load(FIGHT)
     return [ctx.reply(order_text(ctx, fight, await lives(ctx, fight)),
-                      fight_data("show", fight))]
+                      fight_data(ctx, "show", fight))]
 
 
 async def start(ctx: Context) -> list[Outgoing]:
@@ -330,7 +357,7 @@ async def start(ctx: Context) -> list[Outgoing]:
     assert actor is not None
     lines.append(with_skipped(ctx, ctx.t("ace.init.turn", name=actor.name, round=fight.round),
                               skipped))
-    return [notify(ctx.reply("\n".join(lines), fight_data("start", fight)), fight)]
+    return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
 
 
 async def end(ctx: Context) -> list[Outgoing]:
@@ -338,13 +365,16 @@ async def end(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.init_usage")
     require_gm_if_any(ctx)
     ctx.uow.save(FIGHT, rules_fight.end(await ctx.uow.load(FIGHT)))
-    return [ctx.reply(ctx.t("ace.init.ended"), fight_data("end", Fight()))]
+    return [ctx.reply(ctx.t("ace.init.ended"), fight_data(ctx, "end", Fight()))]
 
 
 async def remove(ctx: Context) -> list[Outgoing]:
+    """`.init remove 名字`; without a name the speaker's own character (play-test)."""
     tokens = ctx.args.split()
-    if len(tokens) != 1:
+    if len(tokens) > 1:
         raise CommandError("ace.error.init_usage")
+    if not tokens:
+        tokens = [(await speaker(ctx, None)).name]
     fight = await ctx.uow.load(FIGHT)
     member = fight.find(tokens[0])
     if member is None:
@@ -354,7 +384,7 @@ async def remove(ctx: Context) -> list[Outgoing]:
     fight = rules_fight.remove(fight, member.name)
     ctx.uow.save(FIGHT, fight)
     return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
-                      fight_data("remove", fight))]
+                      fight_data(ctx, "remove", fight))]
 
 
 HP_WORDS = ("hp", "生命", "生命值")
@@ -394,17 +424,19 @@ async def init_set(ctx: Context) -> list[Outgoing]:
         raise CommandError("core.error.not_yours")
     hp, condition, clear = parse_set(tokens[2:])
     fight = await ctx.uow.load(FIGHT)
-    lines = []
+    lines, change = [], ""
     if hp is not None:
         if hp > who.max_hp:
             raise CommandError("ace.error.hp_over_max", name=who.name, max=who.max_hp,
                                con=who.max_hp // v.HP_PER_CON)
         before = who.hp
         await set_hp(ctx, who, hp)
-        key = "ace.set.revived" if before <= 0 < hp else "ace.set.hp"
+        change = "revived" if before <= 0 < hp else "lowered" if hp < before else ""
+        key = {"revived": "ace.set.revived", "lowered": "ace.set.hp_lowered"}.get(change,
+                                                                                "ace.set.hp")
         lines.append(ctx.t(key, name=who.name, before=before, after=hp, max=who.max_hp))
     if condition is not None or clear:
-        fight = rules_fight.set_condition(fight, who.name, condition)
+        fight = rules_fight.set_condition(await ctx.uow.load(FIGHT), who.name, condition)
         ctx.uow.save(FIGHT, fight)
         lines.append(ctx.t("ace.cond.set", name=who.name,
                            condition=word(ctx, "condition", condition))
@@ -412,8 +444,9 @@ async def init_set(ctx: Context) -> list[Outgoing]:
     payload = data("set", name=who.name, hp=who.hp, condition=condition)
     if not who.is_enemy or hp is None:
         return [ctx.reply("\n".join(lines), payload)]
-    public = [ctx.t("ace.set.public", line=ctx.t("ace.enemy.item_public", name=who.name,
-                                                  band=band_of(ctx, who, fight))), *lines[1:]]
+    line = ctx.t("ace.enemy.item_public", name=who.name, band=band_of(ctx, who, fight))
+    public = [ctx.t(f"ace.set.public_{change}" if change else "ace.set.public", line=line),
+              *lines[1:]]
     return keep_numbers(ctx, "\n".join(public), data("set", name=who.name),
                         "\n".join(lines), payload)
 
@@ -429,14 +462,15 @@ async def next_(ctx: Context) -> list[Outgoing]:
     fight = await ctx.uow.load(FIGHT)
     actor = fight.actor
     if actor is not None and not may_act_for(ctx, actor.owner):
-        raise CommandError("ace.error.not_your_turn", name=actor.name)
+        raise CommandError("ace.error.not_your_turn" if actor.owner else
+                           "ace.error.not_your_turn_enemy", name=actor.name)
     states = await lives(ctx, fight)
     fight, event = rules_fight.next_turn(fight, states)
     ctx.uow.save(FIGHT, fight)
     key = "ace.init.new_round" if event.new_round else "ace.init.turn"
     text = with_skipped(ctx, ctx.t(key, name=event.current, round=event.round),
                         [(n, states[n]) for n in event.skipped])
-    return [notify(ctx.reply(text, fight_data("next", fight, turn=event)), fight)]
+    return [notify(ctx, ctx.reply(text, fight_data(ctx, "next", fight, turn=event)), fight)]
 
 
 # --------------------------------------------------------------------------- stances, cover
@@ -457,6 +491,8 @@ async def stance(ctx: Context) -> list[Outgoing]:
     `.stance 伏地` / `.stance 無` — for this round (until the fighter's next turn)."""
     fight = await ctx.uow.load(FIGHT)
     words, who = await acting(ctx, ctx.args.split(), fight)
+    if len(words) > 1 and lookup("-".join(words[:2]), STANCES):  # `full attack`
+        words = ["-".join(words[:2]), *words[2:]]
     if not words or len(words) > 2:
         raise CommandError("ace.error.stance_usage")
     key = lookup(words[0], STANCES)
@@ -473,7 +509,7 @@ async def stance(ctx: Context) -> list[Outgoing]:
     fight = rules_fight.set_stance(fight, who.name, key, metres=metres, strength=strength)
     ctx.uow.save(FIGHT, fight)
     text = ctx.t(f"ace.stance.set_{key}", name=who.name, metres=metres)
-    return [ctx.reply(text, fight_data("stance", fight, name=who.name, stance=key,
+    return [ctx.reply(text, fight_data(ctx, "stance", fight, name=who.name, stance=key,
                                        metres=metres))]
 
 
@@ -496,7 +532,7 @@ async def cover(ctx: Context) -> list[Outgoing]:
     fight = rules_fight.set_cover(fight, who.name, key)
     ctx.uow.save(FIGHT, fight)
     return [ctx.reply(ctx.t(f"ace.cover.set_{key}", name=who.name),
-                      fight_data("cover", fight, name=who.name, cover=key))]
+                      fight_data(ctx, "cover", fight, name=who.name, cover=key))]
 
 
 @command("cond", "狀態", "状态")
@@ -520,4 +556,4 @@ async def cond(ctx: Context) -> list[Outgoing]:
     ctx.uow.save(FIGHT, fight)
     text = ctx.t("ace.cond.set", name=who.name, condition=word(ctx, "condition", key)) \
         if key else ctx.t("ace.cond.cleared", name=who.name)
-    return [ctx.reply(text, fight_data("condition", fight, name=who.name, condition=key))]
+    return [ctx.reply(text, fight_data(ctx, "condition", fight, name=who.name, condition=key))]

@@ -19,9 +19,17 @@ from bot.kits.args import is_word
 from bot.messages import Outgoing
 from bot.systems.ace.args import join_spaced, option
 from bot.systems.ace.documents import FIGHT, OPTIONS
-from bot.systems.ace.state import acting_fighter, actor_or_speaker, armed, pop_by, someone
+from bot.systems.ace.state import (
+    Someone,
+    acting_fighter,
+    actor_or_speaker,
+    armed,
+    pop_by,
+    someone,
+)
 from bot.systems.ace.table import command
 from bot.systems.ace.text import contest_text, data, hit_text, joined, readable, word
+from bot.systems.ace.veil import shown, veiled
 from bot.systems.ace.words import CHOICES, lookup
 from rules.systems.ace import fight as rules_fight
 from rules.systems.ace import grapple
@@ -81,10 +89,16 @@ async def grab(ctx: Context) -> list[Outgoing]:
         assert contest is not None  # breaking free is always a contest (AE-9)
         outcome = ctx.t(f"ace.grab.free_{result.after or 'free'}" if contest.win
                         else "ace.grab.free_failed", name=me.name, grappler=grappler.name)
-        text = ctx.t("ace.grab.free_line", name=me.name, grappler=grappler.name,
-                     choice=word(ctx, "choice", result.choice),
-                     contest=contest_text(ctx, contest), outcome=outcome)
-        return [ctx.reply(text, data("grapple", result=result, holds=fight.holds))]
+
+        def free_line(hide: tuple[bool, bool]) -> str:
+            return ctx.t("ace.grab.free_line", name=me.name, grappler=grappler.name,
+                         choice=word(ctx, "choice", result.choice),
+                         contest=contest_text(ctx, contest, hide_a=hide[0], hide_b=hide[1]),
+                         outcome=outcome)
+
+        return shown(ctx, [me, grappler], free_line(hides(ctx, me, grappler)),
+                     data("grapple", holds=fight.holds), free_line((False, False)),
+                     data("grapple", result=result, holds=fight.holds))
     rest, choice, hit_mod = parse(words)
     if len(rest) != 1:
         raise CommandError("ace.error.grab_usage")
@@ -97,18 +111,31 @@ async def grab(ctx: Context) -> list[Outgoing]:
                                  supernatural=supernatural)
     fight = rules_fight.mark_acted(rules_fight.with_holds(fight, holds), me.name)
     ctx.uow.save(FIGHT, fight)
-    parts = []
-    if result.hit is not None:
-        parts.append(hit_text(ctx, result.hit, "grab_bonus"))
-    if result.contest is not None:
-        parts.append(ctx.t("ace.grab.contest", choice=word(ctx, "choice", result.choice),
-                           target=target.name, contest=contest_text(ctx, result.contest)))
-        if result.action == "pin":
-            key = "ace.grab.pinned" if result.after == "pinned" else "ace.grab.pin_failed"
-        else:
-            key = "ace.grab.held" if result.after == "held" else "ace.grab.failed"
-        parts.append(ctx.t(key, target=target.name, margin=result.margin))
-    head = "ace.grab.pin_line" if result.action == "pin" else "ace.grab.line"
-    text = ctx.t(head, grappler=me.name, target=target.name,
-                 parts=ctx.t("ace.bar").join(parts))
-    return [ctx.reply(text, data("grapple", result=result, holds=fight.holds))]
+
+    def line(hide: tuple[bool, bool]) -> str:
+        parts = []
+        if result.hit is not None:
+            parts.append(hit_text(ctx, result.hit, "grab_bonus", hide_bonus=hide[0],
+                                  hide_evasion=hide[1]))
+        if result.contest is not None:
+            parts.append(ctx.t("ace.grab.contest", choice=word(ctx, "choice", result.choice),
+                               target=target.name,
+                               contest=contest_text(ctx, result.contest, hide_a=hide[0],
+                                                    hide_b=hide[1])))
+            if result.action == "pin":
+                key = "ace.grab.pinned" if result.after == "pinned" else "ace.grab.pin_failed"
+            else:
+                key = "ace.grab.held" if result.after == "held" else "ace.grab.failed"
+            parts.append(ctx.t(key, target=target.name, margin=result.margin))
+        head = "ace.grab.pin_line" if result.action == "pin" else "ace.grab.line"
+        return ctx.t(head, grappler=me.name, target=target.name,
+                     parts=ctx.t("ace.bar").join(parts))
+
+    return shown(ctx, [me, target], line(hides(ctx, me, target)),
+                 data("grapple", holds=fight.holds), line((False, False)),
+                 data("grapple", result=result, holds=fight.holds))
+
+
+def hides(ctx: Context, a: Someone, b: Someone) -> tuple[bool, bool]:
+    """Which side's numbers the channel does not read (a veiled enemy's)."""
+    return veiled(ctx, a), veiled(ctx, b)

@@ -114,7 +114,10 @@ def test_enemies_and_options_stored_by_the_old_code_read_the_same() -> None:
     assert enemies == Enemies({
         "狼人": Enemy(OLD_ENEMIES["enemies"]["狼人"]["stats"], 43),
         "蝙蝠": Enemy({"力量": 2, "敏捷": 8, "體質": 2, "精神力": 1}, 0)})
-    assert ENEMIES.dump(enemies) == OLD_ENEMIES
+    # the old shape, plus `.enemy reveal`'s flag (issue 24), unrevealed as they were
+    assert not any(e.revealed for e in enemies.enemies.values())
+    assert ENEMIES.dump(enemies) == {"enemies": {
+        name: {**old, "revealed": False} for name, old in OLD_ENEMIES["enemies"].items()}}
     assert OPTIONS.read(OLD_OPTIONS, 1, WHERE) == Options(attr=False, super=True)
     assert OPTIONS.read({}, 1, WHERE) == Options(attr=True, super=False)  # the defaults
     assert OPTIONS.dump(Options()) == {"attr": True, "super": False}

@@ -153,7 +153,7 @@ def test_restarting_between_every_line_changes_nothing(session: Session) -> None
 
 def test_setup_stealth_and_initiative(session: Session) -> None:
     assert gm_data(session, "wolf")["hp"] == 70  # 體質 7 × 10 (AE-1)
-    sneak = data(session, "sneak")
+    sneak = gm_data(session, "sneak")
     assert sneak["result"]["pool"]["total"] == 2
     assert [(c["watcher"], c["pool"]["total"], c["discovered"])
             for c in sneak["result"]["checks"]] == [("狼人", 1, False), ("蝙蝠", 1, False)]
@@ -165,14 +165,14 @@ def test_setup_stealth_and_initiative(session: Session) -> None:
 
 
 def test_ambush_assassination_skips_the_evasion(session: Session) -> None:
-    attack = data(session, "assassinate")
+    attack = gm_data(session, "assassinate")
     hit, damage = attack["result"]["hit"], attack["result"]["damage"]
     assert hit["skipped"] is True and hit["raw"] is None
     assert (damage["attack"], damage["defense"], damage["dp"], damage["dice"]) == (
         8, 6, 2, [8, 10])
     assert (damage["successes"], damage["total"]) == (2, 10)
     assert (attack["hp_before"], attack["hp_after"]) == (70, 60)
-    wolf = data(session, "wolf_hits")
+    wolf = gm_data(session, "wolf_hits")
     assert wolf["result"]["attacker"] == "狼人"  # the GM plays the enemy whose turn it is
     assert (wolf["result"]["hit"]["total"], wolf["result"]["hit"]["evasion"]) == (15, 6)
     assert (wolf["result"]["damage"]["dp"], wolf["total"]) == (3, 10)
@@ -180,7 +180,7 @@ def test_ambush_assassination_skips_the_evasion(session: Session) -> None:
 
 
 def test_called_shot_crits_only_on_a_raw_10(session: Session) -> None:
-    attack = data(session, "called_shot")["result"]
+    attack = gm_data(session, "called_shot")["result"]
     assert attack["part"] == "abdomen"
     assert attack["hit"]["die"] == 10 and attack["hit"]["raw"] == 10
     assert (attack["hit"]["total"], attack["hit"]["evasion"]) == (10, 12)  # a crit hits
@@ -189,19 +189,19 @@ def test_called_shot_crits_only_on_a_raw_10(session: Session) -> None:
     assert (damage["attack"], damage["defense"], damage["dp"]) == (11, 6, 5)
     assert (damage["successes"], damage["multiplier"], damage["part_extra"]) == (2, 10, 5)
     assert damage["total"] == 25
-    assert data(session, "called_shot")["hp_after"] == 35
+    assert gm_data(session, "called_shot")["hp_after"] == 35
 
 
 def test_grapple_holds_then_pins(session: Session) -> None:
-    grab = data(session, "grab")["result"]
+    grab = gm_data(session, "grab")["result"]
     assert (grab["action"], grab["choice"], grab["after"], grab["margin"]) == (
         "grab", "escape", "held", 1)
     assert (grab["hit"]["total"], grab["contest"]["a"]["total"],
             grab["contest"]["b"]["total"]) == (17, 19, 18)
-    held = data(session, "held_hits")["result"]
+    held = gm_data(session, "held_hits")["result"]
     assert held["hit"]["mods"] == [["held", -1]] and held["hit"]["total"] == 13
-    assert data(session, "held_hits")["hp_after"] == 55
-    pin = data(session, "pin")["result"]
+    assert gm_data(session, "held_hits")["hp_after"] == 55
+    pin = gm_data(session, "pin")["result"]
     assert (pin["action"], pin["after"], pin["margin"]) == ("pin", "pinned", 3)
     assert (pin["contest"]["a"]["total"], pin["contest"]["b"]["total"]) == (23, 20)
     assert "鮑伯 壓制 狼人" in said(session, "init_show")["text"]
