@@ -86,9 +86,7 @@ def for_gms(ctx: Context, public: str, public_data: dict[str, Any] | None,
     GM — the asker too — ``secret`` privately. In a private conversation the asker
     gets ``secret`` there. Without a GM at the table there is nobody to keep numbers
     from: the channel gets ``secret``."""
-    if ctx.incoming.is_private:
-        return [ctx.reply(secret, secret_data)]
-    if not ctx.gm_users:
+    if ctx.incoming.is_private or not ctx.gm_users:
         return [ctx.reply(secret, secret_data)]
     return [ctx.reply(public, public_data), *ctx.to_gms(secret, secret_data)]
 

@@ -29,19 +29,20 @@ def deliver(ctx: Context, owner: str, who: str, text: str, data: dict[str, Any],
             *, hidden: bool, kind: str = "hidden_check",
             gms: Iterable[str] | None = None, attack: bool = False) -> list[Outgoing]:
     """Post a result in the channel, or — ``hidden`` — announce it there (``kind``
-    names the announcement's data; ``attack`` announces an attack rather than a check)
+    names the announcement's data; ``attack`` words the announcement and the copies as an attack)
     and send it to ``owner`` and the GMs privately: every GM, or only ``gms`` (a later
     step of a kept hidden result goes to the GMs who were sent the result, never to
     one seated since). What the target's player must learn of a hidden attack (that
     they were hit, that they are down, a choice to make) the system tells them itself."""
     if not hidden:
         return [ctx.reply(text, data)]
-    own = ctx.private(owner, ctx.t("core.hidden.result", text=text), data)
+    suffix = "_attack" if attack else ""
+    own = ctx.private(owner, ctx.t(f"core.hidden.result{suffix}", text=text), data)
     if ctx.incoming.is_private:
         return [own]
-    key = "core.hidden.announce_attack" if attack else "core.hidden.announce"
-    announce = ctx.reply(ctx.t(key, who=who), {"kind": kind, "user": owner})
-    gm_text = ctx.t("core.hidden.result_gm", who=who, text=text)
+    announce = ctx.reply(ctx.t(f"core.hidden.announce{suffix}", who=who),
+                         {"kind": kind, "user": owner})
+    gm_text = ctx.t(f"core.hidden.result_gm{suffix}", who=who, text=text)
     if gms is None:
         return [announce, own, *ctx.to_gms(gm_text, data, exclude=owner)]
     return [announce, own, *(ctx.private(gm, gm_text, data) for gm in gms if gm != owner)]

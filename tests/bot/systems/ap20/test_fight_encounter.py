@@ -98,7 +98,7 @@ async def test_a_hidden_gm_attack(table: Table) -> None:
     # hit and how she stands, without 哥布林's hit or action points (issue 24 findings)
     assert outs[0].text == "⚔ 哥布林 暗中發動了一次攻擊。"
     assert outs[1].text.splitlines() == [
-        "（暗中檢定）⚔ 哥布林→艾莉絲：d20=12 +命中3+破甲1 = 16 ≥ 防禦 3 → 命中",
+        "（暗中攻擊）⚔ 哥布林→艾莉絲：d20=12 +命中3+破甲1 = 16 ≥ 防禦 3 → 命中",
         "💥 1d4=[3]=3 → 艾莉絲 生命 18→15", "行動力 哥布林 6→3；艾莉絲 防禦反應 6→5"]
     assert outs[2].text.splitlines() == [
         "（暗中攻擊）⚔ 哥布林→艾莉絲：d20=12 → 命中", "💥 1d4=[3]=3 → 艾莉絲 生命 18→15",

@@ -120,7 +120,7 @@ async def test_the_gm_rolls_an_enemys_attack_hidden(table: Table) -> None:
     assert [(o.to, o.user) for o in outs] == \
         [("channel", None), ("private", "gm"), ("private", "p2")]
     assert outs[0].text == "⚔ Ghoul 暗中發動了一次攻擊。"
-    assert outs[1].text == "（暗中檢定）⚔ Ghoul 攻擊 Bob：傷害 1d6 = [3] = 3\n" \
+    assert outs[1].text == "（暗中攻擊）⚔ Ghoul 攻擊 Bob：傷害 1d6 = [3] = 3\n" \
         "Bob 受到 3 點傷害，體力 10 → 7\nGhoul：攻擊 花費 2 BP（4 → 2）"
     outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[1])  # BP 2 → 0: the turn passes
     assert outs[0].text == "⚔ Ghoul 暗中發動了一次攻擊。\nGhoul 的 BP 用完了。\n" \
