@@ -53,8 +53,8 @@ async def route_init(ctx: Context, handlers: Mapping[str, Handler],
         return await handlers[verb](replace(ctx, args=rest.strip()))
     if fallback is not None and word and verb is None:
         return await fallback(ctx)
-    raise CommandError("encounter.error.init_usage",
-                       verbs=" / ".join(v for v in VERBS if v in handlers))
+    raise CommandError("encounter.error.init_usage", verbs=" / ".join(
+        ctx.t(f"encounter.verb.{v}") for v in VERBS if v in handlers))
 
 
 def life_text(ctx: Context, life: Life) -> str:
@@ -74,10 +74,13 @@ def skipped_line(ctx: Context, fallen: Iterable[tuple[str, Life]]) -> str:
         if names else ""
 
 
-def ping(out: Outgoing, owner: str | None) -> Outgoing:
+def ping(out: Outgoing, owner: str | None, gms: Iterable[str] = ()) -> Outgoing:
     """A turn announcement that notifies the next actor's player (a mention on the
-    platforms that notify); an enemy's turn (no owner) pings nobody."""
-    return replace(out, notify=(owner,)) if owner else out
+    platforms that notify). An enemy's turn (no owner) pings the GMs who play it —
+    the caller passes ``ctx.gm_users`` there (a GM playing by post was never pinged,
+    the issue-24 play-test); with neither, nobody is pinged."""
+    who = (owner,) if owner else tuple(gms)
+    return replace(out, notify=who) if who else out
 
 
 def for_gms(ctx: Context, public: str, public_data: dict[str, Any] | None,

@@ -266,9 +266,7 @@ def notify(ctx: Context, out: Outgoing, fight: Fight) -> Outgoing:
     """The player whose turn it is now is notified (the kit's ping); on an enemy's
     turn, the GMs who play it (the play-test: a GM playing by post was never pinged)."""
     actor = fight.actor
-    if actor is not None and actor.owner is None and ctx.gm_users:
-        return replace(out, notify=tuple(ctx.gm_users))
-    return ping(out, actor.owner if actor is not None else None)
+    return ping(out, actor.owner, ctx.gm_users) if actor is not None else out
 
 
 @command("ri", "先攻", "投先攻")
