@@ -103,6 +103,16 @@ async def agree(ctx: Context, motion: str,
     return agreed, missing
 
 
+async def carried_out(ctx: Context, motion: str) -> None:
+    """``motion`` is done without the agreements still pending for it (a referee's
+    reset after some players agreed): it no longer waits, and :func:`save` must not
+    call it void (round-2 play-test: "agreements void (reset)" after the reset)."""
+    stored = await ctx.uow.load(GAME)
+    if motion in stored.agreed:
+        pending = {m: v for m, v in stored.agreed.items() if m != motion}
+        ctx.uow.save(GAME, replace(stored, agreed=pending))
+
+
 async def running(ctx: Context) -> js.Game:
     """The table's game, refused unless it is being played (dealt, not over)."""
     game = await load(ctx)

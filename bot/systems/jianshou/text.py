@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
-from bot.kits.encounter import life_text, ping, with_skipped
+from bot.kits.encounter import life_text, with_skipped
 from bot.messages import Outgoing
 from bot.systems.jianshou.documents import GAME
 from rules.errors import RuleError
@@ -148,19 +149,27 @@ def data(event: str, game: js.Game, **extra: Any) -> dict[str, Any]:
 
 def channel(ctx: Context, lines: list[str], event: str, game: js.Game,
             **extra: Any) -> Outgoing:
-    """One channel message; it pings the player the table now waits for (the
-    encounter kit's ``ping``)."""
+    """One channel message; it pings whom the table now waits for (:func:`awaited`)
+    but the speaker: a reply to one's own move needs no mention (round-2 play-test:
+    on Discord each move of the player whose turn it was was followed by a ping of
+    that same player)."""
     out = ctx.reply("\n".join(line for line in lines if line), data(event, game, **extra))
-    return ping(out, waiting_for(game))
+    others = tuple(user for user in awaited(game) if user != ctx.user)
+    return replace(out, notify=others) if others else out
 
 
-def waiting_for(game: js.Game) -> str | None:
+def awaited(game: js.Game) -> tuple[str, ...]:
+    """Whom the table waits for: the players still to `.keep` a dealt hand, then the
+    duellist who answers next, else the player whose turn it is (the next actor the
+    encounter kit pings)."""
+    if game.status == "mulligan":
+        return tuple(p.user for p in game.players if not p.kept)
     if game.status != "play":
-        return None
+        return ()
     if game.duel is not None:
-        return game.duel.awaited
+        return (game.duel.awaited,)
     actor = game.actor
-    return actor.user if actor is not None else None
+    return (actor.user,) if actor is not None else ()
 
 
 def player_line(ctx: Context, game: js.Game, seat: int, p: js.Player) -> str:
@@ -253,7 +262,8 @@ def effects_text(ctx: Context, game: js.Game, card: js.Card, effects: js.Effects
             parts.append(ctx.t("jianshou.effects.draw", value=effects.drew))
         elif key == "damage" and effects.target:
             parts.append(ctx.t("jianshou.effects.damage", target=name_of(game, effects.target),
-                               value=effects.damage, hp=effects.target_hp))
+                               value=effects.damage, hp=effects.target_hp,
+                               before=effects.target_hp + effects.damage))
     return sep(ctx).join(parts) or ctx.t("jianshou.nothing")
 
 

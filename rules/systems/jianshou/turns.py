@@ -225,14 +225,16 @@ class Discarded:
 def discard(game: Game, user: str, cards: tuple[str, ...],
             ending: bool = False) -> tuple[Game, Discarded]:
     """JS-2 end phase: discard down to seven (no more than that; ``no_discard_needed``
-    with seven or fewer, ``discard_too_many`` past the limit). ``ending``: the discards
+    with seven or fewer — ``end_no_discard_needed`` when ``ending`` —,
+    ``discard_too_many`` past the limit). ``ending``: the discards
     of `.end CARD…`, which must reach seven at once — fewer are refused before any card
     goes (``end_discard_too_few``, naming how many), so a refused `.end` changes
     nothing; `.discard` alone may go down step by step."""
     player = _actor(game, user)
     excess = len(player.hand) - HAND_LIMIT
-    if excess <= 0:
-        raise RuleError("jianshou.no_discard_needed", limit=HAND_LIMIT)
+    if excess <= 0:  # `.end CARD…` then ends nothing either: its own words say so
+        raise RuleError("jianshou.end_no_discard_needed" if ending else
+                        "jianshou.no_discard_needed", limit=HAND_LIMIT)
     if len(cards) > excess:
         raise RuleError("jianshou.discard_too_many", count=excess, limit=HAND_LIMIT)
     if ending and len(cards) < excess:

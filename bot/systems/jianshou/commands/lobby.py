@@ -18,6 +18,7 @@ from bot.systems.jianshou.decks import deck_from_file, sample, table_deck
 from bot.systems.jianshou.documents import DECK, DRAFT, NO_DRAFT, Draft, TableDeck
 from bot.systems.jianshou.state import (
     agree,
+    carried_out,
     load,
     me,
     referee,
@@ -192,7 +193,7 @@ async def start(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     order = sep(ctx).join(f"{i}.{p.name}" for i, p in enumerate(game.players, start=1))
     text = ctx.t("jianshou.started", order=order, hp=started.hp, neili=started.neili,
                  deck=started.deck_size, name=deck_label(ctx, deck))
-    outs = [ctx.reply(text, data("start", game))]
+    outs = [channel(ctx, [text], "start", game)]  # pings the players to .keep
     outs += [hand_private(ctx, game, user, ctx.t("jianshou.hand.dealt"))
              for user in started.order]
     return outs
@@ -212,6 +213,7 @@ async def reset(ctx: Context, _rest: list[str]) -> list[Outgoing]:
                 return [_agreement(ctx, game, "reset", player, agreed, missing)]
     elif game.status != "over" or ctx.gm_users:
         require_gm_if_any(ctx)
+    await carried_out(ctx, "reset")
     game = js.reset(game)
     note = await save(ctx, game)
     text = "\n".join(line for line in (ctx.t("jianshou.reset", count=len(game.players)), note)

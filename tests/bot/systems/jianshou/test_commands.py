@@ -176,7 +176,8 @@ async def test_a_duel_survives_a_restart(settings: Settings) -> None:
     shown = await table.text("bob", ".duel")
     assert shown == "⚔ 對決：carol → alice，等 alice 防禦。"
     outs = await table.say("alice", ".defend no")
-    assert "alice 不防禦。" in outs[0].text and outs[0].notify == ("alice",)
+    assert "alice 不防禦。" in outs[0].text
+    assert outs[0].notify == ()  # still alice's to answer: no ping of the speaker
     outs = await table.say("alice", ".evade no", dice=[6])
     assert outs[0].text.splitlines()[-2:] == [
         "🎲 命中 1d6=6 + 準 1（寒江刀 1）= 7 > 避 0 → 命中！alice 受 3 點傷害，體力 9 → 6。",
