@@ -54,7 +54,8 @@ async def mull(ctx: Context) -> list[Outgoing]:
     key = "jianshou.mulligan.last" if done.left == 0 else "jianshou.mulligan.done"
     lines = [ctx.t(key, name=player.name, count=done.count, draw=done.first_draw),
              *_begun_lines(ctx, game, done.begun), note]
-    outs = [channel(ctx, lines, "mulligan", game, user=player.user, count=done.count),
+    outs = [channel(ctx, lines, "mulligan", game, quiet=done.begun is None, user=player.user,
+                    count=done.count),
             hand_private(ctx, game, player.user, ctx.t("jianshou.hand.new"))]
     if done.begun is not None:
         outs += drawn_private(ctx, game, done.begun.starts)

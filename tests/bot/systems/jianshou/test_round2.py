@@ -25,7 +25,13 @@ async def test_the_deal_and_the_keeps_ping_whoever_is_still_to_keep(table: Table
     assert pinged(dealt)[0][1] == ("alice", "bob", "carol")
     assert pinged(await table.say("alice", ".keep")) == [
         ("alice 留牌（首回合抽 2 張）。", ("bob", "carol"))]
-    assert pinged(await table.say("bob", ".keep")) == [("bob 留牌（首回合抽 2 張）。", ("carol",))]
+    redrawn = await table.say("bob", ".mull", dice=[44])
+    assert pinged(redrawn) == [("🔀 bob 換牌（第 1 次），首回合抽 1 張。", ())]  # nobody's wait
+    assert pinged(await table.say("bob", ".keep")) == [("bob 留牌（首回合抽 1 張）。", ("carol",))]
+    begun = await table.say("carol", ".mull", dice=[55])
+    assert pinged(begun) == [("🔀 carol 換牌（第 1 次），首回合抽 1 張。", ())]
+    begun = await table.say("carol", ".mull", dice=[66, 1])  # the last: kept, alice begins
+    assert pinged(begun)[0][1] == ("alice",)
 
 
 async def test_a_move_pings_the_next_one_to_answer_never_the_speaker(table: Table) -> None:
