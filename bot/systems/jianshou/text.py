@@ -148,14 +148,13 @@ def data(event: str, game: js.Game, **extra: Any) -> dict[str, Any]:
 
 
 def channel(ctx: Context, lines: list[str], event: str, game: js.Game,
-            quiet: bool = False, **extra: Any) -> Outgoing:
+            **extra: Any) -> Outgoing:
     """One channel message; it pings whom the table now waits for (:func:`awaited`)
     but the speaker: a reply to one's own move needs no mention (round-2 play-test:
     on Discord each move of the player whose turn it was was followed by a ping of
-    that same player). ``quiet``: a line that changes nobody's wait (a redraw while
-    others are still to keep) pings nobody."""
+    that same player)."""
     out = ctx.reply("\n".join(line for line in lines if line), data(event, game, **extra))
-    others = () if quiet else tuple(user for user in awaited(game) if user != ctx.user)
+    others = tuple(user for user in awaited(game) if user != ctx.user)
     return replace(out, notify=others) if others else out
 
 

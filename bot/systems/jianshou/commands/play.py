@@ -9,6 +9,8 @@ in a hand. A card becomes public the moment it is played.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.context import Context
 from bot.errors import CommandError
 from bot.messages import Outgoing
@@ -54,9 +56,10 @@ async def mull(ctx: Context) -> list[Outgoing]:
     key = "jianshou.mulligan.last" if done.left == 0 else "jianshou.mulligan.done"
     lines = [ctx.t(key, name=player.name, count=done.count, draw=done.first_draw),
              *_begun_lines(ctx, game, done.begun), note]
-    outs = [channel(ctx, lines, "mulligan", game, quiet=done.begun is None, user=player.user,
-                    count=done.count),
-            hand_private(ctx, game, player.user, ctx.t("jianshou.hand.new"))]
+    said = channel(ctx, lines, "mulligan", game, user=player.user, count=done.count)
+    if done.begun is None:  # a redraw changes nobody's wait: no ping (round-2 play-test)
+        said = replace(said, notify=())
+    outs = [said, hand_private(ctx, game, player.user, ctx.t("jianshou.hand.new"))]
     if done.begun is not None:
         outs += drawn_private(ctx, game, done.begun.starts)
     return outs
