@@ -89,8 +89,18 @@ def _actor(game: Game, user: str) -> Player:
     if actor.user != user:
         raise RuleError("jianshou.not_your_turn", who=actor.name)
     if game.duel is not None:
-        raise RuleError("jianshou.duel_pending")
+        raise duel_pending(game)
     return player
+
+
+def duel_pending(game: Game) -> RuleError:
+    """The open duel stops a turn's moves and a duellist's resignation: the refusal
+    names whom it waits for and to do what (``step``), as an out-of-turn one names
+    whose turn it is."""
+    duel = game.duel
+    assert duel is not None
+    return RuleError("jianshou.duel_pending", who=game.player(duel.awaited).name,
+                     step=duel.step)
 
 
 def _phase(game: Game, user: str, phase: Phase) -> Player:
@@ -266,7 +276,7 @@ def resign(game: Game, user: str) -> tuple[Game, Resigned]:
         raise RuleError("jianshou.target_defeated", who=player.name)
     duel = game.duel
     if duel is not None and user in (duel.attacker, duel.target, duel.helper):
-        raise RuleError("jianshou.duel_pending")
+        raise duel_pending(game)
     if game.status == "mulligan":
         # before the first turn: the player simply leaves the table
         game = replace(game, players=tuple(p for p in game.players if p.user != user))

@@ -78,3 +78,12 @@ async def test_a_target_that_has_not_played_is_refused_without_a_pronoun(table: 
     await table.say("alice", ".end 1")
     assert await table.text("bob", ".attack carol 松风剑法") == \
         "⚠ carol 还没进行过回合，现在还不能被攻击。"
+
+
+async def test_a_move_during_a_duel_names_whom_the_duel_waits_for(table: Table) -> None:
+    await ready(table)
+    await table.say("alice", ".end 1")
+    await table.say("bob", ".end 1")
+    await table.say("carol", ".practise 寒江刀")
+    await table.say("carol", ".attack alice 寒江刀")
+    assert await table.text("carol", ".meditate") == "⚠ 對決還沒結束：現在等的是 alice 的防禦。"
