@@ -126,8 +126,11 @@ async def running(ctx: Context) -> js.Game:
 def me(ctx: Context, game: js.Game) -> js.Player:
     """The speaker's seat, refused for someone who does not play at this table. While a
     game is being played a newcomer (or a player kicked from it) cannot `.js join` it:
-    they are told they are not in this game, and when they can join the next one."""
+    they are told they are not in this game, and when they can join the next one; a
+    referee (a GM not seated) that they referee it and what a referee may do."""
     found = game.find(ctx.user)
+    if found is None and referee(ctx, game) and game.status in js.PLAYING:
+        raise CommandError("jianshou.error.referee_not_player")  # no one asked to join
     if found is None:
         running = game.status in js.PLAYING
         raise CommandError("jianshou.error.not_in_game" if running else "jianshou.error.not_joined")

@@ -87,3 +87,12 @@ async def test_a_move_during_a_duel_names_whom_the_duel_waits_for(table: Table) 
     await table.say("carol", ".practise 寒江刀")
     await table.say("carol", ".attack alice 寒江刀")
     assert await table.text("carol", ".meditate") == "⚠ 對決還沒結束：現在等的是 alice 的防禦。"
+
+
+async def test_a_referee_is_not_told_to_join_the_next_game(table: Table) -> None:
+    await ready(table, "en")
+    referee = "⚠ You referee this game (a GM not seated in it): no hand and no turn of " \
+        "yours; a referee may .duel pass, .init remove or .init end."
+    assert await table.text("gm", ".hand") == referee
+    assert await table.text("gm", ".attack bob 1") == referee
+    assert (await table.text("dave", ".hand")).startswith("⚠ You are not in this game")
