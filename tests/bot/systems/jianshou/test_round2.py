@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.messages import Outgoing
 from tests.bot.systems.jianshou.test_commands import SEEDS, game, ready
+from tests.bot.systems.jianshou.test_fight import duel_to_alice
 from tests.support import Table
 
 
@@ -81,10 +82,7 @@ async def test_a_target_that_has_not_played_is_refused_without_a_pronoun(table: 
 
 
 async def test_a_move_during_a_duel_names_whom_the_duel_waits_for(table: Table) -> None:
-    await ready(table)
-    await table.say("alice", ".end 1")
-    await table.say("bob", ".end 1")
-    await table.say("carol", ".practise 寒江刀")
+    await duel_to_alice(table)
     await table.say("carol", ".attack alice 寒江刀")
     assert await table.text("carol", ".meditate") == "⚠ 對決還沒結束：現在等的是 alice 的防禦。"
 
