@@ -38,10 +38,11 @@ from bot.systems.ap20.text import (
     label,
     ordinal,
     stat_block,
+    turn_data,
     turn_text,
 )
 from rules.systems import ap20
-from rules.systems.ap20 import Combat, Fighter, Turn
+from rules.systems.ap20 import Combat, Fighter
 from rules.systems.ap20.damage import damage_type
 
 USAGE = "ap20.error.init_usage"
@@ -247,7 +248,8 @@ async def start(ctx: Context) -> list[Outgoing]:
 async def next_(ctx: Context) -> list[Outgoing]:
     """End the current turn (its player or a GM); the first `next` starts round 1 (GM).
     The turn passes over the fallen (issue 24); the incoming fighter's AP refill to its
-    max (AP-1; a player's max from the sheet), and its player is pinged."""
+    max (AP-1; a player's max from the sheet), and its player is pinged — the GMs on
+    an enemy's turn."""
     combat = await running(ctx)
     actor = combat.actor
     if actor is None:
@@ -266,14 +268,8 @@ async def next_(ctx: Context) -> list[Outgoing]:
     current = combat.get(turn.current)
     skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
     text = "\n".join(t for t in (skipped, turn_text(ctx, turn, combat)) if t)
-    out = ctx.reply(text, fight_data(ctx, combat, "next", turn=turn_data(turn)))
-    return [ping(out, current.owner)]
-
-
-def turn_data(turn: Turn) -> dict[str, Any]:
-    return {"previous": turn.previous, "current": turn.current, "round": turn.round,
-            "new_round": turn.new_round, "ap_before": turn.ap_before,
-            "ap_after": turn.ap_after, "skipped": list(turn.skipped)}
+    out = ctx.reply(text, fight_data(ctx, combat, "next", turn=turn_data(ctx, turn, combat)))
+    return [ping(out, current.owner, ctx.gm_users)]
 
 
 async def remove(ctx: Context, rest: str) -> list[Outgoing]:
@@ -294,8 +290,8 @@ async def remove(ctx: Context, rest: str) -> list[Outgoing]:
     skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
     text = "\n".join(t for t in (text, skipped, turn_text(ctx, turn, after)) if t)
     out = ctx.reply(text, fight_data(ctx, after, "remove", name=fighter.name,
-                                     turn=turn_data(turn)))
-    return [ping(out, after.get(turn.current).owner)]
+                                     turn=turn_data(ctx, turn, after)))
+    return [ping(out, after.get(turn.current).owner, ctx.gm_users)]
 
 
 async def set_(ctx: Context, rest: str) -> list[Outgoing]:
