@@ -20,6 +20,7 @@ from bot.systems.ap20.state import (
     find,
     numbers,
     numbers_hidden,
+    points_kept,
     require_able,
     running,
     save,
@@ -133,8 +134,10 @@ async def ap(ctx: Context) -> list[Outgoing]:
     fighter = await actor(ctx, combat, named)
     await require_able(ctx, fighter)
     values = await numbers(ctx, fighter)
-    combat, paid = ap20.spend_action(combat, fighter.name, action, mp=values.get("mp"),
-                                     stamina=values.get("stamina"), stamina_base=stamina_base)
+    with points_kept(ctx, fighter):
+        combat, paid = ap20.spend_action(combat, fighter.name, action, mp=values.get("mp"),
+                                         stamina=values.get("stamina"),
+                                         stamina_base=stamina_base)
     fighter = combat.get(fighter.name)
     combat = await write_pool(ctx, combat, fighter, "mp", paid.mp_after)
     combat = await write_pool(ctx, combat, combat.get(fighter.name), "stamina",

@@ -24,6 +24,7 @@ from bot.systems.ap20.state import (
     life_of,
     numbers,
     numbers_hidden,
+    points_kept,
     require_able,
     roster_hook,
     running,
@@ -256,7 +257,8 @@ async def atk(ctx: Context) -> list[Outgoing]:
         seen=target.has("blindsight") or target.has("truesight"),
         damage=args.damage, damage_type=args.damage_type,
         resistances=await resistances(ctx, target), action=args.action)
-    result = ap20.resolve_attack(ctx.dice, spec)
+    with points_kept(ctx, attacker):
+        result = ap20.resolve_attack(ctx.dice, spec)
     combat = ap20.update(combat, attacker.name, ap=result.spend.ap_after)
     revealed = result.check.sneak and attacker.has("hidden")
     if revealed:

@@ -204,6 +204,12 @@ async def test_an_enemys_turn_pings_the_gm_and_its_numbers_stay_the_gms(table: T
         ("channel", "哥布林：迅捷動作"), ("private", "哥布林：迅捷動作 −2 行動力 6→4")]
     assert outs[0].data == {"kind": "ap20.ap", "name": "哥布林", "action": "swift",
                             "ap": {"艾莉絲": [3, 6], "鮑伯": [6, 6]}}
+    # a refusal is read in the channel too: it names the pool, not what is left
+    short = "⚠ 哥布林 的行動力不夠做這個動作（還剩多少只有 GM 看得到：.ap）。"
+    assert await table.text("gm", ".ap 戰技") == short
+    await table.text("gm", ".ap set 哥布林 1")
+    assert await table.text("gm", ".atk 艾莉絲 1d4") == short
+    await table.text("gm", ".ap set 哥布林 4")
     # its checks: the die, the DC and the outcome, not its modifier or total
     outs = await table.say("gm", ".ra 15 by=哥布林", [14])
     assert [(o.to, o.text) for o in outs] == [

@@ -249,3 +249,20 @@ async def test_the_fallen_and_those_who_left(table: Table) -> None:
         "艾莉絲 被迫移動 E5→E5（0 步，不花疲勞），撞上 鮑伯 停下")
     # `.field` (plurk's word for the board) shows the map here
     assert (await table.text("p1", ".field")).startswith("🗺 場地 12×12")
+
+
+async def test_an_enemys_move_keeps_its_numbers_the_gms(table: Table) -> None:
+    """Issue 24, second round: the GM's 斥候 moves — the channel reads the cells, the
+    steps and the action it took; the GM its stride, fatigue and action points; a
+    refusal for want of points names none."""
+    await started(table)
+    for user in ("p1", "p2", "p3"):
+        await table.text(user, ".pass")
+    public, secret, moved = await gm_copy(table, "gm", ".move E6")
+    assert (public, secret) == ("👣 斥候 E5→E6：1 步",
+                                "👣 斥候 E5→E6：1 步，步幅 3；疲勞 +1 0→1")
+    assert (moved["stride"], moved["fatigue_after"]) == (3, 1)
+    await table.text("gm", ".ap set 斥候 2")
+    assert await table.text("gm", ".move E5") == (
+        "⚠ 這次移動是本回合第二次的單獨移動，算一個戰術行動：斥候 的行動力不夠做這個動作"
+        "（還剩多少只有 GM 看得到：.ap）。")
