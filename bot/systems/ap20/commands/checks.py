@@ -74,7 +74,8 @@ def parse_check(ctx: Context, text: str, usage: str) -> CheckArgs:
 async def subject(ctx: Context, by: str | None, read: bool = False
                   ) -> tuple[str, dict[str, int], Fighter | None]:
     """Who rolls: a fighter named with ``by=`` (own, or a GM's), the speaker's fighter,
-    else the speaker's active character outside a fight. With ``read`` (`.dc`, which
+    for a speaker without a character (a GM) in a fight the GM-run fighter whose turn
+    it is, else the speaker's active character. With ``read`` (`.dc`, which
     rolls nothing) naming a fighter is reading its numbers, not acting for it
     (``require_may_read``): anyone's in a channel without GMs."""
     combat = await load(ctx)
@@ -89,6 +90,8 @@ async def subject(ctx: Context, by: str | None, read: bool = False
         return fighter.name, await numbers(ctx, fighter), fighter
     if combat is not None:
         mine = await own_fighter(ctx, combat)
+        if mine is None and not read and await ctx.uow.active_sheet(ctx.user) is None:
+            mine = await actor(ctx, combat, None)  # a GM: the GM-run fighter whose turn it is
         if mine is not None:
             return mine.name, await numbers(ctx, mine), mine
     character = await active_sheet(ctx)

@@ -216,6 +216,8 @@ async def test_an_enemys_turn_pings_the_gm_and_its_numbers_stay_the_gms(table: T
         ("channel", "🎲 哥布林「d20」檢定：d20=14，DC 15 → 失敗"),
         ("private", "🎲 哥布林「d20」檢定：d20=14 = 14 < DC 15 → 失敗")]
     assert outs[0].data is not None and not {"modifier", "total"} & set(outs[0].data)
+    # a GM without a character rolls for the GM-run fighter whose turn it is, as `.atk`
+    assert await table.text("gm", ".ra 15", [9]) == "🎲 哥布林「d20」檢定：d20=9，DC 15 → 失敗"
     # the GMs of the table are pinged when the enemy's turn comes by a fighter leaving
     await table.text("gm", ".pass")
     outs = await table.say("gm", ".init remove 艾莉絲")
