@@ -177,13 +177,13 @@ def _entered(ctx: Context, combat: Combat | None, fighter: Fighter,
     place = ordinal(ctx, combat.fighters.index(combat.get(fighter.name)) + 1)
     text = ctx.t("ap20.fight.joined", name=fighter.name, init=fighter.initiative, detail=detail,
                  side=label(ctx, "side", fighter.side), ap=fighter.ap_max, place=place)
-    secret_data = fight_data(ctx, combat, "join", secret=True, name=fighter.name)
+    data = fight_data(ctx, combat, "join", name=fighter.name)
     if not numbers_hidden(ctx, fighter):
-        return [ctx.reply(text, secret_data)]
+        return [ctx.reply(text, data)]
     public = ctx.t("ap20.fight.joined_hidden", name=fighter.name, init=fighter.initiative,
                    side=label(ctx, "side", fighter.side), place=place)
-    return for_gms(ctx, public, fight_data(ctx, combat, "join", name=fighter.name),
-                   f"{text}\n{stat_block(ctx, fighter)}", secret_data)
+    return for_gms(ctx, public, data, f"{text}\n{stat_block(ctx, fighter)}",
+                   fight_data(ctx, combat, "join", secret=True, name=fighter.name))
 
 
 async def add(ctx: Context, rest: str) -> list[Outgoing]:

@@ -237,3 +237,17 @@ async def test_the_init_usage_names_the_verbs_in_the_readers_words(table: Table)
     assert await table.text("p1", ".init dance") == (
         "⚠ Usage: .init join [+N|=N] / add <name> … / start / next / list / set <name> … / "
         "reveal <name> / remove <name> / end")
+
+
+async def test_a_player_joining_after_an_enemy_carries_no_enemy_numbers(table: Table) -> None:
+    """The play-test: a player's join answered with the whole fight's data, the GM's
+    哥布林's numbers in it."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system ap20")
+    await table.text("gm", ".init add 哥布林 hp=12 護甲=2 init=10")
+    await table.text("p1", ".pc new 艾莉絲")
+    text, joined = await data(table, "p1", ".init join =18")
+    assert text == "艾莉絲 加入戰鬥（我方）：先攻 18（指定），排第 1，行動力 6"
+    assert joined["fight"]["fighters"][1] == {
+        "name": "哥布林", "side": "foe", "owner": None, "character_id": None,
+        "initiative": 10, "revealed": False, "band": "unhurt"}
