@@ -35,13 +35,15 @@ POSTURES = {"stand": "upright", "crouch": "low", "sit": "low", "crawl": "prone",
 
 
 def note(ctx: Context, unit: Unit, *, hidden: bool = False) -> str:
-    """Posture, base size when not medium, fatigue — not when ``hidden`` (an enemy's,
-    the GMs')."""
+    """Posture, base size when not medium, sense when not the usual (食草 / 震感, as the
+    text legend), fatigue — not when ``hidden`` (an enemy's, the GMs')."""
     size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
         if unit.size != "medium" else ""
+    sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
+        if unit.sense != "normal" else ""
     fatigue = "" if hidden else ctx.t("v6.map.fatigue", fatigue=unit.fatigue)
     return ctx.t("v6.map.note", posture=label(ctx, "posture", unit.posture), size=size,
-                 fatigue=fatigue)
+                 sense=sense, fatigue=fatigue)
 
 
 def life_of(member: Member | None) -> Life:
