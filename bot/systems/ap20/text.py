@@ -9,7 +9,7 @@ from bot.context import Context
 from bot.kits.encounter import band_text, life_text
 from bot.systems.ap20.documents import COMBAT
 from bot.systems.ap20.state import life_of, numbers, numbers_hidden
-from rules.kits.encounter import Life, band
+from rules.kits.encounter import Band, Life, band
 from rules.systems import ap20
 from rules.systems.ap20 import Combat, Fighter, Turn
 
@@ -60,8 +60,12 @@ async def band_of(ctx: Context, fighter: Fighter) -> str:
     """A fighter's health band in the reader's words (what the channel sees of a
     fighter whose numbers are the GMs')."""
     hp = (await numbers(ctx, fighter)).get("hp")
-    life = await life_of(ctx, fighter)
-    return band_text(ctx, band(hp if hp is not None else 1, fighter.hp_max or hp or 1, life))
+    return band_text(ctx, band_for(fighter, hp, await life_of(ctx, fighter)))
+
+
+def band_for(fighter: Fighter, hp: int | None, life: Life) -> Band:
+    """A fighter's health band: its HP against its maximum (without HP, unhurt)."""
+    return band(hp if hp is not None else 1, fighter.hp_max or hp or 1, life)
 
 
 async def health_parts(ctx: Context, fighter: Fighter, *, secret: bool = False
@@ -171,9 +175,8 @@ def fight_data(ctx: Context, combat: Combat | None, event: str, *, secret: bool 
 def public_fighter(fighter: Fighter, stored: dict[str, Any]) -> dict[str, Any]:
     """A GM-run fighter as the channel's data shows it: ``PUBLIC_KEYS`` and its health
     band (its numbers are stored in the fight, so read there)."""
-    hp = fighter.hp
-    return {**{k: stored[k] for k in PUBLIC_KEYS}, "band": band(
-        hp if hp is not None else 1, fighter.hp_max or hp or 1, ap20.life(fighter, hp)).value}
+    band_ = band_for(fighter, fighter.hp, ap20.life(fighter, fighter.hp))
+    return {**{k: stored[k] for k in PUBLIC_KEYS}, "band": band_.value}
 
 
 def turn_data(ctx: Context, turn: Turn, combat: Combat) -> dict[str, Any]:

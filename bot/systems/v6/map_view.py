@@ -20,7 +20,7 @@ from bot.context import Context
 from bot.kits.encounter import life_words
 from bot.kits.layers import Member, Roster
 from bot.messages import Attachment
-from bot.systems.v6.state import label, numbers_hidden
+from bot.systems.v6.state import label, numbers_hidden, sense_text
 from rules.kits.encounter import Life
 from rules.systems import v6
 from rules.systems.v6 import Field, Unit
@@ -39,8 +39,7 @@ def note(ctx: Context, unit: Unit, *, hidden: bool = False) -> str:
     text legend), fatigue — not when ``hidden`` (an enemy's, the GMs')."""
     size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
         if unit.size != "medium" else ""
-    sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
-        if unit.sense != "normal" else ""
+    sense = sense_text(ctx, unit)
     fatigue = "" if hidden else ctx.t("v6.map.fatigue", fatigue=unit.fatigue)
     return ctx.t("v6.map.note", posture=label(ctx, "posture", unit.posture), size=size,
                  sense=sense, fatigue=fatigue)

@@ -169,14 +169,19 @@ def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE, *,
     size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
         if sized and unit.size != "medium" else ""
     where = cell_name(*unit.cell) if unit.cell else ctx.t("v6.field.offboard")
-    sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
-        if unit.sense != "normal" else ""
+    sense = sense_text(ctx, unit)
     fallen = ctx.t("v6.field.fallen", life=life_text(ctx, life)) \
         if life is not Life.ACTIVE else ""
     fatigue = "" if hidden else ctx.t("v6.field.fatigue", fatigue=unit.fatigue)
     return ctx.t("v6.field.unit", name=unit.name, cell=where, arrow=arrow(unit.facing),
                  facing=unit.facing, posture=label(ctx, "posture", unit.posture),
                  fatigue=fatigue, sense=sense, size=size) + fallen
+
+
+def sense_text(ctx: Context, unit: Unit) -> str:
+    """A sense that is not the usual (食草 / 震感, V6-1), else nothing."""
+    return ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
+        if unit.sense != "normal" else ""
 
 
 def numbers_hidden(ctx: Context, who: Member | None) -> bool:
