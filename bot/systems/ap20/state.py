@@ -8,6 +8,8 @@ them in the fight. Hits on a player's fighter are written to its sheet's 生命.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -110,6 +112,25 @@ def numbers_hidden(ctx: Context, fighter: Fighter) -> bool:
     """A GM-run fighter's numbers are the GMs' (issue 24) until a GM reveals them; a
     channel without GMs keeps nothing from anyone."""
     return fighter.owner is None and not fighter.revealed and bool(ctx.gm_users)
+
+
+SHORT_OF = {"ap20.ap_insufficient": "ap", "ap20.mp_insufficient": "mp",
+            "ap20.stamina_insufficient": "stamina"}
+"""The rules' refusals for want of points, and the pool each names."""
+
+
+@contextmanager
+def points_kept(ctx: Context, fighter: Fighter) -> Iterator[None]:
+    """A refusal for want of points, for a fighter whose numbers are the GMs', names the
+    pool, not what is left (issue 24: a refusal is read in the channel)."""
+    try:
+        yield
+    except RuleError as exc:
+        pool = SHORT_OF.get(exc.code)
+        if pool is None or not numbers_hidden(ctx, fighter):
+            raise
+        raise CommandError("ap20.error.short_hidden", name=fighter.name,
+                           pool=ctx.t(f"ap20.stat.{pool}")) from exc
 
 
 async def set_hp(ctx: Context, fighter: Fighter, combat: Combat, value: int
@@ -218,6 +239,9 @@ async def charge_hook(ctx: Context, name: str, kind: str, count: int) -> layers.
     except RuleError as exc:
         raise CommandError("ap20.error.charge_turn", action=what,
                            actor=exc.params["actor"]) from exc
+    if fighter.ap - cost < 0 and numbers_hidden(ctx, fighter):  # say no number
+        raise CommandError("ap20.error.short_hidden", name=fighter.name,
+                           pool=ctx.t("ap20.stat.ap"))
     if fighter.ap - cost < 0:
         raise CommandError("ap20.error.charge_ap", action=what, cost=cost, points=fighter.ap)
     combat = ap20.update(combat, fighter.name, ap=fighter.ap - cost)

@@ -3,14 +3,14 @@ and a GM-run fighter's numbers — the GMs' until revealed (issue 24)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from bot.context import Context
 from bot.kits.encounter import band_text, life_text
 from bot.systems.ap20.documents import COMBAT
 from bot.systems.ap20.state import life_of, numbers, numbers_hidden
-from rules.kits.encounter import Life, band
+from rules.kits.encounter import Band, Life, band
+from rules.systems import ap20
 from rules.systems.ap20 import Combat, Fighter, Turn
 
 
@@ -60,8 +60,12 @@ async def band_of(ctx: Context, fighter: Fighter) -> str:
     """A fighter's health band in the reader's words (what the channel sees of a
     fighter whose numbers are the GMs')."""
     hp = (await numbers(ctx, fighter)).get("hp")
-    life = await life_of(ctx, fighter)
-    return band_text(ctx, band(hp if hp is not None else 1, fighter.hp_max or hp or 1, life))
+    return band_text(ctx, band_for(fighter, hp, await life_of(ctx, fighter)))
+
+
+def band_for(fighter: Fighter, hp: int | None, life: Life) -> Band:
+    """A fighter's health band: its HP against its maximum (without HP, unhurt)."""
+    return band(hp if hp is not None else 1, fighter.hp_max or hp or 1, life)
 
 
 async def health_parts(ctx: Context, fighter: Fighter, *, secret: bool = False
@@ -83,18 +87,20 @@ async def health_text(ctx: Context, fighter: Fighter, *, secret: bool = False) -
 
 async def fighter_line(ctx: Context, combat: Combat, index: int, *,
                        secret: bool = False) -> str:
-    """One fighter of the order: its action points unless it is dead or they are the
-    GMs' (an unrevealed enemy's, unless ``secret``)."""
+    """One fighter of the order: its action points unless it is dead, and its states —
+    neither when its numbers are the GMs' (an unrevealed enemy's, unless ``secret``),
+    whose health band says what the channel may know."""
     fighter = combat.fighters[index]
     mark = "▶" if combat.started and index == combat.current else "  "
     dead = await life_of(ctx, fighter) is Life.DEAD
     ap = "" if dead or (numbers_hidden(ctx, fighter) and not secret) else ctx.t(
         "ap20.fight.ap_part", ap=fighter.ap, ap_max=fighter.ap_max)
+    flags = "" if numbers_hidden(ctx, fighter) and not secret else flags_text(
+        ctx, fighter, (await numbers(ctx, fighter)).get("hp"))
     return ctx.t("ap20.fight.line", mark=mark, n=index + 1, name=fighter.name,
                  init=fighter.initiative, ap=ap,
                  hp=await health_text(ctx, fighter, secret=secret),
-                 side=label(ctx, "side", fighter.side),
-                 flags=flags_text(ctx, fighter, (await numbers(ctx, fighter)).get("hp")))
+                 side=label(ctx, "side", fighter.side), flags=flags)
 
 
 async def fight_text(ctx: Context, combat: Combat, *, secret: bool = False) -> str:
@@ -146,13 +152,39 @@ def initiative_detail(ctx: Context, raw: int, modifier: int, bonus: int,
     return text
 
 
+PUBLIC_KEYS = ("name", "side", "owner", "character_id", "initiative", "revealed")
+"""What the channel's data keeps of a fighter whose numbers are the GMs' — its place in
+the order — beside its health band (issue 24: no action points, tier, states, rolls)."""
+
+
 def fight_data(ctx: Context, combat: Combat | None, event: str, *, secret: bool = False,
                **extra: Any) -> dict[str, Any]:
-    """A fight reply's data: the stored fight, without the numbers of the fighters
-    whose numbers are the GMs' (unless ``secret``: a reply only GMs get)."""
-    if combat is not None and not secret:
-        combat = replace(combat, fighters=tuple(
-            replace(f, stats={}, resist={}, hp_max=None) if numbers_hidden(ctx, f) else f
-            for f in combat.fighters))
-    return {"kind": "ap20.fight", "event": event,
-            "fight": COMBAT.dump(combat) if combat is not None else None, **extra}
+    """A fight reply's data: the stored fight, a fighter whose numbers are the GMs'
+    reduced to ``PUBLIC_KEYS`` and its ``band`` (unless ``secret``: a reply only GMs
+    get)."""
+    if combat is None:
+        return {"kind": "ap20.fight", "event": event, "fight": None, **extra}
+    dumped = COMBAT.dump(combat)
+    if not secret:
+        dumped["fighters"] = [
+            public_fighter(f, stored) if numbers_hidden(ctx, f) else stored
+            for f, stored in zip(combat.fighters, dumped["fighters"], strict=True)]
+    return {"kind": "ap20.fight", "event": event, "fight": dumped, **extra}
+
+
+def public_fighter(fighter: Fighter, stored: dict[str, Any]) -> dict[str, Any]:
+    """A GM-run fighter as the channel's data shows it: ``PUBLIC_KEYS`` and its health
+    band (its numbers are stored in the fight, so read there)."""
+    band_ = band_for(fighter, fighter.hp, ap20.life(fighter, fighter.hp))
+    return {**{k: stored[k] for k in PUBLIC_KEYS}, "band": band_.value}
+
+
+def turn_data(ctx: Context, turn: Turn, combat: Combat) -> dict[str, Any]:
+    """A turn's data; the action points of a fighter whose numbers are the GMs' left out."""
+    data: dict[str, Any] = {
+        "previous": turn.previous, "current": turn.current, "round": turn.round,
+        "new_round": turn.new_round, "ap_before": turn.ap_before,
+        "ap_after": turn.ap_after, "skipped": list(turn.skipped)}
+    if numbers_hidden(ctx, combat.get(turn.current)):
+        del data["ap_before"], data["ap_after"]
+    return data

@@ -6,7 +6,8 @@ Each combatant shows its letter (the one the text board uses), its side, facing,
 posture (站立 upright; 蹲伏, 騎坐 low; 匍匐, 躺倒 prone), base size (V6-4: a cell is a
 step, a large base 1.4 steps across, a huge one 2.4) and whether it can fight (the
 base's roster: one that cannot is down). The legend's note names posture, size and
-fatigue; no HP is shown — the numbers are the base's, and an enemy's are the GM's.
+fatigue (an enemy's not: the GMs'); no HP is shown — the numbers are the base's, and
+an enemy's are the GM's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from bot.context import Context
 from bot.kits.encounter import life_words
 from bot.kits.layers import Member, Roster
 from bot.messages import Attachment
-from bot.systems.v6.state import label
+from bot.systems.v6.state import label, numbers_hidden, sense_text
 from rules.kits.encounter import Life
 from rules.systems import v6
 from rules.systems.v6 import Field, Unit
@@ -33,11 +34,15 @@ POSTURES = {"stand": "upright", "crouch": "low", "sit": "low", "crawl": "prone",
 """V6-2's postures as the picture draws them."""
 
 
-def note(ctx: Context, unit: Unit) -> str:
+def note(ctx: Context, unit: Unit, *, hidden: bool = False) -> str:
+    """Posture, base size when not medium, sense when not the usual (食草 / 震感, as the
+    text legend), fatigue — not when ``hidden`` (an enemy's, the GMs')."""
     size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
         if unit.size != "medium" else ""
+    sense = sense_text(ctx, unit)
+    fatigue = "" if hidden else ctx.t("v6.map.fatigue", fatigue=unit.fatigue)
     return ctx.t("v6.map.note", posture=label(ctx, "posture", unit.posture), size=size,
-                 fatigue=unit.fatigue)
+                 sense=sense, fatigue=fatigue)
 
 
 def life_of(member: Member | None) -> Life:
@@ -59,7 +64,7 @@ def piece(ctx: Context, roster: Roster | None, unit: Unit, mark: str) -> FieldPi
         name=unit.name, mark=mark, cell=unit.cell, side="enemy" if side == "foe" else side,
         facing=float(unit.facing), life=life_of(member),
         posture=POSTURES.get(unit.posture, "upright"), size=v6.SIZES.get(unit.size, 1.0),
-        note=note(ctx, unit))
+        note=note(ctx, unit, hidden=numbers_hidden(ctx, member)))
 
 
 def map_view(ctx: Context, f: Field, roster: Roster | None, placed: Sequence[Unit],

@@ -4,6 +4,7 @@ movement numbers, and the hook that judges an attack (``bot.kits.layers.ATTACK``
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
@@ -160,24 +161,55 @@ def arrow(facing: int) -> str:
 
 
 def unit_text(ctx: Context, unit: Unit, life: Life = Life.ACTIVE, *,
-              sized: bool = False) -> str:
+              sized: bool = False, hidden: bool = False) -> str:
     """A combatant on the field: cell, facing, posture, its base size when ``sized`` and
     not medium (the map's legend, as the picture's), sense (食草 / 震感 when not the
-    usual), fatigue, and its life state when fallen."""
+    usual), fatigue (not when ``hidden``: an enemy's, the GMs'), and its life state
+    when fallen."""
     size = ctx.t("v6.map.size", size=label(ctx, "size", unit.size)) \
         if sized and unit.size != "medium" else ""
     where = cell_name(*unit.cell) if unit.cell else ctx.t("v6.field.offboard")
-    sense = ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
-        if unit.sense != "normal" else ""
+    sense = sense_text(ctx, unit)
     fallen = ctx.t("v6.field.fallen", life=life_text(ctx, life)) \
         if life is not Life.ACTIVE else ""
+    fatigue = "" if hidden else ctx.t("v6.field.fatigue", fatigue=unit.fatigue)
     return ctx.t("v6.field.unit", name=unit.name, cell=where, arrow=arrow(unit.facing),
                  facing=unit.facing, posture=label(ctx, "posture", unit.posture),
-                 fatigue=unit.fatigue, sense=sense, size=size) + fallen
+                 fatigue=fatigue, sense=sense, size=size) + fallen
 
 
-def field_data(f: Field, event: str, **extra: Any) -> dict[str, Any]:
-    return {"kind": "v6.field", "event": event, "field": FIELD.dump(f), **extra}
+def sense_text(ctx: Context, unit: Unit) -> str:
+    """A sense that is not the usual (食草 / 震感, V6-1), else nothing."""
+    return ctx.t("v6.field.sense", sense=label(ctx, "sense", unit.sense)) \
+        if unit.sense != "normal" else ""
+
+
+def numbers_hidden(ctx: Context, who: Member | None) -> bool:
+    """A GM-run combatant's movement numbers — fatigue, stride, agility, might and the
+    action points it pays — are the GMs' at a table with GMs (issue 24), as the base
+    keeps its other numbers. The layer cannot tell whether the base revealed them: a
+    revealed enemy's fatigue stays the GMs' too (`.fatigue` tells them)."""
+    return who is not None and who.owner is None and bool(ctx.gm_users)
+
+
+def hidden_names(ctx: Context, roster: Roster | None) -> frozenset[str]:
+    """The combatants whose movement numbers the channel does not read."""
+    members = roster.members if roster is not None else ()
+    return frozenset(m.name for m in members if numbers_hidden(ctx, m))
+
+
+PUBLIC_UNIT = ("name", "cell", "facing", "posture", "size", "sense")
+"""What the channel's data keeps of a combatant in ``hidden_names``: what anyone sees."""
+
+
+def field_data(f: Field, event: str, *, hidden: Collection[str] = (),
+               **extra: Any) -> dict[str, Any]:
+    """A field reply's data: the stored field, the combatants in ``hidden`` without
+    their fatigue and movement numbers."""
+    dumped = FIELD.dump(f)
+    dumped["units"] = [{k: u[k] for k in PUBLIC_UNIT} if u["name"] in hidden else u
+                       for u in dumped["units"]]
+    return {"kind": "v6.field", "event": event, "field": dumped, **extra}
 
 
 # --------------------------------------------------------------------------- the hook

@@ -20,6 +20,7 @@ from bot.systems.ap20.state import (
     find,
     numbers,
     numbers_hidden,
+    points_kept,
     require_able,
     running,
     save,
@@ -54,18 +55,31 @@ def show_text(ctx: Context, combat: Combat, shown: Callable[[Fighter], bool]) ->
         for f in combat.fighters if shown(f)) or "—")
 
 
+def public(ctx: Context) -> Callable[[Fighter], bool]:
+    """Whose action points the channel may read: not an unrevealed enemy's (issue 24)."""
+    return lambda f: not numbers_hidden(ctx, f)
+
+
 def show(ctx: Context, combat: Combat) -> list[Outgoing]:
     """Everyone's action points; an unrevealed enemy's only to the GMs (issue 24)."""
-    def public(f: Fighter) -> bool:
-        return not numbers_hidden(ctx, f)
-
+    shown = public(ctx)
     text = show_text(ctx, combat, lambda f: True)
-    if all(public(f) for f in combat.fighters):
+    if all(shown(f) for f in combat.fighters):
         return [ctx.reply(text, ap_data(combat))]
     if not ctx.is_gm:
-        return [ctx.reply(show_text(ctx, combat, public), ap_data(combat, shown=public))]
-    return for_gms(ctx, show_text(ctx, combat, public), ap_data(combat, shown=public),
+        return [ctx.reply(show_text(ctx, combat, shown), ap_data(combat, shown=shown))]
+    return for_gms(ctx, show_text(ctx, combat, shown), ap_data(combat, shown=shown),
                    text, ap_data(combat))
+
+
+def told(ctx: Context, fighter: Fighter, text: str, data: dict[str, Any], public_text: str,
+         public_data: dict[str, Any]) -> list[Outgoing]:
+    """A change of ``fighter``'s action points: in the channel (everyone's points there
+    but an unrevealed enemy's), unless they are the GMs' — then the channel reads
+    ``public_text`` and the GMs the numbers."""
+    if not numbers_hidden(ctx, fighter):
+        return [ctx.reply(text, {**data, "ap": public_data["ap"]})]
+    return for_gms(ctx, public_text, public_data, text, data)
 
 
 async def write_pool(ctx: Context, combat: Combat, fighter: Fighter, key: str,
@@ -99,8 +113,10 @@ async def ap(ctx: Context) -> list[Outgoing]:
         value = integer(tokens[2], USAGE)
         combat = ap20.update(combat, fighter.name, ap=value)
         save(ctx, combat)
-        return [ctx.reply(ctx.t("ap20.ap.set", name=fighter.name, before=fighter.ap,
-                                after=value), ap_data(combat))]
+        return told(ctx, fighter, ctx.t("ap20.ap.set", name=fighter.name, before=fighter.ap,
+                                        after=value), ap_data(combat, name=fighter.name),
+                    ctx.t("ap20.ap.set_hidden", name=fighter.name),
+                    ap_data(combat, shown=public(ctx), name=fighter.name))
     if is_word(tokens[0], "spend", "use", "花", "用"):
         tokens = tokens[1:]
     if not tokens:
@@ -118,8 +134,10 @@ async def ap(ctx: Context) -> list[Outgoing]:
     fighter = await actor(ctx, combat, named)
     await require_able(ctx, fighter)
     values = await numbers(ctx, fighter)
-    combat, paid = ap20.spend_action(combat, fighter.name, action, mp=values.get("mp"),
-                                     stamina=values.get("stamina"), stamina_base=stamina_base)
+    with points_kept(ctx, fighter):
+        combat, paid = ap20.spend_action(combat, fighter.name, action, mp=values.get("mp"),
+                                         stamina=values.get("stamina"),
+                                         stamina_base=stamina_base)
     fighter = combat.get(fighter.name)
     combat = await write_pool(ctx, combat, fighter, "mp", paid.mp_after)
     combat = await write_pool(ctx, combat, combat.get(fighter.name), "stamina",
@@ -132,6 +150,9 @@ async def ap(ctx: Context) -> list[Outgoing]:
     if paid.stamina_cost:
         extra += ctx.t("ap20.ap.stamina", base=paid.stamina_base, cost=paid.stamina_cost,
                        before=paid.stamina_before, after=paid.stamina_after)
-    text = ctx.t("ap20.ap.spent", name=fighter.name, action=label(ctx, "action", paid.action),
-                 cost=paid.ap_cost, before=paid.ap_before, after=paid.ap_after, extra=extra)
-    return [ctx.reply(text, ap_data(combat, paid, name=fighter.name))]
+    action_word = label(ctx, "action", paid.action)
+    text = ctx.t("ap20.ap.spent", name=fighter.name, action=action_word, cost=paid.ap_cost,
+                 before=paid.ap_before, after=paid.ap_after, extra=extra)
+    return told(ctx, fighter, text, ap_data(combat, paid, name=fighter.name),
+                ctx.t("ap20.ap.spent_hidden", name=fighter.name, action=action_word),
+                ap_data(combat, shown=public(ctx), name=fighter.name, action=paid.action))

@@ -24,6 +24,7 @@ from bot.systems.ap20.state import (
     life_of,
     numbers,
     numbers_hidden,
+    points_kept,
     require_able,
     roster_hook,
     running,
@@ -164,7 +165,9 @@ def attack_text(ctx: Context, attacker: Fighter, target: Fighter, args: AttackAr
         tags.append(ctx.t("ap20.attack.sneak_seen"))
     tags.extend(notes)
     defense = result.defense
-    if defense.armor_only:
+    if defense.armor_only == "no_ap" and hide_target:
+        note = ""  # the reason would tell the enemy's action points
+    elif defense.armor_only:
         note = ctx.t("ap20.attack.armor_only", reason=label(ctx, "armor_only",
                                                             defense.armor_only))
     elif defense.lost:
@@ -254,7 +257,8 @@ async def atk(ctx: Context) -> list[Outgoing]:
         seen=target.has("blindsight") or target.has("truesight"),
         damage=args.damage, damage_type=args.damage_type,
         resistances=await resistances(ctx, target), action=args.action)
-    result = ap20.resolve_attack(ctx.dice, spec)
+    with points_kept(ctx, attacker):
+        result = ap20.resolve_attack(ctx.dice, spec)
     combat = ap20.update(combat, attacker.name, ap=result.spend.ap_after)
     revealed = result.check.sneak and attacker.has("hidden")
     if revealed:
@@ -282,12 +286,27 @@ async def atk(ctx: Context) -> list[Outgoing]:
 
 
 def public_data(data: dict[str, Any], hide: tuple[bool, bool]) -> dict[str, Any]:
-    """An attack's data without the numbers ``attack_text`` leaves out for ``hide``."""
+    """An attack's data without the numbers ``attack_text`` leaves out for ``hide``: a
+    hidden target's defence, reaction points, HP, toughness (the crit threshold tells
+    it) and resistance (what was taken tells it)."""
     hide_attacker, hide_target = hide
     drop = {"defense", "reaction", "hp"} if hide_target else set()
     if hide_attacker:
         drop |= {"check", "spend", "defense"}
-    return {k: v for k, v in data.items() if k not in drop}
+    public = {k: v for k, v in data.items() if k not in drop}
+    if hide_target:
+        if "check" in public:
+            public["check"] = {k: v for k, v in public["check"].items()
+                               if k != "crit_threshold"}
+        if public["damage"] is not None:
+            public["damage"] = public_damage(public["damage"])
+    return public
+
+
+def public_damage(damage: dict[str, Any]) -> dict[str, Any]:
+    """Damage data as the channel may see it on a hidden target: what was rolled, not
+    what its resistance left."""
+    return {k: v for k, v in damage.items() if k not in ("resistance", "taken")}
 
 
 def hidden_attack(ctx: Context, attacker: Fighter, target: Fighter, public: str,
@@ -373,4 +392,4 @@ async def dmg(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(text, data)]
     public = damage_text(ctx, roll, target.name, before, after,
                          shown=await band_of(ctx, target_now))
-    return for_gms(ctx, public, {**data, "hp": None}, text, data)
+    return for_gms(ctx, public, {**public_damage(data), "hp": None}, text, data)

@@ -74,7 +74,8 @@ def parse_check(ctx: Context, text: str, usage: str) -> CheckArgs:
 async def subject(ctx: Context, by: str | None, read: bool = False
                   ) -> tuple[str, dict[str, int], Fighter | None]:
     """Who rolls: a fighter named with ``by=`` (own, or a GM's), the speaker's fighter,
-    else the speaker's active character outside a fight. With ``read`` (`.dc`, which
+    for a speaker without a character (a GM) in a fight the GM-run fighter whose turn
+    it is, else the speaker's active character. With ``read`` (`.dc`, which
     rolls nothing) naming a fighter is reading its numbers, not acting for it
     (``require_may_read``): anyone's in a channel without GMs."""
     combat = await load(ctx)
@@ -89,6 +90,8 @@ async def subject(ctx: Context, by: str | None, read: bool = False
         return fighter.name, await numbers(ctx, fighter), fighter
     if combat is not None:
         mine = await own_fighter(ctx, combat)
+        if mine is None and not read and await ctx.uow.active_sheet(ctx.user) is None:
+            mine = await actor(ctx, combat, None)  # a GM: the GM-run fighter whose turn it is
         if mine is not None:
             return mine.name, await numbers(ctx, mine), mine
     character = await active_sheet(ctx)
@@ -104,13 +107,15 @@ def roll_text(ctx: Context, result: Check) -> str:
 
 
 def check_text(ctx: Context, key: str, who: str, stat: str | None, result: Check,
-               **extra: Any) -> str:
+               *, hidden: bool = False) -> str:
+    """A check as read; ``hidden`` (a fighter whose numbers are the GMs') keeps the die,
+    the DC and the outcome, not the modifier, tier and total that tell its numbers."""
     parts = [roll_text(ctx, result)]
-    if stat is not None:
+    if stat is not None and not hidden:
         parts.append(ctx.t("ap20.check.stat", stat=stat, value=signed(result.modifier)))
-    if result.tier_bonus:
+    if result.tier_bonus and not hidden:
         parts.append(ctx.t("ap20.check.tier", value=signed(result.tier_bonus)))
-    if result.mods:
+    if result.mods and not hidden:
         parts.append(signed(result.mods))
     counts = [ctx.t(key, n=n) for key, n in (("ap20.attack.adv", result.advantage),
                                              ("ap20.attack.dis", result.disadvantage)) if n]
@@ -119,14 +124,28 @@ def check_text(ctx: Context, key: str, who: str, stat: str | None, result: Check
     if result.dc is None:
         outcome = ""
     else:
-        outcome = ctx.t("ap20.check.outcome",
-                        cmp=comparison(bool(result.success), result.total, result.dc),
-                        dc=result.dc, result=ctx.t("ap20.check.success" if result.success
-                                                   else "ap20.check.failure"))
+        word = ctx.t("ap20.check.success" if result.success else "ap20.check.failure")
+        outcome = ctx.t("ap20.check.outcome_hidden", dc=result.dc, result=word) if hidden \
+            else ctx.t("ap20.check.outcome", dc=result.dc, result=word,
+                       cmp=comparison(bool(result.success), result.total, result.dc))
         if result.auto:
             outcome += ctx.t(f"ap20.check.{result.auto}")
-    return ctx.t(key, who=who, stat=stat or ctx.t("ap20.check.unnamed"),
-                 body=" ".join(parts), total=result.total, outcome=outcome, **extra)
+    return ctx.t(f"{key}_hidden" if hidden else key, who=who,
+                 stat=stat or ctx.t("ap20.check.unnamed"), body=" ".join(parts),
+                 total=result.total, outcome=outcome)
+
+
+def told(ctx: Context, fighter: Fighter | None, key: str, who: str, stat: str | None,
+         result: Check, kind: str) -> list[Outgoing]:
+    """A check's reply: in the channel — unless it is by a fighter whose numbers are
+    the GMs' (issue 24), whose die and outcome the channel reads, its numbers the GMs."""
+    text, data = check_text(ctx, key, who, stat, result), check_data(kind, who, stat, result)
+    if fighter is None or not numbers_hidden(ctx, fighter):
+        return [ctx.reply(text, data)]
+    public = {k: data[k] for k in ("kind", "who", "stat", "rolls", "raw", "dc", "success",
+                                   "auto", "critical_taken", "advantage", "disadvantage")}
+    return for_gms(ctx, check_text(ctx, key, who, stat, result, hidden=True), public,
+                   text, data)
 
 
 def check_data(kind: str, who: str, stat: str | None, result: Check) -> dict[str, Any]:
@@ -160,8 +179,7 @@ async def ra(ctx: Context) -> list[Outgoing]:
         await require_able(ctx, fighter)
     result = ap20.check(ctx.dice, modifier=modifier_of(values, args.stat, who), mods=args.mods,
                         tier=tier_of(fighter, values), dc=args.dc, layers=args.layers)
-    return [ctx.reply(check_text(ctx, "ap20.check.line", who, args.stat, result),
-                      check_data("ap20.check", who, args.stat, result))]
+    return told(ctx, fighter, "ap20.check.line", who, args.stat, result, "ap20.check")
 
 
 @command("save", "豁免")
@@ -177,8 +195,7 @@ async def save(ctx: Context) -> list[Outgoing]:
     result = ap20.saving_throw(ctx.dice, modifier=modifier_of(values, args.stat, who),
                                dc=args.dc, mods=args.mods, tier=tier_of(fighter, values),
                                layers=args.layers)
-    return [ctx.reply(check_text(ctx, "ap20.check.save", who, args.stat, result),
-                      check_data("ap20.save", who, args.stat, result))]
+    return told(ctx, fighter, "ap20.check.save", who, args.stat, result, "ap20.save")
 
 
 @command("dc", "難度", "难度")

@@ -38,10 +38,11 @@ from bot.systems.ap20.text import (
     label,
     ordinal,
     stat_block,
+    turn_data,
     turn_text,
 )
 from rules.systems import ap20
-from rules.systems.ap20 import Combat, Fighter, Turn
+from rules.systems.ap20 import Combat, Fighter
 from rules.systems.ap20.damage import damage_type
 
 USAGE = "ap20.error.init_usage"
@@ -176,13 +177,13 @@ def _entered(ctx: Context, combat: Combat | None, fighter: Fighter,
     place = ordinal(ctx, combat.fighters.index(combat.get(fighter.name)) + 1)
     text = ctx.t("ap20.fight.joined", name=fighter.name, init=fighter.initiative, detail=detail,
                  side=label(ctx, "side", fighter.side), ap=fighter.ap_max, place=place)
-    secret_data = fight_data(ctx, combat, "join", secret=True, name=fighter.name)
+    data = fight_data(ctx, combat, "join", name=fighter.name)
     if not numbers_hidden(ctx, fighter):
-        return [ctx.reply(text, secret_data)]
+        return [ctx.reply(text, data)]
     public = ctx.t("ap20.fight.joined_hidden", name=fighter.name, init=fighter.initiative,
                    side=label(ctx, "side", fighter.side), place=place)
-    return for_gms(ctx, public, fight_data(ctx, combat, "join", name=fighter.name),
-                   f"{text}\n{stat_block(ctx, fighter)}", secret_data)
+    return for_gms(ctx, public, data, f"{text}\n{stat_block(ctx, fighter)}",
+                   fight_data(ctx, combat, "join", secret=True, name=fighter.name))
 
 
 async def add(ctx: Context, rest: str) -> list[Outgoing]:
@@ -247,7 +248,8 @@ async def start(ctx: Context) -> list[Outgoing]:
 async def next_(ctx: Context) -> list[Outgoing]:
     """End the current turn (its player or a GM); the first `next` starts round 1 (GM).
     The turn passes over the fallen (issue 24); the incoming fighter's AP refill to its
-    max (AP-1; a player's max from the sheet), and its player is pinged."""
+    max (AP-1; a player's max from the sheet), and its player is pinged — the GMs on
+    an enemy's turn."""
     combat = await running(ctx)
     actor = combat.actor
     if actor is None:
@@ -266,14 +268,8 @@ async def next_(ctx: Context) -> list[Outgoing]:
     current = combat.get(turn.current)
     skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
     text = "\n".join(t for t in (skipped, turn_text(ctx, turn, combat)) if t)
-    out = ctx.reply(text, fight_data(ctx, combat, "next", turn=turn_data(turn)))
-    return [ping(out, current.owner)]
-
-
-def turn_data(turn: Turn) -> dict[str, Any]:
-    return {"previous": turn.previous, "current": turn.current, "round": turn.round,
-            "new_round": turn.new_round, "ap_before": turn.ap_before,
-            "ap_after": turn.ap_after, "skipped": list(turn.skipped)}
+    out = ctx.reply(text, fight_data(ctx, combat, "next", turn=turn_data(ctx, turn, combat)))
+    return [ping(out, current.owner, ctx.gm_users)]
 
 
 async def remove(ctx: Context, rest: str) -> list[Outgoing]:
@@ -294,8 +290,8 @@ async def remove(ctx: Context, rest: str) -> list[Outgoing]:
     skipped = skipped_line(ctx, [(name, lives[name]) for name in turn.skipped])
     text = "\n".join(t for t in (text, skipped, turn_text(ctx, turn, after)) if t)
     out = ctx.reply(text, fight_data(ctx, after, "remove", name=fighter.name,
-                                     turn=turn_data(turn)))
-    return [ping(out, after.get(turn.current).owner)]
+                                     turn=turn_data(ctx, turn, after)))
+    return [ping(out, after.get(turn.current).owner, ctx.gm_users)]
 
 
 async def set_(ctx: Context, rest: str) -> list[Outgoing]:

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits import layers
 from bot.kits.args import is_word, key_value, split_by
+from bot.kits.encounter import for_gms
+from bot.kits.layers import Member, Roster
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.systems.v6.map_view import map_picture
@@ -21,6 +24,7 @@ from bot.systems.v6.state import (
     cell,
     field_data,
     fight,
+    hidden_names,
     label,
     load,
     looks_like_cell,
@@ -36,9 +40,35 @@ from bot.systems.v6.table import command
 from rules.kits import grid
 from rules.kits.encounter import Life
 from rules.systems import v6
+from rules.systems.v6 import Field
 
 _SIZE = re.compile(r"^(\d{1,2})\s*[x×*]\s*(\d{1,2})$", re.IGNORECASE)
 
+
+def answer(ctx: Context, who: Member, roster: Roster, f: Field, event: str, text: str,
+           public: str, data: dict[str, Any], public_data: dict[str, Any]
+           ) -> list[Outgoing]:
+    """A reply about what ``who`` did: ``text`` and ``data`` in the channel — or, when
+    its numbers are the GMs' (an enemy's fatigue, stride, action points), ``public`` and
+    ``public_data`` there and the full reply to the GMs. Channel data never carries an
+    enemy's numbers (``hidden_names``)."""
+    hidden = hidden_names(ctx, roster)
+    if who.name not in hidden:
+        return [ctx.reply(text, field_data(f, event, hidden=hidden, **data))]
+    return for_gms(ctx, public, field_data(f, event, hidden=hidden, **public_data),
+                   text, field_data(f, event, **data))
+
+
+def cost_text(ctx: Context, paid: layers.Charge | None, *, hidden: bool = False) -> str:
+    """What a posture change or a move paid: ``，戰術行動×1 行動力 −3 3→0`` (the action
+    alone when its points are the GMs')."""
+    if paid is None:
+        return ""
+    kind = label(ctx, "action", paid.kind)
+    if hidden:
+        return ctx.t("v6.cost.done", kind=kind, count=paid.count)
+    return ctx.t("v6.cost.paid", kind=kind, count=paid.count, cost=paid.cost,
+                 before=paid.before, after=paid.after)
 
 
 def small(text: str, usage: str) -> int:
@@ -89,9 +119,10 @@ async def place(ctx: Context) -> list[Outgoing]:
             raise CommandError("v6.error.place_word", word=token[:ECHO])
     f, unit = v6.place(f, who.name, where, facing=facing, size=size, sense=sense, stats=stats)
     save(ctx, f)
-    return [ctx.reply(ctx.t("v6.field.placed", unit=unit_text(ctx, unit),
-                            size=label(ctx, "size", unit.size)),
-                      field_data(f, "place", name=unit.name))]
+    hidden = hidden_names(ctx, roster)
+    return [ctx.reply(ctx.t("v6.field.placed", size=label(ctx, "size", unit.size),
+                            unit=unit_text(ctx, unit, hidden=unit.name in hidden)),
+                      field_data(f, "place", hidden=hidden, name=unit.name))]
 
 
 @command("face", "轉向", "转向", "朝向")
@@ -116,8 +147,8 @@ async def face(ctx: Context) -> list[Outgoing]:
     unit = f.unit(who.name)
     return [ctx.reply(ctx.t("v6.field.faced", name=who.name, before=turned.before,
                             after=turned.after, arrow=arrow(unit.facing)),
-                      field_data(f, "face", name=who.name, before=turned.before,
-                                 after=turned.after))]
+                      field_data(f, "face", hidden=hidden_names(ctx, roster), name=who.name,
+                                 before=turned.before, after=turned.after))]
 
 
 @command("pose", "姿勢", "姿势")
@@ -136,14 +167,14 @@ async def pose(ctx: Context) -> list[Outgoing]:
     if change.kind == "tactical" and roster.current == who.name:
         f = replace(f, acted=True)  # decision 12: the turn's tactical action
     save(ctx, f)
-    cost = ctx.t("v6.cost.paid", kind=label(ctx, "action", change.kind), count=change.count,
-                 cost=paid.cost, before=paid.before, after=paid.after) if paid else ""
-    return [ctx.reply(ctx.t("v6.field.posed", name=who.name,
-                            before=label(ctx, "posture", change.before),
-                            after=label(ctx, "posture", change.after), cost=cost),
-                      field_data(f, "pose", name=who.name, before=change.before,
-                                 after=change.after, action=change.kind, count=change.count,
-                                 ap_cost=paid.cost if paid else None))]
+    words = {"name": who.name, "before": label(ctx, "posture", change.before),
+             "after": label(ctx, "posture", change.after)}
+    done = {"name": who.name, "before": change.before, "after": change.after,
+            "action": change.kind, "count": change.count}
+    return answer(ctx, who, roster, f, "pose",
+                  ctx.t("v6.field.posed", **words, cost=cost_text(ctx, paid)),
+                  ctx.t("v6.field.posed", **words, cost=cost_text(ctx, paid, hidden=True)),
+                  {**done, "ap_cost": paid.cost if paid else None}, done)
 
 
 @command("move", "移動", "移动")
@@ -202,37 +233,44 @@ async def move(ctx: Context) -> list[Outgoing]:
                                    points=refused.params["points"]) from refused
             raise CommandError("v6.error.standalone_refused", reason=reason,
                                refused=ctx.t(refused.key, **refused.params)) from refused
-    save(ctx, replace(f, moved=True) if roster.current is not None else f)
+    f = replace(f, moved=True) if roster.current is not None else f
+    save(ctx, f)
+    done = {"name": who.name, "start": moved.start, "end": moved.end,
+            "walked": moved.walked, "roll": moved.roll}
+    data = {**done, "fatigue": moved.cost.fatigue if moved.cost else 0,
+            "fatigue_after": moved.fatigue_after,
+            "stride": moved.cost.stride if moved.cost else None}
+    return answer(ctx, who, roster, f, "move", move_text(ctx, moved, paid),
+                  move_text(ctx, moved, paid, hidden=True), data, done)
+
+
+def move_text(ctx: Context, moved: v6.Move, paid: layers.Charge | None, *,
+              hidden: bool = False) -> str:
+    """A move as read: steps, stride, fatigue and what it paid — ``hidden`` (an enemy's
+    numbers, the GMs') keeps the cells, the steps and the actions taken."""
     if moved.roll:
-        text = ctx.t("v6.field.rolled", name=who.name, start=moved.start, end=moved.end,
-                     cost=ctx.t("v6.cost.paid", kind=label(ctx, "action", "tactical"),
-                                count=moved.action_count, cost=paid.cost, before=paid.before,
-                                after=paid.after) if paid else "")
-    else:
-        cost = moved.cost
-        assert cost is not None
-        extras = []
-        if cost.obstacles:
-            extras.append(ctx.t("v6.move.obstacles", steps=cost.obstacles))
-        if cost.climbed:
-            extras.append(ctx.t("v6.move.climb", steps=cost.climbed, rate=cost.climb_rate,
-                                fatigue=cost.climb_fatigue))
-        if cost.mode != "walk":
-            extras.append(label(ctx, "mode", cost.mode))
-        text = ctx.t("v6.field.moved", name=who.name, start=moved.start, end=moved.end,
-                     steps=moved.walked, stride=cost.stride,
-                     extra="".join(ctx.t("v6.move.extra", item=e) for e in extras),
-                     fatigue=cost.fatigue, before=moved.fatigue_before,
-                     after=moved.fatigue_after)
-        if paid is not None:
-            text += ctx.t("v6.move.standalone", cost=ctx.t(
-                "v6.cost.paid", kind=label(ctx, "action", paid.kind), count=paid.count,
-                cost=paid.cost, before=paid.before, after=paid.after))
-    return [ctx.reply(text, field_data(f, "move", name=who.name, start=moved.start,
-                                       end=moved.end, walked=moved.walked, roll=moved.roll,
-                                       fatigue=moved.cost.fatigue if moved.cost else 0,
-                                       fatigue_after=moved.fatigue_after,
-                                       stride=moved.cost.stride if moved.cost else None))]
+        return ctx.t("v6.field.rolled", name=moved.name, start=moved.start,
+                     end=moved.end, cost=cost_text(ctx, paid, hidden=hidden))
+    cost = moved.cost
+    assert cost is not None
+    extras = []
+    if cost.obstacles:
+        extras.append(ctx.t("v6.move.obstacles", steps=cost.obstacles))
+    if cost.climbed:
+        extras.append(ctx.t("v6.move.climb_hidden", steps=cost.climbed) if hidden else
+                      ctx.t("v6.move.climb", steps=cost.climbed, rate=cost.climb_rate,
+                            fatigue=cost.climb_fatigue))
+    if cost.mode != "walk":
+        extras.append(label(ctx, "mode", cost.mode))
+    extra = "".join(ctx.t("v6.move.extra", item=e) for e in extras)
+    text = ctx.t("v6.field.moved_hidden", name=moved.name, start=moved.start,
+                 end=moved.end, steps=moved.walked, extra=extra) if hidden else ctx.t(
+        "v6.field.moved", name=moved.name, start=moved.start, end=moved.end,
+        steps=moved.walked, stride=cost.stride, extra=extra, fatigue=cost.fatigue,
+        before=moved.fatigue_before, after=moved.fatigue_after)
+    if paid is not None:
+        text += ctx.t("v6.move.standalone", cost=cost_text(ctx, paid, hidden=hidden))
+    return text
 
 
 @command("shove", "擊退", "击退", "牽引", "牵引", "被迫移動", "被迫移动")
@@ -253,7 +291,8 @@ async def shove(ctx: Context) -> list[Outgoing]:
     stop = ctx.t("v6.field.stopped", other=moved.stopped_by) if moved.stopped_by else ""
     return [ctx.reply(ctx.t("v6.field.shoved", name=who.name, start=moved.start, end=moved.end,
                             steps=moved.walked, stop=stop),
-                      field_data(f, "shove", name=who.name, start=moved.start, end=moved.end,
+                      field_data(f, "shove", hidden=hidden_names(ctx, roster), name=who.name,
+                                 start=moved.start, end=moved.end,
                                  stopped_by=moved.stopped_by))]
 
 
@@ -276,8 +315,9 @@ async def map_(ctx: Context) -> list[Outgoing]:
     marks = {u.cell: chr(ord("a") + i) for i, u in enumerate(placed) if i < 26}
     board = grid.render(f.width, f.height, {c: m for c, m in marks.items() if c})
     lives = {m.name: m.life for m in roster.members} if roster else {}
-    legend = [f"{chr(ord('a') + i)} "
-              f"{unit_text(ctx, u, lives.get(u.name, Life.ACTIVE), sized=True)}"
+    hidden = hidden_names(ctx, roster)
+    legend = [f"{chr(ord('a') + i)} " + unit_text(
+        ctx, u, lives.get(u.name, Life.ACTIVE), sized=True, hidden=u.name in hidden)
               for i, u in enumerate(placed)]
     head = ctx.t("v6.field.head", width=f.width, height=f.height)
     unplaced = [n for n in names if f.find(n) is None or f.unit(n).cell is None]
@@ -285,7 +325,8 @@ async def map_(ctx: Context) -> list[Outgoing]:
             ] if unplaced else []
     picture = await map_picture(ctx, f, roster, placed, unplaced)
     return [ctx.reply("\n".join([head, *board, *legend, *tail]),
-                      field_data(f, "map", picture=picture.describe()), block=True,
+                      field_data(f, "map", hidden=hidden, picture=picture.describe()),
+                      block=True,
                       attachment=picture)]
 
 
@@ -296,11 +337,9 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     tokens = ctx.args.split()
     f = await load(ctx)
     roster = await fight(ctx)
+    hidden = hidden_names(ctx, roster)
     if not tokens:
-        items = [ctx.t("v6.fatigue.item", name=m.name, fatigue=f.unit(m.name).fatigue)
-                 for m in roster.members]
-        return [ctx.reply(ctx.t("v6.fatigue.show", items=ctx.t("v6.note.sep").join(items)),
-                          field_data(f, "fatigue"))]
+        return show_fatigue(ctx, f, roster, hidden)
     require_gm_if_any(ctx)
     if len(tokens) not in (1, 2):
         raise CommandError("v6.error.fatigue_usage")
@@ -310,6 +349,24 @@ async def fatigue(ctx: Context) -> list[Outgoing]:
     before = f.unit(who.name).fatigue
     f = v6.rest(f, who.name, value)
     save(ctx, f)
-    return [ctx.reply(ctx.t("v6.fatigue.set", name=who.name, before=before, after=value),
-                      field_data(f, "fatigue", name=who.name))]
+    text = ctx.t("v6.fatigue.set", name=who.name, before=before, after=value)
+    return answer(ctx, who, roster, f, "fatigue", text,
+                  ctx.t("v6.fatigue.set_hidden", name=who.name), {"name": who.name},
+                  {"name": who.name})
+
+
+def show_fatigue(ctx: Context, f: Field, roster: Roster, hidden: frozenset[str]
+                 ) -> list[Outgoing]:
+    """Everyone's fatigue; an enemy's only to the GMs (issue 24) — a GM asking gets
+    them all privately."""
+    def shown(names: list[str]) -> str:
+        items = [ctx.t("v6.fatigue.item", name=n, fatigue=f.unit(n).fatigue) for n in names]
+        return ctx.t("v6.fatigue.show", items=ctx.t("v6.note.sep").join(items) or "—")
+
+    everyone = [m.name for m in roster.members]
+    public = shown([n for n in everyone if n not in hidden])
+    data = field_data(f, "fatigue", hidden=hidden)
+    if not hidden or not ctx.is_gm:
+        return [ctx.reply(public if hidden else shown(everyone), data)]
+    return for_gms(ctx, public, data, shown(everyone), field_data(f, "fatigue"))
 

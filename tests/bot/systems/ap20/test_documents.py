@@ -73,14 +73,17 @@ async def test_an_old_fight_plays_on(table: Table) -> None:
     await table.text("p1", ".st 敏捷 14 生命 18 行動力 7")
     await store(table.core, "ap20.combat", OLD_FIGHT)
     [shown] = await table.say("p1", ".init")
-    # issue 24: the GM's 哥布林 shows a health band, its numbers stay out of the data
+    # issue 24: the GM's 哥布林 shows a health band — its numbers and states (隱匿、盲視)
+    # stay out of the text and the data, which keep its place in the order
     assert shown.text.splitlines() == [
         "⚔ 第 1 輪，輪到 哥布林",
         "  1. 艾莉絲（我方）先攻 15｜行動力 7/7｜生命 18",
-        "▶2. 哥布林（敵方）先攻 9｜毫髮無傷｜隱匿、盲視"]
+        "▶2. 哥布林（敵方）先攻 9｜毫髮無傷"]
     mine, goblin = OLD_FIGHT["fighters"]
     assert shown.data is not None and shown.data["fight"] == {**OLD_FIGHT, "fighters": [
-        {**mine, **NEW_FIELDS}, {**goblin, **NEW_FIELDS, "stats": {}, "resist": {}}]}
+        {**mine, **NEW_FIELDS},
+        {"name": "哥布林", "side": "foe", "owner": None, "character_id": None,
+         "initiative": goblin["initiative"], "revealed": False, "band": "unhurt"}]}
     assert await table.text("gm", ".init next") == "▶ 第 2 輪開始，輪到 艾莉絲（行動力 7/7）"
     docs, _ = await stored(table.core)
     assert docs["ap20.combat"]["round"] == 2 and docs["ap20.combat"]["current"] == 0

@@ -21,9 +21,12 @@ async def test_a_fighter_at_0_hp_is_passed_over_and_cannot_act(table: Table) -> 
     assert await table.text("gm", ".atk 哥布林 by=鮑伯") == "⚠ 鮑伯 已倒下，不能行動。"
     await table.text("gm", ".ap set 鮑伯 2")
     outs = await table.say("p1", ".pass")
-    # the turn passes over 鮑伯 (no refill) and pings nobody: the GM's 哥布林 is next
+    # the turn passes over 鮑伯 (no refill) and pings the GM, who plays 哥布林, next —
+    # without its action points in the data
     assert outs[0].text == "（跳過：鮑伯（倒下））\n▶ 輪到 哥布林"
-    assert outs[0].notify == () and outs[0].data["turn"]["skipped"] == ["鮑伯"]
+    assert outs[0].notify == ("gm",) and outs[0].data["turn"] == {
+        "previous": "艾莉絲", "current": "哥布林", "round": 1, "new_round": False,
+        "skipped": ["鮑伯"]}
     assert "鮑伯 2/6" in await table.text("p1", ".ap")
     # attacking the downed is allowed: armor only (AP-2)
     public, text, atk = await gm_copy(table, "gm", ".atk 鮑伯 1d4", [5, 1])
@@ -78,7 +81,9 @@ async def test_the_gms_numbers_stay_the_gms(table: Table) -> None:
     outs = await table.say("p1", ".init")
     assert [o.to for o in outs] == ["channel"]
     assert outs[0].text.splitlines()[3] == "  3. 哥布林（敵方）先攻 10｜毫髮無傷"
-    assert outs[0].data["fight"]["fighters"][2]["stats"] == {}
+    assert outs[0].data["fight"]["fighters"][2] == {
+        "name": "哥布林", "side": "foe", "owner": None, "character_id": None,
+        "initiative": 10, "revealed": False, "band": "unhurt"}
     # the GM reveals them with one command
     text, _ = await data(table, "gm", ".init reveal 哥布林")
     assert text == "GM 公開數值：📋 哥布林：生命 12/12、護甲 2、閃避 3、命中 3、破甲 1、火焰抗性 3"
@@ -112,8 +117,8 @@ async def test_the_shared_init_words(table: Table) -> None:
     assert await table.text("gm", ".init start") == "⚠ 戰鬥已經開始了（現在輪到 艾莉絲）。"
     assert (await table.text("p1", ".init list")).startswith("⚔ 第 1 輪，輪到 艾莉絲")
     assert await table.text("p1", ".init dance") == (
-        "⚠ 用法：.init [join [+N|=N] | add <名> … | start | next | list | set <名> … | "
-        "reveal <名> | remove <名> | end]")
+        "⚠ 用法：.init 加入(join) [+N|=N] / 新增(add) <名> … / 開始(start) / 下一位(next) / "
+        "列表(list) / 設定(set) <名> … / 公開(reveal) <名> / 移除(remove) <名> / 結束(end)")
     # out of turn: refused naming whose turn it is
     assert await table.text("p2", ".atk 哥布林") == (
         "⚠ 標準動作只能在自己的回合用：現在輪到 艾莉絲。")
@@ -156,3 +161,93 @@ async def test_help_lines_lead_with_their_usage(table: Table) -> None:
     assert len(mine) == 17
     assert not [line for line in mine if "AP-" in line or "V6-" in line]
     assert ".atk — 攻擊：.atk <目標> [1d8+2]" in "\n".join(mine)
+
+
+async def test_an_enemys_turn_pings_the_gm_and_its_numbers_stay_the_gms(table: Table) -> None:
+    """The second round's findings: nobody was pinged on an enemy's turn; the channel
+    read an enemy's action points (``僅護甲：行動力 0``, `.ap set`, a spend) and its
+    data carried them, with its tier, states, rolls and resistance."""
+    await started(table)
+    outs = await table.say("gm", ".ap set 哥布林 0")
+    assert [(o.to, o.text) for o in outs] == [
+        ("channel", "GM 調整了 哥布林 的行動力。"), ("private", "哥布林 的行動力設為 0（原 6）")]
+    assert outs[0].data == {"kind": "ap20.ap", "name": "哥布林",
+                            "ap": {"艾莉絲": [6, 6], "鮑伯": [6, 6]}}
+    # armor only because 哥布林 has no action points: the GM reads why, the channel not
+    outs = await table.say("p1", ".atk 哥布林 1d6 火焰", [8, 5])
+    assert outs[0].text.splitlines()[:2] == [
+        "⚔ 艾莉絲→哥布林：d20=8 +命中5+破甲1 = 14 → 命中", "💥 1d6=[5]=5 火焰 → 哥布林 受傷"]
+    assert outs[1].text.splitlines()[0].endswith("≥ 防禦 2（僅護甲：行動力 0） → 命中")
+    public = outs[0].data
+    assert public is not None
+    assert not {"defense", "reaction", "hp"} & set(public)
+    assert "crit_threshold" not in public["check"]  # it would tell 哥布林's toughness
+    assert public["damage"] == {"dice": [5], "crit": False, "rolled": 5, "type": "fire"}
+    outs = await table.say("gm", ".dmg 哥布林 4 火焰")
+    assert outs[0].text == "💥 4 火焰 → 哥布林 受傷"
+    assert outs[0].data is not None and not {"resistance", "taken"} & set(outs[0].data)
+    await table.text("gm", ".init set 哥布林 +隱匿")
+    await table.text("p1", ".pass")
+    outs = await table.say("p2", ".pass")
+    assert outs[0].text == "▶ 輪到 哥布林"
+    assert outs[0].notify == ("gm",)  # the GM plays it
+    assert outs[0].data is not None and outs[0].data["turn"] == {
+        "previous": "鮑伯", "current": "哥布林", "round": 1, "new_round": False,
+        "skipped": []}
+    assert outs[0].data["fight"]["fighters"][2] == {
+        "name": "哥布林", "side": "foe", "owner": None, "character_id": None,
+        "initiative": 10, "revealed": False, "band": "wounded"}
+    assert (await table.text("p1", ".init")).splitlines()[3] == (
+        "▶3. 哥布林（敵方）先攻 10｜受傷")  # no 隱匿: its states are the GM's too
+    outs = await table.say("gm", ".ap 迅捷")
+    assert [(o.to, o.text) for o in outs] == [
+        ("channel", "哥布林：迅捷動作"), ("private", "哥布林：迅捷動作 −2 行動力 6→4")]
+    assert outs[0].data == {"kind": "ap20.ap", "name": "哥布林", "action": "swift",
+                            "ap": {"艾莉絲": [3, 6], "鮑伯": [6, 6]}}
+    # a refusal is read in the channel too: it names the pool, not what is left
+    short = "⚠ 哥布林 的行動力不夠做這個動作（還剩多少只有 GM 看得到：.ap）。"
+    assert await table.text("gm", ".ap 戰技") == short
+    await table.text("gm", ".ap set 哥布林 1")
+    assert await table.text("gm", ".atk 艾莉絲 1d4") == short
+    await table.text("gm", ".ap set 哥布林 4")
+    # its checks: the die, the DC and the outcome, not its modifier or total
+    outs = await table.say("gm", ".ra 15 by=哥布林", [14])
+    assert [(o.to, o.text) for o in outs] == [
+        ("channel", "🎲 哥布林「d20」檢定：d20=14，DC 15 → 失敗"),
+        ("private", "🎲 哥布林「d20」檢定：d20=14 = 14 < DC 15 → 失敗")]
+    assert outs[0].data is not None and not {"modifier", "total"} & set(outs[0].data)
+    # a GM without a character rolls for the GM-run fighter whose turn it is, as `.atk`
+    assert await table.text("gm", ".ra 15", [9]) == "🎲 哥布林「d20」檢定：d20=9，DC 15 → 失敗"
+    # the GMs of the table are pinged when the enemy's turn comes by a fighter leaving
+    await table.text("gm", ".pass")
+    outs = await table.say("gm", ".init remove 艾莉絲")
+    assert outs[0].text == "艾莉絲 離開戰鬥。\n▶ 輪到 鮑伯（行動力 6/6）"
+    assert outs[0].notify == ("p2",)
+    outs = await table.say("gm", ".init remove 鮑伯")
+    assert outs[0].text == "鮑伯 離開戰鬥。\n▶ 輪到 哥布林" and outs[0].notify == ("gm",)
+
+
+async def test_the_init_usage_names_the_verbs_in_the_readers_words(table: Table) -> None:
+    await prepare(table)
+    await table.text("gm", ".lang zh-Hans")
+    assert await table.text("p1", ".init dance") == (
+        "⚠ 用法：.init 加入(join) [+N|=N] / 新增(add) <名> … / 开始(start) / 下一位(next) / "
+        "列表(list) / 设定(set) <名> … / 公开(reveal) <名> / 移除(remove) <名> / 结束(end)")
+    await table.text("gm", ".lang en")
+    assert await table.text("p1", ".init dance") == (
+        "⚠ Usage: .init join [+N|=N] / add <name> … / start / next / list / set <name> … / "
+        "reveal <name> / remove <name> / end")
+
+
+async def test_a_player_joining_after_an_enemy_carries_no_enemy_numbers(table: Table) -> None:
+    """The play-test: a player's join answered with the whole fight's data, the GM's
+    哥布林's numbers in it."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system ap20")
+    await table.text("gm", ".init add 哥布林 hp=12 護甲=2 init=10")
+    await table.text("p1", ".pc new 艾莉絲")
+    text, joined = await data(table, "p1", ".init join =18")
+    assert text == "艾莉絲 加入戰鬥（我方）：先攻 18（指定），排第 1，行動力 6"
+    assert joined["fight"]["fighters"][1] == {
+        "name": "哥布林", "side": "foe", "owner": None, "character_id": None,
+        "initiative": 10, "revealed": False, "band": "unhurt"}

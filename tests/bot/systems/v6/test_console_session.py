@@ -62,13 +62,19 @@ SCRIPT: list[Step] = [
 ]
 
 
-def to_gm(session: Session, name: str) -> Message:
-    """The GM's private copy of a step's reply: the scout's numbers are the GM's (issue
-    24); the channel's copy names its health band instead."""
+def both(session: Session, name: str) -> tuple[Message, Message]:
+    """A step's channel reply and the GM's private copy: the scout's numbers are the
+    GM's (issue 24); the channel's copy names its health band instead, or leaves out
+    its fatigue, stride and action points."""
     index = next(i for i, step in enumerate(session.script) if step.name == name)
     [channel, secret] = session.by_line[index]
     assert (channel["to"], secret["to"]) == ("channel", "private"), (channel, secret)
-    return secret
+    return channel, secret
+
+
+def to_gm(session: Session, name: str) -> Message:
+    """The GM's private copy of a step's reply."""
+    return both(session, name)[1]
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +92,10 @@ def test_setup_and_the_field(session: Session) -> None:
     assert session.text("system") == "本頻道的規則系統改為 ap20+v6（規則書·戰鬥篇 + 站位與姿勢）。"
     order = [f["name"] for f in to_gm(session, "add_scout")["data"]["fight"]["fighters"]]
     assert order == ["艾莉絲", "卡蘿", "鮑伯", "斥候"]
-    assert session.text("place_scout") == "📍 斥候 F6↑ 站立 疲勞0（中型）"
+    assert session.text("place_scout") == "📍 斥候 F6↑ 站立（中型）"  # its fatigue: the GM's
+    assert session.data("place_scout")["field"]["units"][-1] == {
+        "name": "斥候", "cell": [5, 5], "facing": 0, "posture": "stand", "size": "medium",
+        "sense": "normal"}
     lines = session.text("map_start").splitlines()
     assert lines[5:9] == [" 4 . . . . . c . . . . . .", " 5 . . . . . . . . . . . .",
                           " 6 . . . . . d . . . . . .", " 7 b . . . . . . . . . . ."]
@@ -135,9 +144,16 @@ def test_the_flank(session: Session) -> None:
 
 
 def test_the_crawling_target(session: Session) -> None:
-    assert session.text("scout_crawl") == "斥候：站立→匍匐，戰術行動×1 行動力 −3 6→3"
-    assert session.text("scout_move") == (
-        "👣 斥候 F6→G5：1 步，步幅 1；疲勞 +1 0→1；單獨移動，戰術行動×1 行動力 −3 3→0")
+    # the channel reads what the GM's scout did, the GM what it cost
+    assert [m["text"] for m in both(session, "scout_crawl")] == [
+        "斥候：站立→匍匐，戰術行動×1", "斥候：站立→匍匐，戰術行動×1 行動力 −3 6→3"]
+    assert [m["text"] for m in both(session, "scout_move")] == [
+        "👣 斥候 F6→G5：1 步；單獨移動，戰術行動×1",
+        "👣 斥候 F6→G5：1 步，步幅 1；疲勞 +1 0→1；單獨移動，戰術行動×1 行動力 −3 3→0"]
+    channel, secret = both(session, "scout_move")
+    assert set(channel["data"]) == {"kind", "event", "field", "name", "start", "end",
+                                    "walked", "roll"}
+    assert (secret["data"]["stride"], secret["data"]["fatigue_after"]) == (1, 1)
     assert session.data("round_2")["turn"]["ap_after"] == 6
     shot = to_gm(session, "alice_vs_crawl")["data"]
     check = shot["check"]
@@ -152,6 +168,6 @@ def test_the_crawling_target(session: Session) -> None:
     # issue 24: the map marks the fallen
     assert session.text("map_end").splitlines()[-4:] == [
         "a 艾莉絲 A1↘ 蹲伏 疲勞0", "b 卡蘿 F7→ 站立 疲勞2", "c 鮑伯 F4↓ 站立 疲勞0",
-        "d 斥候 G5↑ 匍匐 疲勞1（倒下）"]
+        "d 斥候 G5↑ 匍匐（倒下）"]
     assert session.text("end") == (
         "⚔ 戰鬥結束（共 2 輪）。艾莉絲 生命 18、卡蘿 生命 16、鮑伯 生命 22、斥候 倒下")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.systems.v6.documents import FIELD
+from bot.systems.v6.state import PUBLIC_UNIT
 from rules.systems.v6 import Field, Unit
 from tests.bot.systems.ap20.test_documents import OLD_FIGHT, store
 from tests.support import Table
@@ -48,9 +49,10 @@ async def test_an_old_field_plays_on(table: Table) -> None:
     [shown] = await table.say("p1", ".map")
     assert shown.text.splitlines()[0] == "🗺 場地 16×10（1 格 = 1 步）"
     assert shown.text.splitlines()[-2:] == [
-        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 大型 震感 疲勞0"]
+        "a 艾莉絲 A1↘ 站立 疲勞2", "b 哥布林 E5↑ 匍匐 大型 震感"]
     # issue 24: 卡蘿, who is not in the fight, holds no place; the turn is 哥布林's
     goblin, _, alice = OLD_FIELD["units"]
     assert shown.data is not None and shown.data["field"] == {
-        **OLD_FIELD, "units": [goblin, alice], **TURN_MARKS, "turn": "1:哥布林"}
+        **OLD_FIELD, "units": [{k: goblin[k] for k in PUBLIC_UNIT}, alice], **TURN_MARKS,
+        "turn": "1:哥布林"}  # the GM's 哥布林: what anyone sees, not its fatigue
     assert await table.text("gm", ".fatigue 艾莉絲 0") == "艾莉絲 的疲勞 2→0"

@@ -73,7 +73,7 @@ async def test_placing_and_the_map(table: Table) -> None:
     assert lines[0] == "🗺 場地 12×12（1 格 = 1 步）"
     assert lines[5] == " 4 . . . . b . . . . . . ."
     assert lines[14:] == ["a 艾莉絲 A1↘ 站立 疲勞0", "b 鮑伯 E4← 站立 疲勞0",
-                          "c 卡蘿 F6↑ 站立 疲勞0", "d 斥候 E5↑ 站立 疲勞0"]
+                          "c 卡蘿 F6↑ 站立 疲勞0", "d 斥候 E5↑ 站立"]
 
 
 async def test_facing_on_ones_own_turn(table: Table) -> None:
@@ -179,7 +179,15 @@ async def test_moves_cost_fatigue(table: Table) -> None:
     assert await table.text("p2", ".move E2") == (
         "⚠ 鮑伯 躺倒中，只能翻滾到相鄰的 1 格（花 1 個戰術行動）。")
     assert await table.text("p2", ".move D3") == "鮑伯 翻滾 E4→D3，戰術行動×1 行動力 −3 3→0"
-    assert await table.text("p1", ".fatigue") == "疲勞：艾莉絲 4、鮑伯 0、卡蘿 0、斥候 0"
+    # the GM's 斥候's fatigue is the GM's (issue 24): a GM asking gets it privately
+    assert await table.text("p1", ".fatigue") == "疲勞：艾莉絲 4、鮑伯 0、卡蘿 0"
+    outs = await table.say("gm", ".fatigue")
+    assert [(o.to, o.text) for o in outs] == [
+        ("channel", "疲勞：艾莉絲 4、鮑伯 0、卡蘿 0"),
+        ("private", "疲勞：艾莉絲 4、鮑伯 0、卡蘿 0、斥候 0")]
+    outs = await table.say("gm", ".fatigue 斥候 2")
+    assert [(o.to, o.text) for o in outs] == [
+        ("channel", "GM 調整了 斥候 的疲勞。"), ("private", "斥候 的疲勞 0→2")]
     assert await table.text("gm", ".fatigue 艾莉絲") == "艾莉絲 的疲勞 4→0"
 
 
@@ -224,7 +232,7 @@ async def test_the_fallen_and_those_who_left(table: Table) -> None:
     and the dead keep theirs, are marked in the map's legend and cannot move; the
     place reply and the legend name 食草 and 震感."""
     await started(table)
-    assert await table.text("gm", ".place 斥候 E5 北 震感") == "📍 斥候 E5↑ 站立 震感 疲勞0（中型）"
+    assert await table.text("gm", ".place 斥候 E5 北 震感") == "📍 斥候 E5↑ 站立 震感（中型）"
     assert await table.text("gm", ".place 卡蘿 F7 N 食草") == "📍 卡蘿 F7↑ 站立 食草 疲勞0（中型）"
     assert await table.text("p1", ".move E5") == "⚠ 艾莉絲 放到 E5 會和 斥候 的底盤重疊。"
     await table.text("gm", ".init remove 斥候")
@@ -241,3 +249,20 @@ async def test_the_fallen_and_those_who_left(table: Table) -> None:
         "艾莉絲 被迫移動 E5→E5（0 步，不花疲勞），撞上 鮑伯 停下")
     # `.field` (plurk's word for the board) shows the map here
     assert (await table.text("p1", ".field")).startswith("🗺 場地 12×12")
+
+
+async def test_an_enemys_move_keeps_its_numbers_the_gms(table: Table) -> None:
+    """Issue 24, second round: the GM's 斥候 moves — the channel reads the cells, the
+    steps and the action it took; the GM its stride, fatigue and action points; a
+    refusal for want of points names none."""
+    await started(table)
+    for user in ("p1", "p2", "p3"):
+        await table.text(user, ".pass")
+    public, secret, moved = await gm_copy(table, "gm", ".move E6")
+    assert (public, secret) == ("👣 斥候 E5→E6：1 步",
+                                "👣 斥候 E5→E6：1 步，步幅 3；疲勞 +1 0→1")
+    assert (moved["stride"], moved["fatigue_after"]) == (3, 1)
+    await table.text("gm", ".ap set 斥候 2")
+    assert await table.text("gm", ".move E5") == (
+        "⚠ 這次移動是本回合第二次的單獨移動，算一個戰術行動：斥候 的行動力不夠做這個動作"
+        "（還剩多少只有 GM 看得到：.ap）。")

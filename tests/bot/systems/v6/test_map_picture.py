@@ -94,3 +94,24 @@ async def test_field_is_the_map_where_v6_is_played(table: Table) -> None:
 def test_the_map_draws_the_life_state_the_base_reports(member: Member | None, life: Life) -> None:
     """A fighter the GM declared dead is drawn dead, not merely down (issue 24 item 6)."""
     assert life_of(member) is life
+
+
+async def test_the_pictures_legend_keeps_an_enemys_fatigue_the_gms(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legend's notes, as the text legend: a sense, the players' fatigue, not the
+    GM's 斥候's."""
+    drawn: list[fp.FieldView] = []
+    render = fp.render_field
+
+    def spy(view: fp.FieldView) -> fp.FieldPicture:
+        drawn.append(view)
+        return render(view)
+
+    monkeypatch.setattr(fp, "render_field", spy)
+    await prepare(table)
+    await table.text("gm", ".place 卡蘿 F7 N 食草")
+    await table.say("p1", ".map")
+    notes = {piece.name: piece.note for piece in drawn[0].pieces}
+    # and a sense, as the text legend (the issue: 食草 and 震感 were missing)
+    assert (notes["艾莉絲"], notes["卡蘿"], notes["斥候"]) == (
+        "站立 疲勞0", "站立 食草 疲勞0", "站立")
