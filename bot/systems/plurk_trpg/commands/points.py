@@ -17,7 +17,6 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.encounter import ping
 from bot.kits.references import (
     active_sheet,
     investigator,
@@ -46,7 +45,7 @@ from bot.systems.plurk_trpg.fatal import (
 )
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
 from bot.systems.plurk_trpg.system import CP, FATAL_RESOURCES, HP, SAN, require_plurk
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, ping_next_actor
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
@@ -388,11 +387,11 @@ async def settle(ctx: Context, ref: str | None, outcome: Outcome,
     stale = await stale_value(ctx, event)
     lines = await resolve_fatal(ctx, event.id, outcome,
                                 cost=None if cost is None else int(cost))
-    turn, owner = await pass_fallen(ctx)  # died on their own turn: it passes
-    return [ping(ctx.reply("\n".join([*lines, *turn]), {
+    turn, passed = await pass_fallen(ctx)  # died on their own turn: it passes
+    return [ping_next_actor(ctx, ctx.reply("\n".join([*lines, *turn]), {
         "kind": "plurk_fatal", "outcome": "expired" if stale is not None else outcome,
         "id": event.id, "character": event.character, "resource": event.resource,
-        "loss": event.loss, "source": event.source}), owner)]
+        "loss": event.loss, "source": event.source}), passed)]
 
 
 @command("intervene", "干預", "干预", "常世干預", "常世干预")

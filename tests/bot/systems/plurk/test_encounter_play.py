@@ -86,7 +86,8 @@ async def test_who_falls_on_their_own_turn_passes_it_and_the_next_is_pinged(
     outs = await table.say("gm", ".dmg Ann 5")  # not down: her turn stays
     assert "▶" not in outs[0].text
     outs = await table.say("gm", ".init set Ann hp=0")  # down on her own turn
-    assert outs[0].text.splitlines()[-1] == "▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
+    assert outs[0].text.splitlines()[-1] == "▶ 第 0 輪，輪到 Ghoul（跳過：Ann（倒下））"
+    assert outs[0].notify == ("gm",)  # an enemy's turn pings the GM who plays it
 
 
 async def test_atk_names_its_hit_check_options_and_what_was_wrong(table: Table) -> None:
