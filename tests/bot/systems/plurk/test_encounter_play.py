@@ -70,6 +70,10 @@ async def test_a_capped_heal_says_the_cap_and_a_pending_event_is_named(table: Ta
     assert await table.text("p1", ".hp +5") == "\n".join([
         "Ann 的體力：12 → 12（上限 12）",
         "Ann 的致命事件 #1 仍待處理：.accept 承受或 .intervene 干預（.fatal 查看）。"])
+    # the second play-test: a bare `.hp` read 12 while the fight read Ann down at 0
+    assert await table.text("p1", ".hp") == "\n".join([
+        "Ann 的體力：12",
+        "Ann 的致命事件 #1 仍待處理：.accept 承受或 .intervene 干預（.fatal 查看）。"])
     said = await table.text("gm", ".init set Ann hp=4")
     assert said.splitlines()[0] == "Ann：體力 4（上限 12）"
     assert said.splitlines()[1].startswith("⌛ 致命事件 #1 已失效")
