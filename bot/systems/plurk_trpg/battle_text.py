@@ -229,10 +229,10 @@ def spent_replies(ctx: Context, battle: Battle, lines: list[str], event: plurk.B
     GMs the spending line with its BP, privately, and the whole data
     (``kept_from_channel``) — not the lines they just read in the channel again."""
     public = "\n".join([*lines, spend_text(ctx, battle, event)])
-    secret = spend_text(ctx, battle, event, numbers=True)
-    if public.endswith(secret):
+    if shows_numbers(ctx, battle.get(event.actor)):
         return [ctx.reply(public, data)]
-    return kept_from_channel(ctx, public, secret, data, public_data=data)
+    return kept_from_channel(ctx, public, spend_text(ctx, battle, event, numbers=True), data,
+                             public_data=data)
 
 
 def battle_data(event: str, battle: Battle | None, **extra: Any) -> dict[str, Any]:

@@ -72,7 +72,6 @@ async def act(ctx: Context) -> list[Outgoing]:
     return spent_replies(ctx, battle, [], event, battle_data("spend", battle, bp=event))
 
 
-
 @command("pass", "結束回合", "结束回合")
 @readable
 async def pass_(ctx: Context) -> list[Outgoing]:

@@ -30,6 +30,7 @@ async def test_init_speaks_the_shared_words_and_keeps_plurks_own(table: Table) -
         "設定(set) / 取回(retrieve)，詳見 .help battle")
     assert await table.text("gm", ".init 跳过") == \
         "gm 跳過了 Ann 的回合。\n▶ 第 0 輪，輪到 Ghoul"  # 简's spelling of plurk's own
+    assert await table.text("gm", ".init wake") == "⚠ 用法：.init wake <名字>（GM：喚醒昏迷者）"
     assert await table.text("gm", ".init skip") == \
         "gm 跳過了 Ghoul 的回合。\n▶ 第 0 輪，輪到 Thug"
     assert (await table.text("gm", ".init end")).startswith("⚔ 戰鬥結束（共到第 0 輪）")
