@@ -55,8 +55,9 @@ def current_actor(ctx: Context, battle: Battle) -> Combatant:
     The owner acts for an investigator; GMs act for anyone (enemies, absent
     players); in a channel without GMs anyone acts for GM-run combatants."""
     actor = battle.actor
-    if not may_act_for(ctx, actor.owner):
-        raise CommandError("plurk.error.battle.not_yours", actor=actor.name)
+    if not may_act_for(ctx, actor.owner):  # an enemy's turn is its GMs'
+        raise CommandError("plurk.error.battle.not_yours" if actor.owner
+                           else "plurk.error.battle.not_yours_gm", actor=actor.name)
     return actor
 
 

@@ -167,7 +167,7 @@ def enter(ctx: Context, stored: StoredBattle, battle: Battle, entrant: Entrant,
         lines = [ctx.t("plurk.battle.added", line=initiative_line(ctx, index, newcomer, numbers))]
         if numbers:  # the GMs' copy: the newcomer's place with its BP and HP
             lines.append(combatant_line(ctx, battle, index, True))
-        return "\n".join([*([note] if note else []), *lines, turn_line(ctx, battle)])
+        return "\n".join([*([note] if note else []), *lines, turn_line(ctx, battle, numbers)])
 
     data = battle_data("add", battle)
     if not shows_numbers(ctx, newcomer):

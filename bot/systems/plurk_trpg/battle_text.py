@@ -9,10 +9,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.context import Context
-from bot.kits.encounter import band_text, for_gms, life_text, ping, with_skipped
+from bot.kits.encounter import band_text, for_gms, life_text, with_skipped
 from bot.messages import Outgoing
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
-from bot.systems.plurk_trpg.table import next_actor_owner
+from bot.systems.plurk_trpg.table import ping_next_actor
 from rules.errors import RuleError
 from rules.kits.encounter import Life, band
 from rules.systems import plurk_trpg as plurk
@@ -125,8 +125,12 @@ def combatant_line(ctx: Context, battle: Battle, index: int, numbers: bool = Fal
     )
 
 
-def turn_line(ctx: Context, battle: Battle) -> str:
+def turn_line(ctx: Context, battle: Battle, numbers: bool = False) -> str:
+    """Whose turn it is, with its BP — an enemy's BP (from its 靈巧) only in the GMs'
+    copy (``numbers``)."""
     actor = battle.actor
+    if not (numbers or shows_numbers(ctx, actor)):
+        return ctx.t("plurk.battle.turn_bare", round=battle.round, actor=actor.name)
     return ctx.t("plurk.battle.turn", round=battle.round, actor=actor.name, bp=actor.bp,
                  bp_max=actor.bp_max)
 
@@ -134,7 +138,7 @@ def turn_line(ctx: Context, battle: Battle) -> str:
 def state_text(ctx: Context, battle: Battle, numbers: bool = False) -> str:
     """Whose turn it is, then every combatant in initiative order (an enemy's HP as a
     band unless ``numbers``: the GMs' copy)."""
-    lines = [turn_line(ctx, battle)]
+    lines = [turn_line(ctx, battle, numbers)]
     lines.extend(combatant_line(ctx, battle, i, numbers) for i in range(len(battle.combatants)))
     return "\n".join(lines)
 
@@ -144,10 +148,12 @@ def hides_numbers(ctx: Context, battle: Battle) -> bool:
     return any(not shows_numbers(ctx, c) for c in battle.combatants)
 
 
-def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> str:
+def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None,
+                    numbers: bool = False) -> str:
     """What a change of turn means for the table: who ended, a new round, whose turn
-    it is now and whom the turn passed over, with their state (the kit's line) — or,
-    when everyone is down or unconscious, that nobody can act."""
+    it is now (an enemy's BP only with ``numbers``) and whom the turn passed over, with
+    their state (the kit's line) — or, when everyone is down or unconscious, that
+    nobody can act."""
     if event is None:
         return ""
     parts = []
@@ -162,7 +168,7 @@ def turn_event_text(ctx: Context, battle: Battle, event: TurnEvent | None) -> st
         return "\n".join(parts)
     if event.new_round:
         parts.append(ctx.t("plurk.battle.new_round", round=event.round))
-    parts.append(with_skipped(ctx, turn_line(ctx, battle), [
+    parts.append(with_skipped(ctx, turn_line(ctx, battle, numbers), [
         (name, passed_life(battle.get(name))) for name in event.skipped]))
     return "\n".join(parts)
 
@@ -173,12 +179,19 @@ def passed_life(c: Combatant) -> Life:
     return c.life if c.life is not Life.ACTIVE else Life.DOWN
 
 
-def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent) -> str:
-    """BP spent on an action, and the change of turn it caused, if any."""
-    text = ctx.t("plurk.battle.spent", actor=event.actor, action=action_label(ctx, event.action),
-                 cost=event.cost, before=event.bp_before, after=event.bp_after)
+def spend_text(ctx: Context, battle: Battle, event: plurk.BpEvent,
+               numbers: bool = False) -> str:
+    """BP spent on an action — an enemy's BP before and after only in the GMs' copy
+    (``numbers``), the cost is the table's — and the change of turn it caused, if any."""
+    action = action_label(ctx, event.action)
+    if numbers or shows_numbers(ctx, battle.get(event.actor)):
+        text = ctx.t("plurk.battle.spent", actor=event.actor, action=action, cost=event.cost,
+                     before=event.bp_before, after=event.bp_after)
+    else:
+        text = ctx.t("plurk.battle.spent_bare", actor=event.actor, action=action,
+                     cost=event.cost)
     if event.turn is not None:
-        text += "\n" + turn_event_text(ctx, battle, event.turn)
+        text += "\n" + turn_event_text(ctx, battle, event.turn, numbers)
     return text
 
 
@@ -198,14 +211,28 @@ def initiative_line(ctx: Context, index: int, c: Combatant, numbers: bool = Fals
                  detail=detail)
 
 
-def kept_from_channel(ctx: Context, public: str, secret: str,
-                      data: dict[str, Any]) -> list[Outgoing]:
+def kept_from_channel(ctx: Context, public: str, secret: str, data: dict[str, Any],
+                      public_data: dict[str, Any] | None = None) -> list[Outgoing]:
     """A battle reply with enemy numbers: the channel gets ``public`` (its data names the
-    event only, and still pings the next actor), the GMs ``secret`` with the data
-    (``bot.kits.encounter.for_gms``)."""
-    outs = for_gms(ctx, public, {"kind": "plurk.battle", "event": data["event"]}, secret, data)
-    owner = next_actor_owner(data)
-    return [ping(out, owner) if out.to == "channel" else out for out in outs]
+    event only unless ``public_data`` is given, and still pings the next actor), the GMs
+    ``secret`` with the data (``bot.kits.encounter.for_gms``)."""
+    shown = {"kind": "plurk.battle", "event": data["event"]} if public_data is None \
+        else public_data
+    outs = for_gms(ctx, public, shown, secret, data)
+    return [ping_next_actor(ctx, out, data) if out.to == "channel" else out for out in outs]
+
+
+def spent_replies(ctx: Context, battle: Battle, lines: list[str], event: plurk.BpEvent,
+                  data: dict[str, Any]) -> list[Outgoing]:
+    """``lines`` and the spending ``event`` in one reply. An enemy's BP before and after
+    (issue 24: its numbers) are the GMs': the channel reads the action and its cost, the
+    GMs the spending line with its BP, privately, and the whole data
+    (``kept_from_channel``) — not the lines they just read in the channel again."""
+    public = "\n".join([*lines, spend_text(ctx, battle, event)])
+    if shows_numbers(ctx, battle.get(event.actor)):
+        return [ctx.reply(public, data)]
+    return kept_from_channel(ctx, public, spend_text(ctx, battle, event, numbers=True), data,
+                             public_data=data)
 
 
 def battle_data(event: str, battle: Battle | None, **extra: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import Handler, for_gms, life_text, ping, route_init
+from bot.kits.encounter import Handler, for_gms, life_text, route_init
 from bot.kits.references import mention, require_owner_or_gm
 from bot.messages import Outgoing
 from bot.names import fold
@@ -66,10 +66,10 @@ from bot.systems.plurk_trpg.commands.battle_turns import end_turn, pass_fallen
 from bot.systems.plurk_trpg.documents import Setup
 from bot.systems.plurk_trpg.fatal import expire, pending_fatal, stale_value
 from bot.systems.plurk_trpg.system import HP
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, ping_next_actor
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
-from rules.kits.encounter import Life
+from rules.kits.encounter import VERBS, Life
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Entrant, OpposedSide
 from rules.systems.plurk_trpg import damage as plurk_damage
@@ -94,7 +94,9 @@ async def own_verb(ctx: Context) -> list[Outgoing]:
     for spellings, handler in _BATTLE_VERBS:
         if is_word(tokens[0], *spellings):
             return await handler(ctx, tokens[1:])
-    raise CommandError("plurk.error.battle.usage")
+    raise CommandError("plurk.error.battle.usage", shared=" / ".join(
+        ctx.t(f"encounter.verb.{verb}") for verb in VERBS if verb in _INIT_VERBS),
+        own=" / ".join(ctx.t(f"plurk.battle.verb.{verb}") for verb in OWN_VERBS))
 
 
 @command("turn", "回合")
@@ -275,6 +277,7 @@ async def start(ctx: Context, rest: list[str]) -> list[Outgoing]:
         numbers = [*lines]
         numbers[at:at + len(battle.combatants)] = [
             initiative_line(ctx, i, c, True) for i, c in enumerate(battle.combatants)]
+        numbers[-1] = turn_line(ctx, battle, True)
         outs = kept_from_channel(ctx, "\n".join(lines), "\n".join(numbers), data)
     if secret_kept:
         head = ctx.t("plurk.battle.surprise.secret_head", side=ctx.t(f"plurk.battle.side.{sneak}"))
@@ -385,7 +388,7 @@ async def end(ctx: Context, rest: list[str]) -> list[Outgoing]:
 
 async def wake(ctx: Context, rest: list[str]) -> list[Outgoing]:
     """GM: a successful 醫療 check woke a knocked-out combatant."""
-    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.usage")
+    stored, battle, name = await gm_target(ctx, rest, 1, "plurk.error.battle.wake_usage")
     battle = plurk.wake(battle, name)
     save_battle(ctx, stored, battle)
     return [ctx.reply(ctx.t("plurk.battle.woken", name=battle.get(name).name),
@@ -414,14 +417,14 @@ async def set_values(ctx: Context, rest: list[str]) -> list[Outgoing]:
     revived = [ctx.t("plurk.battle.revived", name=c.name)] if was_dead and not c.dead else []
     numbers = "\n".join([*revived, ctx.t("plurk.battle.set", name=c.name, hp=hp_text(ctx, c.hp),
                                          hp_max=hp_text(ctx, c.hp_max), life=life), *expired])
-    turn, owner = await pass_fallen(ctx)  # set down on its own turn: it passes
+    turn, passed = await pass_fallen(ctx)  # set down on its own turn: it passes
     numbers = "\n".join([numbers, *turn])
     data = battle_data("set", battle)
     if c.kind != "enemy":
-        return [ping(ctx.reply(numbers, data), owner)]
+        return [ping_next_actor(ctx, ctx.reply(numbers, data), passed)]
     public = "\n".join([*revived, ctx.t("plurk.battle.set_public", name=c.name,
                                          band=enemy_band(ctx, c)), *turn])
-    return [ping(out, owner) if out.to == "channel" else out
+    return [ping_next_actor(ctx, out, passed) if out.to == "channel" else out
             for out in for_gms(ctx, public, {"kind": "plurk.battle", "event": "set"}, numbers,
                                data)]
 
@@ -476,16 +479,19 @@ _INIT_VERBS: dict[str, Handler] = {
     "join": _shared(join), "add": _shared(add), "start": _shared(start), "next": end_turn,
     "list": _shared(show), "end": _shared(end), "remove": _shared(remove)}
 
+#: plurk's own `.init` words beyond the kit's, as its usage line names them.
+OWN_VERBS = ("leave", "skip", "wake", "set", "retrieve")
+
 _BATTLE_VERBS: list[tuple[tuple[str, ...], Verb]] = [
-    (("show", "state", "狀態"), show),
+    (("show", "state", "狀態", "状态"), show),
     (("start", "開始", "begin"), start),
     (("join", "參加", "參戰", "加入"), join),
-    (("leave", "離開", "退出"), leave),
+    (("leave", "離開", "离开", "退出"), leave),
     (("add", "增加", "新增"), add),
     (("remove", "rm", "del", "移除", "刪除"), remove),
-    (("skip", "跳過"), skip),
+    (("skip", "跳過", "跳过"), skip),
     (("end", "結束", "stop"), end),
-    (("wake", "喚醒", "清醒"), wake),
+    (("wake", "喚醒", "唤醒", "清醒"), wake),
     (("set", "設定", "设定", "heal", "治療", "治疗"), set_values),
     (("retrieve", "取回", "拔出"), retrieve),
 ]

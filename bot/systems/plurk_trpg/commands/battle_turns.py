@@ -8,6 +8,7 @@ cost or one combatant's BP max. The arithmetic is ``rules.systems.plurk_trpg``'s
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
@@ -30,10 +31,10 @@ from bot.systems.plurk_trpg.battle_text import (
     readable,
     sep,
     shows_numbers,
-    spend_text,
+    spent_replies,
     turn_event_text,
 )
-from bot.systems.plurk_trpg.table import command, next_actor_owner
+from bot.systems.plurk_trpg.table import command
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle
 
@@ -68,7 +69,7 @@ async def act(ctx: Context) -> list[Outgoing]:
     actor = current_actor(ctx, battle)
     battle, event = plurk.spend_bp(battle, action, actor=actor.name, count=count)
     save_battle(ctx, stored, battle)
-    return [ctx.reply(spend_text(ctx, battle, event), battle_data("spend", battle, bp=event))]
+    return spent_replies(ctx, battle, [], event, battle_data("spend", battle, bp=event))
 
 
 @command("pass", "結束回合", "结束回合")
@@ -87,11 +88,11 @@ async def end_turn(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(turn_event_text(ctx, battle, event), battle_data("pass", battle, turn=event))]
 
 
-async def pass_fallen(ctx: Context) -> tuple[list[str], str | None]:
+async def pass_fallen(ctx: Context) -> tuple[list[str], dict[str, Any] | None]:
     """Issue 24: after a command that may have felled the current actor (a hit, an
     accepted fatal event, the GM's `.init set`), its turn passes at once. Returns the
-    turn's lines (the kit's skipped line names the fallen) and the next actor's player
-    to ping (None when nothing passed, or an enemy is next)."""
+    turn's lines (the kit's skipped line names the fallen) and the pass's data, whose
+    next actor the reply pings (``table.ping_next_actor``) — None when nothing passed."""
     stored, battle = await load_battle(ctx)
     if battle is None:
         return [], None
@@ -99,8 +100,7 @@ async def pass_fallen(ctx: Context) -> tuple[list[str], str | None]:
     if event is None:
         return [], None
     save_battle(ctx, stored, battle)
-    return [turn_event_text(ctx, battle, event)], \
-        next_actor_owner(battle_data("pass", battle, turn=event))
+    return [turn_event_text(ctx, battle, event)], battle_data("pass", battle, turn=event)
 
 
 # --------------------------------------------------------------------------- .bp

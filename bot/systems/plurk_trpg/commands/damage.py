@@ -23,7 +23,6 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import ping
 from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
@@ -49,6 +48,7 @@ from bot.systems.plurk_trpg.battle_text import (
     readable,
     shows_numbers,
     spend_text,
+    spent_replies,
     turn_event_text,
 )
 from bot.systems.plurk_trpg.characters import stat_modifier
@@ -57,7 +57,7 @@ from bot.systems.plurk_trpg.commands.battle_turns import pass_fallen
 from bot.systems.plurk_trpg.documents import CheckRecord, FatalEvent, StoredBattle
 from bot.systems.plurk_trpg.fatal import Outcome, fatal_event, on_fatal_resolved
 from bot.systems.plurk_trpg.system import HP
-from bot.systems.plurk_trpg.table import command, next_actor_owner
+from bot.systems.plurk_trpg.table import command, ping_next_actor
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.kits.encounter import require_active
@@ -493,13 +493,13 @@ async def atk(ctx: Context) -> list[Outgoing]:
         await keep_hit_check(ctx, actor, character, record, hit_check)
     if hit_check is not None and not hit_check.success:
         battle, spent = plurk.spend_bp(battle, "attack", actor=actor.name)
-        lines.append(spend_text(ctx, battle, spent))
         save_battle(ctx, stored, battle)
         data = battle_data("attack", battle, check=hit_check, roll=None, hit=None,
                            knock_out=None, bp=spent)
         if hidden:
+            lines.append(spend_text(ctx, battle, spent, numbers=True))
             return hidden_attack(ctx, battle, actor.name, lines, data, spent)
-        return [ctx.reply("\n".join(lines), data)]
+        return spent_replies(ctx, battle, lines, spent, data)
     impale = plurk_damage.impale_on_hit(hit_check, opts.kind, opts.impale)
     rolled = plurk.roll_damage(ctx.dice, expr, impale=impale, kind=opts.kind)
     battle, hit, ko = strike(ctx, battle, target, rolled.total, opts)
@@ -518,14 +518,14 @@ async def atk(ctx: Context) -> list[Outgoing]:
     settled = await settle_hp(ctx, stored, battle, hit)
     lines.extend(settled)
     await settle_durability(ctx, stored, battle, hit)
-    lines.append(spend_text(ctx, battle, spent))
+    lines.append(spend_text(ctx, battle, spent, numbers=True))  # the channel's: hit_replies
     save_battle(ctx, stored, battle)
     data = battle_data("attack", battle, check=hit_check, roll=rolled, hit=hit, knock_out=ko,
                        bp=spent)
     if hidden:
         told = told_target(ctx, battle, actor.name, hit, settled)
         return [*hidden_attack(ctx, battle, actor.name, lines, data, spent), *told]
-    return hit_replies(ctx, battle, hit, lines, at, data, ko)
+    return hit_replies(ctx, battle, hit, lines, at, data, ko, spent)
 
 
 HIDDEN_WORDS = ("hidden", "暗骰", "暗中")
@@ -542,7 +542,7 @@ def hidden_attack(ctx: Context, battle: Battle, attacker: str, lines: list[str],
         return outs
     turn = turn_event_text(ctx, battle, spent.turn)
     announce = replace(outs[0], text=f"{outs[0].text}\n{turn}")
-    return [ping(announce, next_actor_owner(data)), *outs[1:]]
+    return [ping_next_actor(ctx, announce, data), *outs[1:]]
 
 
 def told_target(ctx: Context, battle: Battle, attacker: str, hit: DamageResult,
@@ -562,16 +562,22 @@ def told_target(ctx: Context, battle: Battle, attacker: str, hit: DamageResult,
 
 
 def hit_replies(ctx: Context, battle: Battle, hit: DamageResult, lines: list[str], at: int,
-                data: dict[str, Any], ko: KnockOutResult | None = None) -> list[Outgoing]:
+                data: dict[str, Any], ko: KnockOutResult | None = None,
+                spent: plurk.BpEvent | None = None) -> list[Outgoing]:
     """The reply of a hit; on an enemy at a table with a GM (issue 24) the channel's
     line ``at`` says that it was hit and its band — not the damage taken, which beside
     the damage rolled would give its armor away — or nothing when the next line says it
-    fell; a knock-out (line ``at - 1``) names its 體質 check without the roll. The GMs
-    get the numbers privately."""
+    fell; a knock-out (line ``at - 1``) names its 體質 check without the roll. The last
+    line of an attack is the attacker's BP ``spent``, an enemy's BP in the GMs' copy
+    only. The GMs get the numbers privately."""
     victim = battle.get(hit.target)
     if shows_numbers(ctx, victim):
+        if spent is not None:
+            return spent_replies(ctx, battle, lines[:-1], spent, data)
         return [ctx.reply("\n".join(lines), data)]
     public = list(lines)
+    if spent is not None:
+        public[-1] = spend_text(ctx, battle, spent)
     if ko is not None:
         public[at - 1] = knock_out_text(ctx, ko, victim, numbers=False)
     fell = hit.killed or hit.hp_after <= 0 < hit.taken  # the next line says so (once)
@@ -627,8 +633,9 @@ async def dmg(ctx: Context) -> list[Outgoing]:
     lines.extend(await settle_hp(ctx, stored, battle, hit))
     await settle_durability(ctx, stored, battle, hit)
     save_battle(ctx, stored, battle)
-    turn, owner = await pass_fallen(ctx)  # the actor fell on its own turn: it passes
+    turn, passed = await pass_fallen(ctx)  # the actor fell on its own turn: it passes
     outs = hit_replies(ctx, battle, hit, [*lines, *turn], at,
                        battle_data("damage", battle, hit=hit, knock_out=ko), ko)
-    return [ping(out, owner) if out.to == "channel" else out for out in outs]
+    return [ping_next_actor(ctx, out, passed) if out.to == "channel" else out
+            for out in outs]
 

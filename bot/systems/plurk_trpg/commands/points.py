@@ -17,7 +17,6 @@ from typing import Any
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.kits.encounter import ping
 from bot.kits.references import (
     active_sheet,
     investigator,
@@ -46,7 +45,7 @@ from bot.systems.plurk_trpg.fatal import (
 )
 from bot.systems.plurk_trpg.rendering import readable_amount, text_or
 from bot.systems.plurk_trpg.system import CP, FATAL_RESOURCES, HP, SAN, require_plurk
-from bot.systems.plurk_trpg.table import command
+from bot.systems.plurk_trpg.table import command, ping_next_actor
 from bot.unit_of_work import Sheet
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
@@ -244,9 +243,11 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     before = resource_value(character, resource)
     data: dict[str, Any] = {"kind": "plurk_resource", "character": character.name,
                             "resource": resource, "before": before}
-    if not amounts:
-        return [ctx.reply(ctx.t("plurk.resource.show", pc=character.name, resource=resource,
-                                value=before), {**data, "after": before})]
+    if not amounts:  # a value a fatal event waits on says so: the fight reads it down
+        shown = ctx.t("plurk.resource.show", pc=character.name, resource=resource, value=before)
+        return [ctx.reply("\n".join([shown, *still_waiting(
+            ctx, character, await pending_for(ctx, character, resource))]),
+            {**data, "after": before})]
     text = amounts[0]
     digits = text[1:] if text[:1] in "+-=" else text
     if not digits.isdigit():  # `=abc`, `--3`: name what could not be read
@@ -279,9 +280,16 @@ async def change_resource(ctx: Context, resource: str) -> list[Outgoing]:
     if after != before:  # a heal while a fatal event waits: that event no longer holds
         for event in waiting:
             lines += await expire(ctx, event, after)
-    elif waiting:  # nothing changed: the event still waits, say which
-        lines.append(ctx.t("plurk.resource.pending", pc=character.name, id=waiting[-1].id))
+    else:  # nothing changed: the event still waits, say which
+        lines += still_waiting(ctx, character, waiting)
     return [ctx.reply("\n".join(lines), {**data, "after": after, "fatal": False})]
+
+
+def still_waiting(ctx: Context, character: Sheet, waiting: list[FatalEvent]) -> list[str]:
+    """The line naming the newest fatal event ``waiting`` on a value, if any: .accept
+    or .intervene settles it (issue 24 play-test: `.hp` read 12 while the fight read 0)."""
+    return [ctx.t("plurk.resource.pending", pc=character.name, id=waiting[-1].id)] \
+        if waiting else []
 
 
 async def guard_sheet(
@@ -388,11 +396,11 @@ async def settle(ctx: Context, ref: str | None, outcome: Outcome,
     stale = await stale_value(ctx, event)
     lines = await resolve_fatal(ctx, event.id, outcome,
                                 cost=None if cost is None else int(cost))
-    turn, owner = await pass_fallen(ctx)  # died on their own turn: it passes
-    return [ping(ctx.reply("\n".join([*lines, *turn]), {
+    turn, passed = await pass_fallen(ctx)  # died on their own turn: it passes
+    return [ping_next_actor(ctx, ctx.reply("\n".join([*lines, *turn]), {
         "kind": "plurk_fatal", "outcome": "expired" if stale is not None else outcome,
         "id": event.id, "character": event.character, "resource": event.resource,
-        "loss": event.loss, "source": event.source}), owner)]
+        "loss": event.loss, "source": event.source}), passed)]
 
 
 @command("intervene", "干預", "干预", "常世干預", "常世干预")

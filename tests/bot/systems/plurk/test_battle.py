@@ -151,9 +151,16 @@ async def test_pl13_two_rounds_of_bp_spending_and_passing(table: Table) -> None:
     # Ann: item 1, move ×2 through .act, then pass
     assert await table.text("p1", ".act 道具") == "Ann：道具 花費 1 BP（5 → 4）"
     assert await table.text("p1", ".act 移動 2") == "Ann：移動 花費 2 BP（4 → 2）"
-    assert await table.text("p1", ".pass") == "Ann 結束回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）"
-    # the GM acts for the enemies
-    assert await table.text("gm", ".act attack") == "Ghoul：攻擊 花費 2 BP（4 → 2）"
+    # an enemy's turn: its BP (from its 靈巧) is the GMs', who are pinged to play it
+    passed = await table.say("p1", ".pass")
+    assert passed[0].text == "Ann 結束回合。\n▶ 第 0 輪，輪到 Ghoul"
+    assert passed[0].notify == ("gm",)
+    # the GM acts for the enemies; the channel reads the cost, the GM the BP left
+    acted = await table.say("gm", ".act attack")
+    assert [(o.to, o.text) for o in acted] == [
+        ("channel", "Ghoul：攻擊 花費 2 BP"), ("private", "Ghoul：攻擊 花費 2 BP（4 → 2）")]
+    assert acted[0].data is not None and acted[0].data["bp"] == {
+        "actor": "Ghoul", "action": "attack", "cost": 2, "turn": None}
     await table.text("gm", ".pass")
     assert await table.text("gm", ".結束回合") == "\n".join([
         "Thug 結束回合。", "— 第 1 輪開始 —", "▶ 第 1 輪，輪到 Bob（BP 4/4）"])
@@ -167,7 +174,7 @@ async def test_pl13_two_rounds_of_bp_spending_and_passing(table: Table) -> None:
     await table.text("p1", ".act 技能")
     await table.text("p1", ".pass")
     assert await table.text("gm", ".battle skip") == \
-        "gm 跳過了 Ghoul 的回合。\n▶ 第 1 輪，輪到 Thug（BP 3/3）"
+        "gm 跳過了 Ghoul 的回合。\n▶ 第 1 輪，輪到 Thug"
     assert "— 第 2 輪開始 —" in await table.text("gm", ".pass")
     battle = await state(table)
     assert battle["round"] == 2 and current(battle) == "Bob"
@@ -188,8 +195,7 @@ async def test_pl13_a_player_cannot_spend_another_actors_bp(table: Table) -> Non
     await table.text("p2", ".pass")
     assert await table.text("gm", ".act 攻擊") == "Ann：攻擊 花費 2 BP（5 → 3）"
     await table.text("gm", ".pass")
-    assert await table.text("p1", ".act 攻擊") == \
-        "⚠ 現在輪到 Ghoul，只有 Ghoul 的玩家或 GM 可以行動。"
+    assert await table.text("p1", ".act 攻擊") == "⚠ 現在輪到 Ghoul，由 GM 行動。"
 
 
 async def test_pl13_gm_configures_costs_and_bp_max(table: Table) -> None:
@@ -921,7 +927,7 @@ async def test_a_second_enemy_of_the_same_name_is_numbered(table: Table) -> None
     assert (await table.text("gm", ".enemy")).splitlines()[1:] == ["・狂信者", "・狂信者2"]
     await table.say("gm", ".battle start", dice=[10, 3])
     assert await table.text("gm", ".battle add 狂信者", dice=[5]) == (
-        "加入戰鬥：2. 狂信者3 6\n▶ 第 0 輪，輪到 狂信者（BP 3/3）")
+        "加入戰鬥：2. 狂信者3 6\n▶ 第 0 輪，輪到 狂信者")
     await table.text("gm", ".battle end")
     assert await table.text("gm", ".battle") == \
         "目前沒有進行中的戰鬥。已參戰：（無）；敵人：狂信者、狂信者2、狂信者3。"

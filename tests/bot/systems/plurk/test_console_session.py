@@ -391,8 +391,12 @@ def test_fatal_hit_resolved_by_intervention(session: Session) -> None:
     assert (fatal["roll"]["rolls"], fatal["roll"]["total"]) == ([6, 5], 15)
     assert (fatal["hit"]["taken"], fatal["hit"]["hp_before"], fatal["hit"]["hp_after"],
             fatal["hit"]["fatal"]) == (15, 12, 0, True)
-    assert (fatal["bp"]["bp_before"], fatal["bp"]["bp_after"]) == (4, 2)
-    lines = said(session, "fatal")["text"].splitlines()
+    assert (fatal["bp"]["bp_before"], fatal["bp"]["bp_after"]) == (4, 2)  # the GM's copy
+    fatal_said, [fatal_copy] = split(session, "fatal")
+    assert "bp_before" not in fatal_said["data"]["bp"]  # the ghoul's BP is the GM's
+    assert fatal_said["text"].splitlines()[-1] == "食屍鬼：攻擊 花費 2 BP"
+    assert fatal_copy["text"].splitlines()[-1] == "食屍鬼：攻擊 花費 2 BP（4 → 2）"
+    lines = fatal_said["text"].splitlines()
     assert "☠ 致命事件 #1：艾莉絲 的體力將從 12 降到 0（損失 15），尚未套用。" in lines
     assert any(line.startswith("艾莉絲 持有 12 點因果點數：可用 .intervene 花費 5 點")
                for line in lines)

@@ -4,6 +4,8 @@ that are the GM's, a silent secret check, the next actor pinged."""
 
 from __future__ import annotations
 
+import re
+
 from bot.messages import Outgoing
 from tests.bot.systems.plurk.test_battle import START_DICE, gm_copy, prepare, started, state
 from tests.support import Table
@@ -23,10 +25,14 @@ async def test_init_speaks_the_shared_words_and_keeps_plurks_own(table: Table) -
     assert nexted.notify == ("p1",)
     assert (await table.text("p1", ".init 列表")).startswith("▶ 第 0 輪，輪到 Ann")
     assert await table.text("gm", ".init dance") == (
-        "⚠ 用法：.init（或 .battle）join|add|start|next|list|end|remove，"
-        "以及 leave|skip|wake|set|retrieve，詳見 .help battle")
+        "⚠ 用法：.init（或 .battle）加入(join) / 新增(add) / 開始(start) / 下一位(next) / "
+        "列表(list) / 結束(end) / 移除(remove)，以及 離開(leave) / 跳過(skip) / 喚醒(wake) / "
+        "設定(set) / 取回(retrieve)，詳見 .help battle")
+    assert await table.text("gm", ".init 跳过") == \
+        "gm 跳過了 Ann 的回合。\n▶ 第 0 輪，輪到 Ghoul"  # 简's spelling of plurk's own
+    assert await table.text("gm", ".init wake") == "⚠ 用法：.init wake <名字>（GM：喚醒昏迷者）"
     assert await table.text("gm", ".init skip") == \
-        "gm 跳過了 Ann 的回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）"
+        "gm 跳過了 Ghoul 的回合。\n▶ 第 0 輪，輪到 Thug"
     assert (await table.text("gm", ".init end")).startswith("⚔ 戰鬥結束（共到第 0 輪）")
 
 
@@ -44,7 +50,7 @@ async def test_the_fallen_cannot_act_and_are_passed_over_with_their_state(
     await table.text("gm", ".init set Ann hp=0")
     assert await table.text("p1", ".ra 靈巧", dice=[]) == "⚠ Ann 已倒下，不能行動。"
     assert await table.text("p2", ".pass") == \
-        "Bob 結束回合。\n▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
+        "Bob 結束回合。\n▶ 第 0 輪，輪到 Ghoul（跳過：Ann（倒下））"
     # the dead: no target, no attacker, no heal by its player; marked in the order
     await table.text("gm", ".init set Thug dead")
     assert await table.text("gm", ".atk Thug 1d6", dice=[]) == "⚠ Thug 已死亡，不能成為目標。"
@@ -124,7 +130,8 @@ async def test_the_gm_rolls_an_enemys_attack_hidden(table: Table) -> None:
         "Bob 受到 3 點傷害，體力 10 → 7\nGhoul：攻擊 花費 2 BP（4 → 2）"
     outs = await table.say("gm", ".atk Bob 1d6 hidden", dice=[1])  # BP 2 → 0: the turn passes
     assert outs[0].text == "⚔ Ghoul 暗中發動了一次攻擊。\nGhoul 的 BP 用完了。\n" \
-        "▶ 第 0 輪，輪到 Thug（BP 3/3）"
+        "▶ 第 0 輪，輪到 Thug"
+    assert outs[0].notify == ("gm",)  # the next enemy's turn: its GM is pinged
 
 
 async def test_the_map_legend_marks_the_fallen(table: Table) -> None:
@@ -183,3 +190,60 @@ async def test_the_channels_data_keeps_no_enemy_number(table: Table) -> None:
                 assert fighters["Thug"].keys() == {"name", "kind", "position", "owner"}
                 assert fighters["Ann"]["hp"] == 12 and fighters["Ann"]["dex"] == 5
     assert by_name(await state(table))["Ghoul"]["hp"] == 15  # the GM's copy
+
+
+def enemy_numbers(data: object, enemies: set[str]) -> list[str]:
+    """Where channel data gives an enemy's numbers away: an enemy with more than its
+    name, kind, place and player, or an enemy's action with its BP."""
+    found: list[str] = []
+    if isinstance(data, dict):
+        if data.get("kind") == "enemy" and set(data) - {"name", "kind", "position", "owner"}:
+            found.append(f"{data['name']}: {sorted(data)}")
+        if data.get("actor") in enemies and {"bp_before", "bp_after"} & set(data):
+            found.append(f"{data['actor']}'s BP")
+        for value in data.values():
+            found.extend(enemy_numbers(value, enemies))
+    elif isinstance(data, list):
+        for value in data:
+            found.extend(enemy_numbers(value, enemies))
+    return found
+
+
+async def test_an_enemys_turn_pings_its_gm_and_the_channel_reads_no_enemy_number(
+        table: Table) -> None:
+    """Issue 24, the second play-test: an enemy's turn pinged nobody, and its BP (from its
+    靈巧) stood in the channel's turn line, its spending and the data of its attack and
+    of the fight's end. Every channel reply of a fight, text and data, names an enemy
+    and its band only; the GM is pinged on an enemy's turn and reads its BP privately."""
+    channel: list[Outgoing] = []
+
+    async def say(user: str, line: str, dice: list[int] | None = None) -> list[Outgoing]:
+        outs = await table.say(user, line, dice=dice)
+        channel.extend(o for o in outs if o.to == "channel")
+        return outs
+
+    await prepare(table)
+    await say("gm", ".init start", dice=START_DICE)
+    await say("p2", ".pass")
+    ghouls_turn = (await say("p1", ".pass"))[0]
+    assert ghouls_turn.text == "Ann 結束回合。\n▶ 第 0 輪，輪到 Ghoul"
+    assert ghouls_turn.notify == ("gm",)
+    assert await table.text("p1", ".act 攻擊") == "⚠ 現在輪到 Ghoul，由 GM 行動。"
+    attack = await say("gm", ".atk Bob 1d6", dice=[3])
+    assert attack[0].text.splitlines()[-1] == "Ghoul：攻擊 花費 2 BP"
+    assert gm_copy(attack).text == "Ghoul：攻擊 花費 2 BP（4 → 2）"
+    assert attack[0].data is not None and attack[0].data["hit"]["hp_after"] == 7  # Bob's
+    spent = await say("gm", ".act 移動 2")  # BP 2 → 0: Thug's turn, the GM pinged again
+    assert spent[0].text == "Ghoul：移動 花費 2 BP\nGhoul 的 BP 用完了。\n▶ 第 0 輪，輪到 Thug"
+    assert spent[0].notify == ("gm",)
+    assert gm_copy(spent).text.startswith("Ghoul：移動 花費 2 BP（2 → 0）")
+    listed = await say("gm", ".init")
+    assert listed[0].text.splitlines()[0] == "▶ 第 0 輪，輪到 Thug"
+    assert gm_copy(listed).text.splitlines()[0] == "▶ 第 0 輪，輪到 Thug（BP 3/3）"
+    assert (await say("gm", ".pass"))[0].notify == ("p2",)  # a new round: Bob's
+    await say("gm", ".init end")
+    assert channel[-1].text.startswith("⚔ 戰鬥結束")
+    leaks = [(o.text, enemy_numbers(o.data, {"Ghoul", "Thug"})) for o in channel]
+    assert [leak for leak in leaks if leak[1]] == []
+    numbered = re.compile(r"(Ghoul|Thug).*(BP \d|\d+ → \d+)")  # "BP 3/3", "(4 → 2)"
+    assert [line for o in channel for line in o.text.splitlines() if numbered.search(line)] == []

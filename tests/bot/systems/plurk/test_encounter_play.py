@@ -70,6 +70,10 @@ async def test_a_capped_heal_says_the_cap_and_a_pending_event_is_named(table: Ta
     assert await table.text("p1", ".hp +5") == "\n".join([
         "Ann 的體力：12 → 12（上限 12）",
         "Ann 的致命事件 #1 仍待處理：.accept 承受或 .intervene 干預（.fatal 查看）。"])
+    # the second play-test: a bare `.hp` read 12 while the fight read Ann down at 0
+    assert await table.text("p1", ".hp") == "\n".join([
+        "Ann 的體力：12",
+        "Ann 的致命事件 #1 仍待處理：.accept 承受或 .intervene 干預（.fatal 查看）。"])
     said = await table.text("gm", ".init set Ann hp=4")
     assert said.splitlines()[0] == "Ann：體力 4（上限 12）"
     assert said.splitlines()[1].startswith("⌛ 致命事件 #1 已失效")
@@ -86,7 +90,8 @@ async def test_who_falls_on_their_own_turn_passes_it_and_the_next_is_pinged(
     outs = await table.say("gm", ".dmg Ann 5")  # not down: her turn stays
     assert "▶" not in outs[0].text
     outs = await table.say("gm", ".init set Ann hp=0")  # down on her own turn
-    assert outs[0].text.splitlines()[-1] == "▶ 第 0 輪，輪到 Ghoul（BP 4/4）（跳過：Ann（倒下））"
+    assert outs[0].text.splitlines()[-1] == "▶ 第 0 輪，輪到 Ghoul（跳過：Ann（倒下））"
+    assert outs[0].notify == ("gm",)  # an enemy's turn pings the GM who plays it
 
 
 async def test_atk_names_its_hit_check_options_and_what_was_wrong(table: Table) -> None:
