@@ -1,7 +1,8 @@
 """`.st`: set, change, show and delete stats on the active character's sheet.
 
 `.st 敏捷60力量50`, `.st 觀察 5 靈巧 12`, `.st 觀察=5`: set; `.st hp-3`,
-`.st 理智 +2`: change by a signed amount; `.st 觀察=-1`: set a negative value.
+`.st 理智 +2`: change by a signed amount; `.st 觀察=-1`: set a negative value;
+`.st 觀察` alone: show it.
 Names are folded (traditional/simplified, system aliases) onto one stored name.
 A user without a character gets one named after them on the first `.st`.
 """
