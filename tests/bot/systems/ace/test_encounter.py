@@ -287,7 +287,7 @@ async def test_an_unrevealed_enemys_numbers_stay_the_gms_in_every_fight_line(
         "鮑伯 閃避6 → DP9 [1,1,1,1,1,1,1,9,9] 2成功×5 = 10｜鮑伯 生命 60→50")
     assert await table.text("bob", ".grab 狼人", [9, 10, 6]) == (
         "🤼 鮑伯 擒抱 狼人：命中 1d20=9+8力量腰力 = 17 → 命中｜"
-        "對抗（狼人 逃脫）鮑伯 1d20=10+7力量+2擒拿 = 19 > 狼人 1d20=6｜抓住了 狼人（狼人 攻擊−1）")
+        "對抗（狼人 逃脫）鮑伯 1d20=10+7力量+2擒拿 = 19 vs 狼人 1d20=6｜抓住了 狼人（狼人 攻擊−1）")
     sneak = await table.say("alice", ".sneak 狼人", [8, 8, 1, 8, 1])
     assert where(sneak)[0] == (
         "channel", None, "🤫 艾莉絲 潛行：隱藏 DP3 [8,8,1] → 2成功｜狼人：未察覺 → 沒有被發現。")
