@@ -440,6 +440,8 @@ async def init_set(ctx: Context) -> list[Outgoing]:
         key = {"revived": "ace.set.revived", "lowered": "ace.set.hp_lowered"}.get(change,
                                                                                 "ace.set.hp")
         lines.append(ctx.t(key, name=who.name, before=before, after=hp, max=who.max_hp))
+    if condition is not None:
+        who.require_alive()  # after the HP above: a revival may come with a condition
     if condition is not None or clear:
         fight = rules_fight.set_condition(await ctx.uow.load(FIGHT), who.name, condition)
         ctx.uow.save(FIGHT, fight)
@@ -556,6 +558,8 @@ async def cond(ctx: Context) -> list[Outgoing]:
     key = None if any_of(tokens[1], CLEAR) else lookup(tokens[1], CONDITIONS)
     if key is None and not any_of(tokens[1], CLEAR):
         raise CommandError("ace.error.cond_usage")
+    if key is not None:  # the dead sleep no more (the play-test: 蝙蝠（死亡）… 蝙蝠 睡眠)
+        who.require_alive()
     fight = await ctx.uow.load(FIGHT)
     fight = rules_fight.set_condition(fight, who.name, key)
     ctx.uow.save(FIGHT, fight)

@@ -168,6 +168,9 @@ async def test_the_fallen_do_nothing(table: Table) -> None:
     await table.text("gm", ".init set 蝙蝠 hp=0")
     assert await table.text("gm", ".atk 艾莉絲 by=蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
     assert await table.text("gm", ".ri 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
+    # the dead take no helpless state (the play-test's order read 蝙蝠（死亡）… 蝙蝠 睡眠)
+    assert await table.text("gm", ".cond 蝙蝠 睡眠") == "⚠ 蝙蝠 已經死亡了。"
+    assert await table.text("gm", ".init set 蝙蝠 狀態=睡眠") == "⚠ 蝙蝠 已經死亡了。"
     # a dead enemy spots nobody; among several names the living still act, the fallen
     # are named (the play-test: one fallen name dropped the whole command)
     assert await table.text("alice", ".sneak 蝙蝠") == "⚠ 蝙蝠 已死亡，不能行動。"
