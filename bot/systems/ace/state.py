@@ -211,7 +211,9 @@ async def hp_within_bounds(ctx: Context, character: Sheet, name: str, old: int |
       a fresh sheet had no HP to show or heal), lowered to a lowered cap (it read 25 of
       at most 20) — and `.st` lists it with the change;
     - 生命 over the cap is written as the cap, and said (a heal of 45/50 by 10 gives 50);
-    - the dead (HP 0) come back only by a GM (`.st 生命+100` on the dead revived them).
+    - the dead (HP 0) come back only by a GM (`.st 生命+100` on the dead revived them);
+    - in a running fight a fighter's HP is the GM's (`.init set`) and the blows' (the
+      play-test: a player healed to full between two hits), where the table has GMs.
     """
     stats = dict(character.stats or {})
     if name == v.CON:
@@ -223,7 +225,11 @@ async def hp_within_bounds(ctx: Context, character: Sheet, name: str, old: int |
         return []
     if name != v.HP:
         return None
-    check_revive(hp_of(stats), new, by_gm=ctx.is_gm or not ctx.gm_users)
+    by_gm = ctx.is_gm or not ctx.gm_users
+    check_revive(hp_of(stats), new, by_gm=by_gm)
+    fight = await ctx.uow.load(FIGHT)
+    if not by_gm and fight.started and fight.find(character.name) is not None:
+        raise CommandError("ace.error.st_hp_in_fight", name=character.name)
     con = stats.get(v.CON)
     if not isinstance(con, int) or new <= v.hp_max(con):
         return None

@@ -346,23 +346,30 @@ async def start(ctx: Context) -> list[Outgoing]:
     require_gm_if_any(ctx)
     fight = rules_fight.start(await ctx.uow.load(FIGHT))
     states = await lives(ctx, fight)
-    first = fight.actor
-    assert first is not None  # a started fight has members
-    skipped: list[tuple[str, Life]] = []
-    if states.get(first.name, Life.ACTIVE) is not Life.ACTIVE:  # pass the fallen at once
-        fight, event = rules_fight.next_turn(fight, states)
-        skipped = [(first.name, states[first.name]), *((n, states[n]) for n in event.skipped)]
+    fight, turn = turn_now(ctx, fight, states)
     ctx.uow.save(FIGHT, fight)
     ambush = [m.name for m in fight.members if m.ambush]
     lines = [ctx.t("ace.init.started", order=" → ".join(
         member_text(ctx, m, life=states.get(m.name, Life.ACTIVE)) for m in fight.members))]
     if ambush:
         lines.append(ctx.t("ace.init.ambush", names=joined(ctx, ambush)))
+    lines.append(turn)
+    return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
+
+
+def turn_now(ctx: Context, fight: Fight, states: dict[str, Life]) -> tuple[Fight, str]:
+    """The turn falls to the current fighter (a start, a removal of the one acting): the
+    fallen passed over at once and named, and ``⏭ 輪到 X`` said."""
+    first = fight.actor
+    assert first is not None  # a started fight has members
+    skipped: list[tuple[str, Life]] = []
+    if states.get(first.name, Life.ACTIVE) is not Life.ACTIVE:
+        fight, event = rules_fight.next_turn(fight, states)
+        skipped = [(first.name, states[first.name]), *((n, states[n]) for n in event.skipped)]
     actor = fight.actor
     assert actor is not None
-    lines.append(with_skipped(ctx, ctx.t("ace.init.turn", name=actor.name, round=fight.round),
-                              skipped))
-    return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
+    return fight, with_skipped(ctx, ctx.t("ace.init.turn", name=actor.name, round=fight.round),
+                               skipped)
 
 
 async def end(ctx: Context) -> list[Outgoing]:
@@ -374,7 +381,8 @@ async def end(ctx: Context) -> list[Outgoing]:
 
 
 async def remove(ctx: Context) -> list[Outgoing]:
-    """`.init remove 名字`; without a name the speaker's own character (play-test)."""
+    """`.init remove 名字`; without a name the speaker's own character (play-test). The
+    one whose turn it is leaves: the next one's turn is said and pinged."""
     tokens = ctx.args.split()
     if len(tokens) > 1:
         raise init_usage(ctx)
@@ -386,10 +394,15 @@ async def remove(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.unknown_fighter", name=echo(tokens[0]))
     if not may_act_for(ctx, member.owner):
         raise CommandError("core.error.not_yours")
+    acting = fight.started and fight.actor is not None and fight.actor.name == member.name
     fight = rules_fight.remove(fight, member.name)
+    lines = [ctx.t("ace.init.removed", name=member.name)]
+    if acting and fight.members:  # the turn passes on: said and pinged (the play-test)
+        fight, turn = turn_now(ctx, fight, await lives(ctx, fight))
+        lines.append(turn)
     ctx.uow.save(FIGHT, fight)
-    return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
-                      fight_data(ctx, "remove", fight))]
+    out = ctx.reply("\n".join(lines), fight_data(ctx, "remove", fight))
+    return [notify(ctx, out, fight) if acting else out]
 
 
 HP_WORDS = ("hp", "生命", "生命值")

@@ -215,6 +215,28 @@ async def test_out_of_turn_and_a_full_defence_at_the_start_of_ones_turn(table: T
     assert await table.text("gm", ".init list") == "⚔ 第1輪：▶艾莉絲 15\n艾莉絲 全防禦"
 
 
+async def test_removing_the_one_acting_passes_the_turn_and_hp_is_the_gms(table: Table) -> None:
+    """The play-test: `.init remove` of the fighter acting left the next one unannounced;
+    a player healed to full with `.st` between two blows."""
+    await setup(table)
+    await table.say("alice", ".init join", [10])
+    await table.say("bob", ".init join", [1])
+    await table.say("gm", ".init add 狼人", [15])
+    await table.say("gm", ".init start")
+    await table.text("gm", ".dmg 艾莉絲 10")
+    assert await table.text("alice", ".st 生命+10") == (
+        "⚠ 戰鬥中 艾莉絲 的生命由 GM 用 .init set 艾莉絲 hp=N 設定，"
+        "或由攻擊與傷害改變；不能用 .st。")
+    outs = await table.say("gm", ".init remove 狼人")
+    assert (outs[0].text, outs[0].notify) == (
+        "⚔ 狼人 已移出先攻表。\n⏭ 輪到 艾莉絲（第1輪）", ("alice",))
+    # someone else leaving says only that
+    outs = await table.say("bob", ".init remove")
+    assert (outs[0].text, outs[0].notify) == ("⚔ 鮑伯 已移出先攻表。", ())
+    await table.text("gm", ".init end")
+    assert await table.text("alice", ".st 生命+10") == "艾莉絲 的數值已更新：生命:40→50"
+
+
 async def test_a_pin_waits_for_a_round_of_a_running_fight(table: Table) -> None:
     await setup(table)
     await table.say("bob", ".grab 狼人", [20, 20, 1])
