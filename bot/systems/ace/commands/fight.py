@@ -346,30 +346,23 @@ async def start(ctx: Context) -> list[Outgoing]:
     require_gm_if_any(ctx)
     fight = rules_fight.start(await ctx.uow.load(FIGHT))
     states = await lives(ctx, fight)
-    fight, turn = turn_now(ctx, fight, states)
+    first = fight.actor
+    assert first is not None  # a started fight has members
+    skipped: list[tuple[str, Life]] = []
+    if states.get(first.name, Life.ACTIVE) is not Life.ACTIVE:  # pass the fallen at once
+        fight, event = rules_fight.next_turn(fight, states)
+        skipped = [(first.name, states[first.name]), *((n, states[n]) for n in event.skipped)]
     ctx.uow.save(FIGHT, fight)
     ambush = [m.name for m in fight.members if m.ambush]
     lines = [ctx.t("ace.init.started", order=" → ".join(
         member_text(ctx, m, life=states.get(m.name, Life.ACTIVE)) for m in fight.members))]
     if ambush:
         lines.append(ctx.t("ace.init.ambush", names=joined(ctx, ambush)))
-    lines.append(turn)
-    return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
-
-
-def turn_now(ctx: Context, fight: Fight, states: dict[str, Life]) -> tuple[Fight, str]:
-    """The turn falls to the current fighter (a start, a removal of the one acting): the
-    fallen passed over at once and named, and ``⏭ 輪到 X`` said."""
-    first = fight.actor
-    assert first is not None  # a started fight has members
-    skipped: list[tuple[str, Life]] = []
-    if states.get(first.name, Life.ACTIVE) is not Life.ACTIVE:
-        fight, event = rules_fight.next_turn(fight, states)
-        skipped = [(first.name, states[first.name]), *((n, states[n]) for n in event.skipped)]
     actor = fight.actor
     assert actor is not None
-    return fight, with_skipped(ctx, ctx.t("ace.init.turn", name=actor.name, round=fight.round),
-                               skipped)
+    lines.append(with_skipped(ctx, ctx.t("ace.init.turn", name=actor.name, round=fight.round),
+                              skipped))
+    return [notify(ctx, ctx.reply("\n".join(lines), fight_data(ctx, "start", fight)), fight)]
 
 
 async def end(ctx: Context) -> list[Outgoing]:
@@ -394,12 +387,14 @@ async def remove(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.unknown_fighter", name=echo(tokens[0]))
     if not may_act_for(ctx, member.owner):
         raise CommandError("core.error.not_yours")
-    acting = fight.started and fight.actor is not None and fight.actor.name == member.name
-    fight = rules_fight.remove(fight, member.name)
+    acting = fight.started and fight.actor is not None and fight.actor.name == member.name \
+        and len(fight.members) > 1
     lines = [ctx.t("ace.init.removed", name=member.name)]
-    if acting and fight.members:  # the turn passes on: said and pinged (the play-test)
-        fight, turn = turn_now(ctx, fight, await lives(ctx, fight))
-        lines.append(turn)
+    if acting:  # the turn passes on first (a new round after the last), said and pinged
+        states = await lives(ctx, fight)
+        fight, event = rules_fight.next_turn(fight, states)
+        lines.append(turn_text(ctx, event, states))
+    fight = rules_fight.remove(fight, member.name)
     ctx.uow.save(FIGHT, fight)
     out = ctx.reply("\n".join(lines), fight_data(ctx, "remove", fight))
     return [notify(ctx, out, fight) if acting else out]
@@ -487,10 +482,15 @@ async def next_(ctx: Context) -> list[Outgoing]:
     states = await lives(ctx, fight)
     fight, event = rules_fight.next_turn(fight, states)
     ctx.uow.save(FIGHT, fight)
-    key = "ace.init.new_round" if event.new_round else "ace.init.turn"
-    text = with_skipped(ctx, ctx.t(key, name=event.current, round=event.round),
-                        [(n, states[n]) for n in event.skipped])
+    text = turn_text(ctx, event, states)
     return [notify(ctx, ctx.reply(text, fight_data(ctx, "next", fight, turn=event)), fight)]
+
+
+def turn_text(ctx: Context, event: rules_fight.TurnEvent, states: dict[str, Life]) -> str:
+    """``⏭ 輪到 X（第2輪）`` / ``⏭ 第3輪開始，輪到 X``, the fallen passed over named."""
+    key = "ace.init.new_round" if event.new_round else "ace.init.turn"
+    return with_skipped(ctx, ctx.t(key, name=event.current, round=event.round),
+                        [(n, states[n]) for n in event.skipped])
 
 
 # --------------------------------------------------------------------------- stances, cover

@@ -231,8 +231,14 @@ async def test_removing_the_one_acting_passes_the_turn_and_hp_is_the_gms(table: 
     assert (outs[0].text, outs[0].notify) == (
         "⚔ 狼人 已移出先攻表。\n⏭ 輪到 艾莉絲（第1輪）", ("alice",))
     # someone else leaving says only that
+    await table.say("gm", ".init add 狼人", [1])
+    outs = await table.say("gm", ".init remove 狼人")
+    assert (outs[0].text, outs[0].notify) == ("⚔ 狼人 已移出先攻表。", ())
+    # the last of the order leaving on its turn: a new round begins
+    await table.say("alice", ".next")
     outs = await table.say("bob", ".init remove")
-    assert (outs[0].text, outs[0].notify) == ("⚔ 鮑伯 已移出先攻表。", ())
+    assert (outs[0].text, outs[0].notify) == (
+        "⚔ 鮑伯 已移出先攻表。\n⏭ 第2輪開始，輪到 艾莉絲", ("alice",))
     await table.text("gm", ".init end")
     assert await table.text("alice", ".st 生命+10") == "艾莉絲 的數值已更新：生命:40→50"
 
