@@ -393,7 +393,9 @@ async def remove(ctx: Context) -> list[Outgoing]:
     if acting:  # the turn passes on first (a new round after the last), said and pinged
         states = await lives(ctx, fight)
         fight, event = rules_fight.next_turn(fight, states)
-        lines.append(turn_text(ctx, event, states))
+        acting = event.current != member.name  # else no one else stands to take it
+        if acting:
+            lines.append(turn_text(ctx, event, states))
     fight = rules_fight.remove(fight, member.name)
     ctx.uow.save(FIGHT, fight)
     out = ctx.reply("\n".join(lines), fight_data(ctx, "remove", fight))
