@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 
 from bot.context import Context
 from bot.errors import CommandError
-from bot.handlers.st import change
 from bot.kits.args import is_word
 from bot.kits.references import active_sheet, find_character, require_owner_or_gm
 from bot.names import fold
@@ -235,5 +234,6 @@ async def hp_within_bounds(ctx: Context, character: Sheet, name: str, old: int |
         return None
     top = v.hp_max(con)
     character.stats = {**stats, v.HP: top}
-    return [ctx.t("core.st.set", pc=character.name, changes=change(ctx, v.HP, old, top))
+    change = f"{v.HP}:{old}→{top}" if old is not None else f"{v.HP}:{top}"
+    return [ctx.t("core.st.set", pc=character.name, changes=change)
             + ctx.t("ace.sheet.hp_capped", max=top, con=con)]
