@@ -1,7 +1,8 @@
 """`.st`: set, change, show and delete stats on the active character's sheet.
 
 `.st 敏捷60力量50`, `.st 觀察 5 靈巧 12`, `.st 觀察=5`: set; `.st hp-3`,
-`.st 理智 +2`: change by a signed amount; `.st 觀察=-1`: set a negative value.
+`.st 理智 +2`: change by a signed amount; `.st 觀察=-1`: set a negative value;
+`.st 觀察` alone: show it.
 Names are folded (traditional/simplified, system aliases) onto one stored name.
 A user without a character gets one named after them on the first `.st`.
 """
@@ -25,6 +26,8 @@ MAX_STATS = 200
 MAX_STAT_NAME = 20
 MAX_VALUE = 1_000_000
 
+_LONE_NAME = re.compile(r"[^\s\d+\-=]+")
+"""`.st 生命`: one stat name alone, shown (not a syntax error)."""
 _PAIR = re.compile(
     r"\s*(?P<name>[^\s\d+\-=]+?)\s*"
     r"(?:=\s*(?P<set>-?\d+)|(?P<op>[+-])\s*(?P<delta>\d+)|:?\s*(?P<value>\d+))"
@@ -89,6 +92,22 @@ GROUPS = ("attribute", "skill", "resource", "other")
 skills and resources, then everything else."""
 
 
+def label(ctx: Context, name: str) -> str:
+    """A stored stat's name in the reader's language: an English reader reads a declared
+    stat by the channel's system's Latin alias (精神力 is ap20's MP but ace's SPI; the
+    catalog's one table of English names cannot know which system is played)."""
+    declared = ctx.system.stat(name)
+    if ctx.locale != "en" or declared is None:
+        return name
+    return next((alias for alias in declared.aliases if alias.isascii()), name)
+
+
+def change(ctx: Context, name: str, old: int | None, new: int) -> str:
+    """``生命:25→20`` (``生命:40`` for a new entry)."""
+    shown = label(ctx, name)
+    return f"{shown}:{old}→{new}" if old is not None else f"{shown}:{new}"
+
+
 def grouped(ctx: Context, stats: dict[str, int]) -> str:
     """``屬性 力量:2 靈巧:3｜技能 觀察:5``: one line, grouped by the system's kinds;
     a sheet of one kind only needs no labels."""
@@ -96,7 +115,7 @@ def grouped(ctx: Context, stats: dict[str, int]) -> str:
     for name, value in stats.items():
         declared = ctx.system.stat(name)
         groups.setdefault(declared.kind if declared else "other", []).append(
-            f"{name}:{value}")
+            f"{label(ctx, name)}:{value}")
     if len(groups) <= 1:
         return " ".join(next(iter(groups.values()), [])) or ctx.t("core.st.empty")
     return ctx.t("core.st.group_sep").join(
@@ -151,7 +170,13 @@ async def st(ctx: Context) -> list[Outgoing]:
         if not removed:
             raise CommandError("core.error.st_usage")
         character.stats = stats
-        return [ctx.reply(ctx.t("core.st.deleted", pc=character.name, names=removed))]
+        return [ctx.reply(ctx.t("core.st.deleted", pc=character.name,
+                                names=[label(ctx, name) for name in removed]))]
+    if _LONE_NAME.fullmatch(ctx.args.strip()):  # `.st 生命`: that stat, not a syntax error
+        character = await sheet(ctx, create=False)
+        if character is None:
+            raise CommandError("core.error.pc_no_active")
+        return [show(ctx, character, ctx.args.strip())]
     pairs = parse_pairs(ctx.args)
     character = await sheet(ctx, create=True)
     stats = dict(character.stats)
@@ -166,15 +191,18 @@ async def st(ctx: Context) -> list[Outgoing]:
             new = old + number
         else:
             new = number
-        stored = character.stats.get(name)
+        stored = dict(character.stats)
         taken = await guarded(ctx, character, name, old, new)
         if taken is not None:  # a rule event (e.g. a fatal loss) instead of a plain write
             events.extend(taken)
-            if character.stats.get(name) != stored:  # the system wrote its own value (a cap)
-                stats[name] = character.stats[name]
+            for key, value in character.stats.items():  # what the system wrote (a cap,
+                if stored.get(key) != value:  # the HP a new 體質 gives): kept, and listed
+                    if not taken:  # as typed changes when the system says nothing else
+                        changes.append(change(ctx, key, stats.get(key), value))
+                    stats[key] = value
             continue
         stats[name] = new
-        changes.append(f"{name}:{old}→{new}" if old is not None else f"{name}:{new}")
+        changes.append(change(ctx, name, old, new))
     if len(stats) > MAX_STATS:
         raise CommandError("core.error.st_too_many", limit=MAX_STATS)
     character.stats = stats

@@ -98,6 +98,27 @@ async def test_st_refuses_garbage_and_changes_nothing(table: Table) -> None:
     assert await table.text("u", ".st show") == "u：屬性 力量:10 靈巧:12｜技能 觀察:3"
 
 
+async def test_st_shows_one_stat_typed_alone(table: Table) -> None:
+    """`.st 觀察` shows it (it read as a syntax error); a stat not on the sheet says so."""
+    await table.text("u", ".st 觀察 3 靈巧 12")
+    assert await table.text("u", ".st 觀察") == "u：觀察:3"
+    assert await table.text("u", ".st 理智") == "⚠ u 沒有「理智」這項數值。"
+
+
+async def test_st_names_a_declared_stat_in_the_channel_systems_english(table: Table) -> None:
+    """精神力 is ap20's MP and ace's SPI: an English table reads the name its system gives
+    it, in every line `.st` says (the play-test: `.st MP 6` at ap20 answered "SPI:6")."""
+    await table.text("u", ".lang en")
+    await table.text("u", ".system ap20")
+    await table.text("u", ".pc new Ann")
+    assert await table.text("u", ".st MP 6") == "Ann updated: MP:6"
+    assert await table.text("u", ".st MP+1") == "Ann updated: MP:6→7"
+    assert await table.text("u", ".st") == "Ann: MP:7"
+    assert await table.text("u", ".st del MP") == "Removed from Ann: MP"
+    await table.text("u", ".system ace")
+    assert await table.text("u", ".st SPI 6") == "Ann updated: SPI:6"
+
+
 async def test_sheet_survives_a_new_process_on_the_same_database(
     any_settings: Settings,
 ) -> None:

@@ -23,7 +23,7 @@ from rules.kits.encounter import Life, require_active
 from rules.systems.ace import combat, grapple
 from rules.systems.ace import vocabulary as v
 from rules.systems.ace.fight import Fight, fallen_dead
-from rules.systems.ace.life import check_revive, life_of
+from rules.systems.ace.life import bounded, check_revive, life_of
 
 # --------------------------------------------------------------------------- enemies
 
@@ -204,14 +204,36 @@ async def acting_fighter(ctx: Context, by: str | None, fight: Fight) -> Someone:
 
 async def hp_within_bounds(ctx: Context, character: Sheet, name: str, old: int | None,
                            new: int) -> list[str] | None:
-    """`.st 生命` (the sheet guard): at most 體質 × 10 (AE-1), and the dead (HP 0) come
-    back only by a GM (issue 24: `.st 生命+100` on a dead 體質 5 gave 100 and revived)."""
+    """`.st` (the sheet guard) keeps 生命 within 0 … 體質 × 10 (AE-1) and on the sheet:
+
+    - setting 體質 writes the 生命 it gives — full on a sheet without one (the play-test:
+      a fresh sheet had no HP to show or heal), lowered to a lowered cap (it read 25 of
+      at most 20) — and `.st` lists it with the change;
+    - 生命 over the cap is written as the cap, and said (a heal of 45/50 by 10 gives 50);
+    - the dead (HP 0) come back only by a GM (`.st 生命+100` on the dead revived them);
+    - in a running fight a fighter's HP is the GM's (`.init set`) and the blows' (the
+      play-test: a player healed to full between two hits), where the table has GMs.
+    """
+    stats = dict(character.stats or {})
+    if name == v.CON:
+        hp = stats.get(v.HP)
+        after = bounded(hp, new) if isinstance(hp, int) else v.hp_max(new)
+        if after == hp:
+            return None
+        character.stats = {**stats, v.CON: new, v.HP: after}
+        return []
     if name != v.HP:
         return None
-    stats = dict(character.stats or {})
-    check_revive(hp_of(stats), new, by_gm=ctx.is_gm or not ctx.gm_users)
+    by_gm = ctx.is_gm or not ctx.gm_users
+    check_revive(hp_of(stats), new, by_gm=by_gm)
+    fight = await ctx.uow.load(FIGHT)
+    if not by_gm and fight.started and fight.find(character.name) is not None:
+        raise CommandError("ace.error.st_hp_in_fight", name=character.name)
     con = stats.get(v.CON)
-    if isinstance(con, int) and new > v.hp_max(con):
-        raise CommandError("ace.error.hp_over_max", name=character.name, max=v.hp_max(con),
-                           con=con)
-    return None
+    if not isinstance(con, int) or new <= v.hp_max(con):
+        return None
+    top = v.hp_max(con)
+    character.stats = {**stats, v.HP: top}
+    change = f"{v.HP}:{old}→{top}" if old is not None else f"{v.HP}:{top}"
+    return [ctx.t("core.st.set", pc=character.name, changes=change)
+            + ctx.t("ace.sheet.hp_capped", max=top, con=con)]

@@ -174,7 +174,8 @@ def damage_text(ctx: Context, damage: combat.DamageRoll, *, hide: bool = False) 
 def contest_text(ctx: Context, contest: combat.Contest, *, hide_a: bool = False,
                  hide_b: bool = False) -> str:
     """``艾莉絲 1d20=12+7力量腰力 = 19 > 狼人 1d20=5+…``; a veiled enemy's side shows
-    its die alone."""
+    its die alone, and the two sides read ``vs`` (the play-test read ``23 ≤ 狼人 1d20=15``:
+    a total "≤" a bare die looks false); the outcome after it says who won."""
     def side(roll: combat.ContestSide, hide: bool) -> str:
         if hide:
             return ctx.t("ace.contest.side_bare", name=roll.name, raw=roll.raw)
@@ -182,7 +183,7 @@ def contest_text(ctx: Context, contest: combat.Contest, *, hide_a: bool = False,
                      mods=mods_text(ctx, roll.parts), total=roll.total)
 
     return ctx.t("ace.contest.text", a=side(contest.a, hide_a), b=side(contest.b, hide_b),
-                 cmp=">" if contest.win else "≤")
+                 cmp="vs" if hide_a or hide_b else ">" if contest.win else "≤")
 
 
 def hp_text(ctx: Context, name: str, before: int, after: int) -> str:

@@ -14,6 +14,7 @@ from typing import Any, TypedDict
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
+from bot.kits.hidden import deliver
 from bot.kits.references import require_owner_or_gm
 from bot.messages import Outgoing
 from bot.permissions import require_gm, require_gm_if_any
@@ -257,17 +258,15 @@ async def atk(ctx: Context) -> list[Outgoing]:
 def hidden_attack(ctx: Context, attacker: Someone, target: Someone,
                   result: combat.AttackResult, change: combat.HpChange | None, text: str,
                   payload: dict[str, Any]) -> list[Outgoing]:
-    """A GM's ``hidden`` attack: announced as an attack (``core.hidden.announce_attack``),
-    the result to the GMs, and the target's player told privately that it was hit and
-    where it stands now — without the attacker's numbers."""
-    gm_text = ctx.t("ace.attack.hidden_result", text=text)
-    if ctx.incoming.is_private:
-        return [ctx.reply(gm_text, payload)]
-    announce = ctx.reply(ctx.t("core.hidden.announce_attack", who=attacker.name),
-                         data("hidden_attack", attacker=attacker.name))
-    outs = [announce, *ctx.to_gms(gm_text, payload)]
+    """A GM's ``hidden`` attack, delivered by the kit as every system's is (the channel
+    learns that an attack was made, the GMs the result), and the target's player told
+    privately that it was hit and where it stands now — without the attacker's numbers
+    (the play-test: their HP changed and nobody said so)."""
+    outs = deliver(ctx, ctx.user, attacker.name, text, payload, hidden=True,
+                   kind="ace.hidden_attack", attack=True)
     owner = target.owner
-    if result.hit.hit and owner is not None and owner not in ctx.gm_users:
+    if result.hit.hit and owner is not None and owner not in ctx.gm_users \
+            and not ctx.incoming.is_private:
         state = hp_text(ctx, target.name, change.before, change.after) if change is not None \
             else ctx.t("ace.attack.hidden_unhurt", name=target.name)
         outs.append(ctx.private(owner, ctx.t("ace.attack.hidden_hit", attacker=attacker.name,

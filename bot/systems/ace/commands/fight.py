@@ -15,7 +15,7 @@ from typing import Any
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.args import is_word
-from bot.kits.encounter import for_gms, life_text, ping, route_init, with_skipped
+from bot.kits.encounter import INIT_WORDS, for_gms, life_text, ping, route_init, with_skipped
 from bot.kits.references import may_act_for
 from bot.messages import Outgoing
 from bot.names import canonical
@@ -48,6 +48,13 @@ ADD = ("add", "new", "新增", "加入")
 DEL = ("del", "rm", "remove", "刪除", "删除", "移除")
 REVEAL = ("reveal", "公開", "公开", "揭露")
 SET = ("set", "設定", "设定")
+
+
+def init_usage(ctx: Context) -> CommandError:
+    """ace's `.init` usage, its verbs in the reader's words as the kit's usage names them
+    (``加入(join)``: the play-test read English verbs at a Chinese table)."""
+    verbs = {verb: ctx.t(f"encounter.verb.{verb}") for verb in INIT_WORDS}
+    return CommandError("ace.error.init_usage", set=ctx.t("ace.init.verb_set"), **verbs)
 
 
 # --------------------------------------------------------------------------- enemies
@@ -207,10 +214,10 @@ def stats_text(ctx: Context, stats: dict[str, int]) -> str:
 
 
 def member_text(ctx: Context, member: rules_fight.Member, current: bool = False,
-                round: int = 1, life: Life = Life.ACTIVE) -> str:
-    """``艾莉絲 14`` (``（偷襲）`` in the first round of an ambush, ``（死亡）`` once
-    fallen)."""
-    key = "ace.init.member_ambush" if member.ambush and round <= 1 else "ace.init.member"
+                life: Life = Life.ACTIVE) -> str:
+    """``艾莉絲 14`` (``（偷襲）`` for an ambusher — first in every round, the tag says
+    why; the play-test read the order as unsorted once it went — ``（死亡）`` once fallen)."""
+    key = "ace.init.member_ambush" if member.ambush else "ace.init.member"
     text = ctx.t(key, name=member.name, initiative=member.initiative)
     if life is not Life.ACTIVE:
         text += ctx.t("ace.init.fallen", life=life_text(ctx, life))
@@ -240,7 +247,7 @@ def postures_text(ctx: Context, fight: Fight) -> str:
 
 
 def order_text(ctx: Context, fight: Fight, states: dict[str, Life]) -> str:
-    members = [member_text(ctx, m, fight.started and i == fight.current, fight.round,
+    members = [member_text(ctx, m, fight.started and i == fight.current,
                            states.get(m.name, Life.ACTIVE))
                for i, m in enumerate(fight.members)]
     key = "ace.init.order" if fight.started else "ace.init.pending"
@@ -327,7 +334,7 @@ async def init(ctx: Context) -> list[Outgoing]:
 
 async def show_order(ctx: Context) -> list[Outgoing]:
     if ctx.args:
-        raise CommandError("ace.error.init_usage")
+        raise init_usage(ctx)
     fight = await ctx.uow.load(FIGHT)
     return [ctx.reply(order_text(ctx, fight, await lives(ctx, fight)),
                       fight_data(ctx, "show", fight))]
@@ -335,7 +342,7 @@ async def show_order(ctx: Context) -> list[Outgoing]:
 
 async def start(ctx: Context) -> list[Outgoing]:
     if ctx.args:
-        raise CommandError("ace.error.init_usage")
+        raise init_usage(ctx)
     require_gm_if_any(ctx)
     fight = rules_fight.start(await ctx.uow.load(FIGHT))
     states = await lives(ctx, fight)
@@ -360,17 +367,18 @@ async def start(ctx: Context) -> list[Outgoing]:
 
 async def end(ctx: Context) -> list[Outgoing]:
     if ctx.args:
-        raise CommandError("ace.error.init_usage")
+        raise init_usage(ctx)
     require_gm_if_any(ctx)
     ctx.uow.save(FIGHT, rules_fight.end(await ctx.uow.load(FIGHT)))
     return [ctx.reply(ctx.t("ace.init.ended"), fight_data(ctx, "end", Fight()))]
 
 
 async def remove(ctx: Context) -> list[Outgoing]:
-    """`.init remove 名字`; without a name the speaker's own character (play-test)."""
+    """`.init remove 名字`; without a name the speaker's own character (play-test). The
+    one whose turn it is leaves: the next one's turn is said and pinged."""
     tokens = ctx.args.split()
     if len(tokens) > 1:
-        raise CommandError("ace.error.init_usage")
+        raise init_usage(ctx)
     if not tokens:
         tokens = [(await speaker(ctx, None)).name]
     fight = await ctx.uow.load(FIGHT)
@@ -379,10 +387,19 @@ async def remove(ctx: Context) -> list[Outgoing]:
         raise CommandError("ace.error.unknown_fighter", name=echo(tokens[0]))
     if not may_act_for(ctx, member.owner):
         raise CommandError("core.error.not_yours")
+    acting = fight.started and fight.actor is not None and fight.actor.name == member.name \
+        and len(fight.members) > 1
+    lines = [ctx.t("ace.init.removed", name=member.name)]
+    if acting:  # the turn passes on first (a new round after the last), said and pinged
+        states = await lives(ctx, fight)
+        fight, event = rules_fight.next_turn(fight, states)
+        acting = event.current != member.name  # else no one else stands to take it
+        if acting:
+            lines.append(turn_text(ctx, event, states))
     fight = rules_fight.remove(fight, member.name)
     ctx.uow.save(FIGHT, fight)
-    return [ctx.reply(ctx.t("ace.init.removed", name=member.name),
-                      fight_data(ctx, "remove", fight))]
+    out = ctx.reply("\n".join(lines), fight_data(ctx, "remove", fight))
+    return [notify(ctx, out, fight) if acting else out]
 
 
 HP_WORDS = ("hp", "生命", "生命值")
@@ -413,7 +430,7 @@ async def init_set(ctx: Context) -> list[Outgoing]:
     says the GM brought it back."""
     tokens = join_spaced(ctx.args).split()
     if not tokens or not is_word(tokens[0], *SET):
-        raise CommandError("ace.error.init_usage")
+        raise init_usage(ctx)
     if len(tokens) < 3:
         raise CommandError("ace.error.set_usage")
     require_gm_if_any(ctx)
@@ -433,6 +450,8 @@ async def init_set(ctx: Context) -> list[Outgoing]:
         key = {"revived": "ace.set.revived", "lowered": "ace.set.hp_lowered"}.get(change,
                                                                                 "ace.set.hp")
         lines.append(ctx.t(key, name=who.name, before=before, after=hp, max=who.max_hp))
+    if condition is not None:
+        who.require_alive()  # after the HP above: a revival may come with a condition
     if condition is not None or clear:
         fight = rules_fight.set_condition(await ctx.uow.load(FIGHT), who.name, condition)
         ctx.uow.save(FIGHT, fight)
@@ -456,7 +475,7 @@ async def next_(ctx: Context) -> list[Outgoing]:
     are passed over and named; a stance and the reflex action end when their fighter's
     turn starts."""
     if ctx.args:
-        raise CommandError("ace.error.init_usage")
+        raise init_usage(ctx)
     fight = await ctx.uow.load(FIGHT)
     actor = fight.actor
     if actor is not None and not may_act_for(ctx, actor.owner):
@@ -465,10 +484,15 @@ async def next_(ctx: Context) -> list[Outgoing]:
     states = await lives(ctx, fight)
     fight, event = rules_fight.next_turn(fight, states)
     ctx.uow.save(FIGHT, fight)
-    key = "ace.init.new_round" if event.new_round else "ace.init.turn"
-    text = with_skipped(ctx, ctx.t(key, name=event.current, round=event.round),
-                        [(n, states[n]) for n in event.skipped])
+    text = turn_text(ctx, event, states)
     return [notify(ctx, ctx.reply(text, fight_data(ctx, "next", fight, turn=event)), fight)]
+
+
+def turn_text(ctx: Context, event: rules_fight.TurnEvent, states: dict[str, Life]) -> str:
+    """``⏭ 輪到 X（第2輪）`` / ``⏭ 第3輪開始，輪到 X``, the fallen passed over named."""
+    key = "ace.init.new_round" if event.new_round else "ace.init.turn"
+    return with_skipped(ctx, ctx.t(key, name=event.current, round=event.round),
+                        [(n, states[n]) for n in event.skipped])
 
 
 # --------------------------------------------------------------------------- stances, cover
@@ -549,6 +573,8 @@ async def cond(ctx: Context) -> list[Outgoing]:
     key = None if any_of(tokens[1], CLEAR) else lookup(tokens[1], CONDITIONS)
     if key is None and not any_of(tokens[1], CLEAR):
         raise CommandError("ace.error.cond_usage")
+    if key is not None:  # the dead sleep no more (the play-test: 蝙蝠（死亡）… 蝙蝠 睡眠)
+        who.require_alive()
     fight = await ctx.uow.load(FIGHT)
     fight = rules_fight.set_condition(fight, who.name, key)
     ctx.uow.save(FIGHT, fight)
