@@ -15,11 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nonebot.adapters.onebot.v11 import GroupUploadNoticeEvent
+from nonebot.adapters.onebot.v11 import (
+    GroupMessageEvent,
+    GroupUploadNoticeEvent,
+    PrivateMessageEvent,
+)
 from nonebot.compat import type_validate_python
 
 from adapters.onebot import uploads as qq_uploads
-from adapters.onebot.convert import ZERO_WIDTH_SPACE
+from adapters.onebot.convert import ZERO_WIDTH_SPACE, incoming_from_event
 from adapters.uploads import MAX_UPLOAD_BYTES
 from tests.adapters.onebot.harness import TOKEN, RunningBot, onebot_settings, start_bot, stop_bot
 from tests.adapters.onebot.peer import (
@@ -27,6 +31,7 @@ from tests.adapters.onebot.peer import (
     group_event,
     group_upload_event,
     message_text,
+    private_event,
 )
 
 GROUP, GM, BOB = 20000, 30009, 30002
@@ -140,3 +145,11 @@ def test_an_upload_waits_for_its_window_once_and_in_bounded_memory() -> None:
         kept.offer(notice_event(user))
     assert kept.take(str(GROUP), "0") is None  # the oldest left first
     assert kept.take(str(GROUP), str(qq_uploads.KEPT)) is not None
+
+
+def test_a_group_command_is_told_files_come_before_it_a_private_one_none() -> None:
+    """What a command that wanted a file can tell the user (``Incoming.uploads``)."""
+    group = type_validate_python(GroupMessageEvent, group_event(GROUP, GM, ".js deck file"))
+    private = type_validate_python(PrivateMessageEvent, private_event(GM, ".js deck file"))
+    assert incoming_from_event(group, ".js deck file").uploads == "before"
+    assert incoming_from_event(private, ".js deck file").uploads == "none"
