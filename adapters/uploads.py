@@ -15,9 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Protocol
 
-from bot.i18n import Catalog
+from adapters.delivery import CoreAPI
 from bot.messages import Attachment, Outgoing
 from bot.normalize import normalize, strip_prefix, visible
 
@@ -67,15 +66,7 @@ def is_command(text: str) -> bool:
     return body is not None and router().is_command(visible(body))
 
 
-class NoticeCore(Protocol):
-    """What a notice needs of the core: its catalog and a channel's language."""
-
-    catalog: Catalog
-
-    def cached_locale(self, platform: str, channel: str) -> str: ...
-
-
-def notice(core: NoticeCore, platform: str, channel: str, reason: str,
+def notice(core: CoreAPI, platform: str, channel: str, reason: str,
            offer: Offer) -> Outgoing:
     """Why ``offer`` was not read (``reason``: ``too_large`` or ``unreadable``), as a
     refusal in the channel's language (no I/O: the language the core last saw there)."""
