@@ -11,6 +11,7 @@ platform refused, the platforms' id rules, and the reads autocomplete needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -90,6 +91,7 @@ class Core:
                                      self.dice, self.platform_locale)
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()  # cuts the acks' grouping wait short at close
 
     @classmethod
     async def open(cls, settings: Settings, dice: DiceSource | None = None,
@@ -102,6 +104,7 @@ class Core:
         return cls(settings, engine, dice, group_commit)
 
     async def close(self) -> None:
+        self._closing.set()  # a waiting ack flush runs now: closing waits no ACK_DELAY
         if self._ack_flush is not None:
             # never cancelled: cut off inside its transaction, the driver's connection
             # would be left closing in the background and the process could not exit
@@ -202,7 +205,8 @@ class Core:
             self._ack_flush = asyncio.create_task(self._flush_acks_soon())
 
     async def _flush_acks_soon(self) -> None:
-        await asyncio.sleep(ACK_DELAY)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closing.wait(), ACK_DELAY)
         await self.flush_acks()
 
     async def flush_acks(self) -> None:

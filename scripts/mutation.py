@@ -193,7 +193,25 @@ def prepare(area: str, fresh: bool) -> Path:
     target = work / "pyproject.toml"
     if not target.exists() or target.read_text("utf-8") != config:
         target.write_text(config, "utf-8")
+    sync_data_files(area, work / "mutants")
     return work
+
+
+def sync_data_files(area: str, tree: Path) -> None:
+    """Bring the non-Python files of the mutated packages (catalogs, deck data) up to
+    date in mutmut's copy: mutmut regenerates only changed Python files, so a catalog
+    edited since the copy was made would fail the unmutated run ("failed to collect
+    stats") or, worse, judge mutants against stale texts."""
+    if not tree.exists():
+        return
+    for root in AREAS[area]["source_paths"]:  # type: ignore[union-attr]
+        for source in (ROOT / str(root)).rglob("*"):
+            if source.is_dir() or source.suffix in (".py", ".pyc"):
+                continue
+            copy = tree / source.relative_to(ROOT)
+            if not copy.exists() or copy.read_bytes() != source.read_bytes():
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, copy)
 
 
 def run_mutmut(work: Path, max_children: int, names: list[str]) -> int:

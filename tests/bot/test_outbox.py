@@ -133,6 +133,23 @@ async def test_a_delivered_reply_leaves_the_outbox_without_waiting_for_close(
     assert await _outbox_rows(core) == 0
 
 
+async def test_closing_flushes_the_grouped_acks_without_waiting_out_the_delay(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A console run ends right after its reply: closing must not sit out the grouping
+    delay (it cost every console start 0.2 s). With the delay set to an hour, close
+    still returns at once and the delivered reply is gone."""
+    monkeypatch.setattr("bot.core.ACK_DELAY", 3600)
+    core = await Core.open(settings)
+    outs = await core.handle(said("alice", ".r 1d6", "m1"))
+    await core.delivered(outs[0])
+    await asyncio.wait_for(core.close(), 10)
+    reopened = await Core.open(settings)
+    try:
+        assert await _outbox_rows(reopened) == 0
+    finally:
+        await reopened.close()
+
+
 async def _outbox_rows(core: Core) -> int:
     async with core.sessions() as session:
         return await session.scalar(select(func.count()).select_from(OutboxMessage))
