@@ -88,11 +88,10 @@ async def read_offered(upload: discord.Attachment, offer: Offer) -> Attachment |
 
 
 def incoming_from_message(message: discord.Message, text: str,
-                          kind: MessageKind = "command",
-                          attachment: Attachment | None = None) -> Incoming:
+                          kind: MessageKind = "command") -> Incoming:
     """``kind="chatter"``: a message that is no command for the adapter (``/r 1d20``
     typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing.
-    ``attachment``: the file sent with it (:func:`read_offered`)."""
+    A file sent with it is added by the client (:func:`read_offered`)."""
     author = message.author
     return Incoming(
         platform=PLATFORM,
@@ -103,7 +102,6 @@ def incoming_from_message(message: discord.Message, text: str,
         is_private=message.guild is None,
         message_id=str(message.id),
         kind=kind,
-        attachment=attachment,
     )
 
 
