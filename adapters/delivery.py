@@ -20,6 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from bot.i18n import Catalog
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,9 @@ TAKE_OVER_EVERY = 30.0
 
 class CoreAPI(Protocol):
     """The part of ``bot.core.Core`` adapters use (see docs/architecture.md)."""
+
+    catalog: Catalog
+    """The texts, for what an adapter says itself (a file it did not read)."""
 
     async def handle(self, incoming: Incoming, dice: Any = None) -> list[Outgoing]: ...
 
@@ -47,6 +51,8 @@ class CoreAPI(Protocol):
     async def holds(self, outgoing: Outgoing) -> bool: ...
 
     def set_bot_id(self, platform: str, user: str) -> None: ...
+
+    def cached_locale(self, platform: str, channel: str) -> str: ...
 
 
 class Delivery:

@@ -29,6 +29,7 @@ class PlatformDie:
 
 
 MessageKind = Literal["command", "chatter"]
+UploadWay = Literal["attached", "before", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +61,14 @@ class Incoming:
     from the text."""
     attachment: Attachment | None = None
     """A file the user sent with the command (a 剑手 deck file), as the adapter read
-    it — at most 8 MiB; None without one, or on a platform whose adapter reads no
-    uploads (QQ, Plurk)."""
+    it — at most 8 MiB (adapters read text files up to 256 KiB: adapters/uploads.py);
+    None without one, or on a platform whose adapter reads no uploads (Plurk)."""
+    uploads: UploadWay = "attached"
+    """How a file reaches a command on this platform, for a command that reads one to
+    say how to send it when none came: ``attached`` to the command's message (Discord,
+    the console's ``<<PATH``), uploaded to the group just ``before`` the command (QQ,
+    where a file is a message of its own), or ``none`` (a Plurk post, a QQ private
+    chat: paste the text instead). ``platform.uploads.how.<way>`` says each in words."""
 
 
 TargetKind = Literal["channel", "private"]

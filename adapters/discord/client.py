@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -18,12 +19,15 @@ from adapters.discord.convert import (
     chatter_text,
     command_text,
     escape_markdown,
-    first_attachment,
     incoming_from_message,
+    offered_file,
+    read_offered,
 )
 from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
 from adapters.discord.settings import DiscordSettings
+from adapters.uploads import is_command, notice
+from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -107,11 +111,24 @@ class TrpgDiscordClient(discord.Client):
         if line is None:
             await self._chatter(message)
             return
-        incoming = incoming_from_message(message, line,
-                                         attachment=await first_attachment(message))
-        outs = await self.core.handle(incoming)
+        incoming = incoming_from_message(message, line)
+        outs = await self._with_file(message, incoming)
         await DiscordDelivery(self, self.core, incoming, MessageOrigin(self, message)).deliver(
             outs)
+
+    async def _with_file(self, message: discord.Message, incoming: Incoming) -> list[Outgoing]:
+        """Run the command with the text file sent with it, read only when the message
+        is a command and the file's declared size fits (adapters/uploads.py). A file it
+        carries that is too large, or that Discord would not hand over, refuses the
+        command with the reason: the file is part of the message, so the command was
+        meant to read it."""
+        offered = offered_file(message) if is_command(incoming.text) else None
+        if offered is None:
+            return await self.core.handle(incoming)
+        read = await read_offered(*offered)
+        if isinstance(read, str):
+            return [notice(self.core, PLATFORM, incoming.channel, read, offered[1])]
+        return await self.core.handle(replace(incoming, attachment=read))
 
     async def _chatter(self, message: discord.Message) -> None:
         """A message that is no command: the core records it when its table keeps a

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 import discord
 
 from adapters.split import split, utf16_length
-from bot.messages import MAX_ATTACHMENT_BYTES, Attachment, Incoming, MessageKind
+from adapters.uploads import Offer
+from bot.messages import Attachment, Incoming, MessageKind
 
 PLATFORM = "discord"
 PRIVATE_PREFIX = "dm:"
@@ -62,25 +63,35 @@ def private_channel_user(channel: str) -> str | None:
     return channel[len(PRIVATE_PREFIX):] if channel.startswith(PRIVATE_PREFIX) else None
 
 
-async def first_attachment(message: discord.Message) -> Attachment | None:
-    """The first file of a command message, read (a deck file for `.js deck file`);
-    None without one, past 8 MiB, or when Discord will not hand it over."""
-    for upload in message.attachments[:1]:
-        if upload.size <= MAX_ATTACHMENT_BYTES and upload.filename:
-            try:
-                return Attachment(upload.filename.replace("/", "_").replace("\\", "_"),
-                                  await upload.read())
-            except (discord.HTTPException, ValueError):
-                return None
+def offered_file(message: discord.Message) -> tuple[discord.Attachment, Offer] | None:
+    """The message's first text file (JSON, YAML, plain text — what a command reads, a
+    deck for `.js deck file`) as Discord declares it, nothing fetched yet; None without
+    one: a picture sent beside a roll is never fetched (adapters/uploads.py)."""
+    for upload in message.attachments:
+        offer = Offer(upload.filename, upload.size, upload.content_type or "")
+        if offer.is_text:
+            return upload, offer
     return None
 
 
+async def read_offered(upload: discord.Attachment, offer: Offer) -> Attachment | str:
+    """The file read, or why it was not: ``too_large`` (decided from the declared size,
+    before any byte is fetched) or ``unreadable`` (Discord would not hand it over)."""
+    if not offer.fits:
+        return "too_large"
+    try:
+        data = await upload.read()
+    except discord.HTTPException:
+        return "unreadable"
+    file = offer.attachment(data)
+    return "too_large" if file is None else file
+
+
 def incoming_from_message(message: discord.Message, text: str,
-                          kind: MessageKind = "command",
-                          attachment: Attachment | None = None) -> Incoming:
+                          kind: MessageKind = "command") -> Incoming:
     """``kind="chatter"``: a message that is no command for the adapter (``/r 1d20``
     typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing.
-    ``attachment``: the file sent with it (:func:`first_attachment`)."""
+    A file sent with it is added by the client (:func:`read_offered`)."""
     author = message.author
     return Incoming(
         platform=PLATFORM,
@@ -91,7 +102,6 @@ def incoming_from_message(message: discord.Message, text: str,
         is_private=message.guild is None,
         message_id=str(message.id),
         kind=kind,
-        attachment=attachment,
     )
 
 

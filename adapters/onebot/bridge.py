@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
-from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
+from nonebot.adapters.onebot.v11 import (
+    Bot,
+    FriendRequestEvent,
+    GroupMessageEvent,
+    GroupUploadNoticeEvent,
+    MessageEvent,
+)
 
 from adapters.delivery import CoreAPI, take_over_forever
 from adapters.onebot.convert import (
@@ -23,7 +30,9 @@ from adapters.onebot.convert import (
 )
 from adapters.onebot.delivery import SEND_ERRORS, OneBotDelivery
 from adapters.onebot.settings import OneBotSettings
-from bot.messages import Outgoing
+from adapters.onebot.uploads import Uploads, fetch
+from adapters.uploads import is_command, notice
+from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +48,8 @@ class OneBotBridge:
         self.bot: Bot | None = None
         """The QQ account connected last: it sends what another process left."""
         self._take_over: asyncio.Task[None] | None = None
+        self.uploads = Uploads()
+        """Files uploaded to a group, each for its uploader's next command."""
 
     def on_connect(self, bot: Bot) -> None:
         """A QQ account connected: it is never a GM; send what the last run left in
@@ -81,8 +92,30 @@ class OneBotBridge:
         if text is None or str(event.user_id) == str(bot.self_id):
             return
         incoming = incoming_from_event(event, text)
+        incoming, notices = await self._with_upload(bot, event, incoming)
         outs = await self.core.handle(incoming)
-        await OneBotDelivery(bot, self.core, self.settings, incoming).deliver(outs)
+        await OneBotDelivery(bot, self.core, self.settings, incoming).deliver([*notices, *outs])
+
+    async def _with_upload(self, bot: Bot, event: MessageEvent,
+                           incoming: Incoming) -> tuple[Incoming, list[Outgoing]]:
+        """The command with the text file its sender uploaded to the group just before
+        (adapters/onebot/uploads.py), fetched now; a file too large or not handed over
+        is said so first, and the command runs without it — the upload came in a
+        message of its own, and may not have been meant for this command."""
+        if not isinstance(event, GroupMessageEvent) or not is_command(incoming.text):
+            return incoming, []
+        upload = self.uploads.take(incoming.channel, incoming.user)
+        if upload is None:
+            return incoming, []
+        read = await fetch(bot, upload, self.settings.api_timeout)
+        if isinstance(read, str):
+            return incoming, [notice(self.core, PLATFORM, incoming.channel, read, upload.offer)]
+        return replace(incoming, attachment=read), []
+
+    def handle_upload(self, bot: Bot, event: GroupUploadNoticeEvent) -> None:
+        """A file uploaded to a group: kept for its uploader's next command."""
+        if str(event.user_id) != str(bot.self_id):
+            self.uploads.offer(event)
 
     async def handle_chatter(self, bot: Bot, event: MessageEvent) -> None:
         """A message that is no command: the core records it when its table keeps a game

@@ -147,7 +147,9 @@ def incoming_from_event(event: MessageEvent, text: str,
     does not say which group a temporary session came from. The message id is
     qualified by the channel: OneBot ids are only unique per implementation.
     ``kind="chatter"``: a message that is no command for the adapter (``／r``: a prefix
-    the operator's list lacks) — the core logs it and runs nothing.
+    the operator's list lacks) — the core logs it and runs nothing. A file reaches a
+    group's command uploaded just before it (adapters/onebot/uploads.py); a private
+    chat's none.
     """
     user = str(event.user_id)
     if isinstance(event, GroupMessageEvent):
@@ -165,6 +167,7 @@ def incoming_from_event(event: MessageEvent, text: str,
         is_private=private,
         message_id=f"{channel}:{event.message_id}",
         kind=kind,
+        uploads="none" if private else "before",
     )
 
 

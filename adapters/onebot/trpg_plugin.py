@@ -1,6 +1,6 @@
 """The nonebot plugin: a matcher that passes prefixed messages (commands) to the active
-bridge, one that passes every other message to it (for the game log), and one that
-passes friend requests to it.
+bridge, one that passes every other message to it (for the game log), one that passes
+friend requests to it, and one that passes group file uploads to it.
 
 Load it with ``nonebot.load_plugin("adapters.onebot.trpg_plugin")`` (as
 ``server.ensure_plugin`` does); importing it directly first makes nonebot
@@ -9,8 +9,13 @@ refuse to load it as a plugin.
 
 from __future__ import annotations
 
-from nonebot import on_message, on_request
-from nonebot.adapters.onebot.v11 import Bot, FriendRequestEvent, MessageEvent
+from nonebot import on_message, on_notice, on_request
+from nonebot.adapters.onebot.v11 import (
+    Bot,
+    FriendRequestEvent,
+    GroupUploadNoticeEvent,
+    MessageEvent,
+)
 from nonebot.plugin import PluginMetadata
 from nonebot.rule import Rule
 
@@ -71,3 +76,15 @@ async def _handle_friend_request(bot: Bot, event: FriendRequestEvent) -> None:
     active = bridge.active()
     if active is not None:
         await active.handle_friend_request(bot, event)
+
+
+#: Group file uploads (``notice.group_upload``): kept for the uploader's next command (a
+#: deck for `.js deck file`); other notices pass by, and other plugins still see these.
+group_upload = on_notice(priority=10, block=False)
+
+
+@group_upload.handle()
+async def _handle_group_upload(bot: Bot, event: GroupUploadNoticeEvent) -> None:
+    active = bridge.active()
+    if active is not None:
+        active.handle_upload(bot, event)

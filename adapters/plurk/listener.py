@@ -350,6 +350,7 @@ class PlurkListener:
             display_name=name,
             platform_dice=rolls.dice,
             message_id=message_id,
+            uploads="none",  # a post carries no file, and a link in it is not fetched
         )
         await self._to_core(incoming)
 

@@ -42,7 +42,16 @@ Where its behaviour comes from ("assumed" = chosen, not documented):
   no upload right in the group, risk control) and a private upload to a non-friend
   (assumed; NapCat tries a temporary session, which QQ often refuses), and answers
   both actions with retcode 1404 when ``file_uploads`` is off (an implementation
-  that lacks them).
+  that lacks them);
+- a file uploaded to a group is posted as OneBot v11's ``notice`` ``group_upload``
+  (``group_id``, ``user_id``, ``file``: ``id``, ``name``, ``size``, ``busid``; OneBot v11
+  "event/notice", NapCat's ``OB11GroupUploadNoticeEvent``), its ``id`` the one
+  ``get_file`` takes as ``file_id``; ``get_file`` answers ``{"file", "url", "file_size",
+  "file_name"}`` — ``file`` and ``url`` a path on NapCat's host — and ``base64``, the
+  bytes, only with NapCat's ``enableLocalFile2Url`` on (``file_base64``; NapCat's
+  ``GetFile.ts`` and its API documentation); an id it does not know fails the action
+  (``file not found``, retcode 1200), and with ``get_file_action`` off it is retcode 1404
+  (an implementation without it, as Lagrange-like peers).
 """
 
 from __future__ import annotations
@@ -99,6 +108,20 @@ def group_event(group_id: int, user_id: int, text: str, *, nickname: str = "",
         "font": 0,
         "sender": {"user_id": user_id, "nickname": nickname or str(user_id), "card": card,
                    "role": "member"},
+    }
+
+
+def group_upload_event(group_id: int, user_id: int, file_id: str, name: str,
+                       size: int) -> dict[str, Any]:
+    """A ``notice.group_upload`` event as NapCat posts it."""
+    return {
+        "time": int(time.time()),
+        "self_id": SELF_ID,
+        "post_type": "notice",
+        "notice_type": "group_upload",
+        "group_id": group_id,
+        "user_id": user_id,
+        "file": {"id": file_id, "name": name, "size": size, "busid": 102},
     }
 
 
@@ -225,6 +248,9 @@ class OneBotPeer:
         self.file_uploads = True  # False: no upload_*_file actions (retcode 1404)
         self.refuse_files = False
         self.files: list[ReceivedFile] = []
+        self.group_files: dict[str, tuple[str, bytes]] = {}  # file id → (name, bytes)
+        self.file_base64 = True  # NapCat's enableLocalFile2Url
+        self.get_file_action = True  # False: no get_file (retcode 1404)
         self.actions: list[dict[str, Any]] = []
         self._changed = asyncio.Event()
         self._ws: Any = None
@@ -312,6 +338,8 @@ class OneBotPeer:
             return ok(None)
         if action in ("upload_group_file", "upload_private_file"):
             return self._upload(action, params)
+        if action == "get_file" and self.get_file_action:
+            return self._get_file(params)
         if action in ("send_group_msg", "send_private_msg", "send_msg"):
             return ok({"message_id": next(self._message_ids)})
         return failed(f"不支持的 Api {action}", NO_SUCH_ACTION)
@@ -339,6 +367,27 @@ class OneBotPeer:
             folder = params.get("folder") or params.get("folder_id")
             self.files.append(ReceivedFile(action, int(target), name, data, folder))
         return ok({"file_id": str(uuid.uuid4())})
+
+    def upload_to_group(self, group_id: int, user_id: int, name: str, data: bytes, *,
+                        size: int | None = None) -> dict[str, Any]:
+        """A member uploads a file to a group: kept for ``get_file``; the notice NapCat
+        posts for it (``size``: what it declares, else the file's)."""
+        file_id = f"/{uuid.uuid4()}"
+        self.group_files[file_id] = (name, data)
+        return group_upload_event(group_id, user_id, file_id, name,
+                                  len(data) if size is None else size)
+
+    def _get_file(self, params: dict[str, Any]) -> dict[str, Any]:
+        """NapCat's ``get_file`` (module docstring)."""
+        file_id = params.get("file_id") or params.get("file")
+        if not isinstance(file_id, str) or file_id not in self.group_files:
+            return failed("file not found")
+        name, data = self.group_files[file_id]
+        path = f"/app/.config/QQ/NapCat/temp/{name}"
+        answer = {"file": path, "url": path, "file_size": str(len(data)), "file_name": name}
+        if self.file_base64:
+            answer["base64"] = base64.b64encode(data).decode("ascii")
+        return ok(answer)
 
     def _picture_refusal(self, params: dict[str, Any]) -> str | None:
         for segment in params.get("message", []):
