@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import signal
@@ -20,6 +21,9 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from adapters.config import OpsSettings, Settings
+from adapters.ops import Ops, serving
+from bot.core import Core
 from tests.adapters.debug_logs import forms
 from tests.adapters.onebot.harness import TOKEN, free_port
 from tests.adapters.onebot.peer import SELF_ID, OneBotPeer, group_event, message_text
@@ -180,8 +184,12 @@ async def test_a_failed_adapter_makes_the_bot_unhealthy(tmp_path: Path) -> None:
 
 async def test_the_endpoint_can_be_turned_off(tmp_path: Path) -> None:
     async with trpgbot_run(tmp_path, TRPGBOT_OPS__ENABLED="false") as bot:
-        async with OneBotPeer(bot.qq, token=TOKEN) as peer:  # the bot is up
-            await peer.say(group_event(GROUP, BOB, ".r 1d1"))
+        peer = OneBotPeer(bot.qq, token=TOKEN)
+        await peer.connect(timeout=30)  # dials until the bot listens
+        try:
+            await peer.say(group_event(GROUP, BOB, ".r 1d1"))  # the bot is up
+        finally:
+            await peer.close()
         with pytest.raises(aiohttp.ClientConnectorError):
             await bot.get("/healthz")
 
@@ -189,6 +197,7 @@ async def test_the_endpoint_can_be_turned_off(tmp_path: Path) -> None:
 async def test_json_log_lines_hold_no_secret_at_debug(tmp_path: Path) -> None:
     async with trpgbot_run(tmp_path, TRPGBOT_LOG_FORMAT="json",
                            TRPGBOT_LOG_LEVEL="DEBUG") as bot:
+        await bot.health()  # it is up
         async with OneBotPeer(bot.qq, token=TOKEN, friends={GM, BOB}) as peer:
             await peer.say(group_event(GROUP, GM, ".gm", nickname="Keeper"))
             await peer.say(group_event(GROUP, BOB, ".pc new 鮑伯", nickname="Bob"))
@@ -214,3 +223,39 @@ async def test_json_log_lines_hold_no_secret_at_debug(tmp_path: Path) -> None:
     leaked = [form for secret in [*secrets, *results, TOKEN] for form in forms(secret)
               if form in logged or form in raw]
     assert not leaked
+
+
+async def test_a_store_that_does_not_answer_makes_the_bot_unhealthy(
+        core: Core, settings: Settings) -> None:
+    """In process, on the real core: the database file is gone (a directory stands in
+    its place), so no new connection opens."""
+    ops = Ops(core, ["qq"])
+    where = OpsSettings(port=free_port())
+    async with serving(ops, where), aiohttp.ClientSession() as session:
+        url = f"http://127.0.0.1:{where.port}/healthz"
+        async with session.get(url) as answer:
+            assert answer.status == 200
+        path = settings.data_dir / "trpgbot.db"
+        path.unlink()
+        path.mkdir()
+        await core.engine.dispose()  # the pooled connections held the old file open
+        async with session.get(url) as answer:
+            assert (answer.status, await answer.json()) == (503, {
+                "status": "degraded", "store": "unreachable", "adapters": {"qq": "waiting"},
+                "outbox_pending": None})
+        path.rmdir()
+
+
+async def test_a_port_in_use_leaves_the_bot_running_without_the_endpoint(
+        core: Core, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="adapters.ops")
+    where = OpsSettings(port=free_port())
+    # the second is what a second bot on the port gets
+    async with serving(Ops(core, []), where), serving(Ops(core, []), where):
+        pass
+    listening, refused = [(r.levelname, r.getMessage()) for r in caplog.records
+                          if r.name == "adapters.ops"]
+    assert listening == (
+        "INFO", f"health and metrics on http://127.0.0.1:{where.port}/healthz and /metrics")
+    assert refused[0] == "ERROR" and refused[1].startswith(
+        f"health and metrics endpoint: cannot listen on 127.0.0.1:{where.port}: ")
