@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.config import Settings
-from adapters.logs import protect_secrets_in_logs
+from adapters.logs import start_logging
 from bot.config import Settings as CoreSettings
 from bot.core import Core
 from bot.heap import freeze_start_up
@@ -126,9 +125,7 @@ async def _log_export(args: argparse.Namespace, settings: CoreSettings) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
-    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    protect_secrets_in_logs()  # before any library logs: no level writes a secret
+    start_logging(settings.log_level, settings.log_format)
     if getattr(args, "db", None):
         settings.database_url = args.db
     command = args.command or "console"

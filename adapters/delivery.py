@@ -20,6 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from adapters.watch import report_reply
 from bot.i18n import Catalog
 from bot.messages import Incoming, Outgoing
 
@@ -81,6 +82,7 @@ class Delivery:
             except Exception:
                 # the platform refused it (no permission, channel gone): retrying at every
                 # start would not help; only a stop or a crash leaves it in the outbox
+                report_reply(self.platform, sent=False)
                 log.exception("%s: could not deliver a %s message", self.platform, out.to)
             await self.core.delivered(out)
 
@@ -88,14 +90,17 @@ class Delivery:
         if out.to == "channel":
             if out.secret:
                 log.error("refused to post a secret message to channel %s", out.channel)
+                report_reply(self.platform, sent=False)
                 return
             await self.send_channel(out)
+            report_reply(self.platform, sent=True)
             return
         try:
             delivered = await self.send_private(out)
         except Exception:
             log.exception("%s: private message to %s failed", self.platform, out.user)
             delivered = False
+        report_reply(self.platform, sent=delivered)
         if delivered:
             return
         if not report_failure:

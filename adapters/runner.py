@@ -6,6 +6,10 @@ console chat, the embedded default). It names no platform.
 
 SIGINT/SIGTERM set a stop event that every adapter watches, so shutdown is
 clean: adapters finish what they are sending, then the database is closed.
+
+While it runs, the operator's endpoint (adapters/ops.py: ``/healthz``, ``/metrics``)
+shows the store, each adapter's connection and the counts, unless
+``TRPGBOT_OPS__ENABLED=false``; the adapters report to it through adapters/watch.py.
 """
 
 from __future__ import annotations
@@ -14,8 +18,12 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import AsyncIterator
 
+from adapters.config import ServiceSettings
+from adapters.ops import Ops, serving
 from adapters.plugin import Adapter, plugins
+from adapters.watch import FAILED, report_state, watched_by
 from bot.config import Settings
 from bot.core import Core
 from bot.heap import freeze_start_up
@@ -51,15 +59,30 @@ async def run(settings: Settings) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     try:
-        if not adapters:
-            alone = fallback()
-            if alone is not None:
-                await alone.serve(core, settings, stop)
-            return 0
-        log.warning("starting adapters: %s", ", ".join(adapters))
-        return await _supervise(core, settings, adapters, stop)
+        async with _watched(core, settings, adapters):
+            if not adapters:
+                alone = fallback()
+                if alone is not None:
+                    await alone.serve(core, settings, stop)
+                return 0
+            log.info("starting adapters: %s", ", ".join(adapters))
+            return await _supervise(core, settings, adapters, stop)
     finally:
         await core.close()
+
+
+@contextlib.asynccontextmanager
+async def _watched(core: Core, settings: Settings,
+                   adapters: dict[str, Adapter]) -> AsyncIterator[None]:
+    """The operator's endpoint for the block, if the settings turn it on (the core's
+    settings alone, without the service's part, run without it)."""
+    if not isinstance(settings, ServiceSettings) or not settings.ops.enabled:
+        yield
+        return
+    ops = Ops(core, adapters)
+    with watched_by(ops):
+        async with serving(ops, settings.ops):
+            yield
 
 
 async def _supervise(
@@ -75,6 +98,7 @@ async def _supervise(
                                            return_when=asyncio.FIRST_COMPLETED)
         running.discard(stopping)
         for task in done - {stopping}:
+            report_state(task.get_name(), FAILED)  # it serves no table any more
             if task.exception() is not None:
                 failed = True
                 log.error("adapter %s failed: %r; the others keep running",

@@ -24,13 +24,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot import systems
 from bot.config import Settings
 from bot.context import Services
-from bot.dispatcher import Dispatcher
+from bot.dispatcher import Dispatcher, Handled
 from bot.gamelog.book import LogBook
 from bot.messages import Incoming, Outgoing
 from bot.records import Gm
 from bot.routes import router as routes
 from bot.store import db
 from bot.store import statements as sql
+from bot.store.models import utc_now
 from bot.store.outbox import Claims, process_name
 from bot.store.working_set import TableState
 from bot.store.writer import ConnectionLink, Replayed, Unit, Writer
@@ -129,6 +130,11 @@ class Core:
     async def table_key(self, platform: str, channel: str) -> str:
         return await self.dispatcher.table_key(platform, channel)
 
+    def watch_commands(self, watcher: Callable[[Handled], None]) -> None:
+        """Call ``watcher`` after each command that ran at its table (the operator's
+        metrics: `trpgbot run` registers them, so the core imports no metrics library)."""
+        self.dispatcher.watchers.append(watcher)
+
     # --- locale ------------------------------------------------------------------
     def platform_locale(self, platform: str) -> str:
         return self.platforms.locale(platform)
@@ -222,6 +228,14 @@ class Core:
         except Exception:
             self._acked |= ids  # tried again with the next batch
             log.exception("could not remove %d delivered replies from the outbox", len(ids))
+
+    async def outbox_depth(self) -> tuple[int, float | None]:
+        """How many replies wait in the outbox (every platform, every process) and the
+        age in seconds of the oldest (None: none waits) — what the operator's health
+        check and metrics show. Raises when the store does not answer."""
+        async with self.engine.connect() as connection:
+            count, oldest = (await connection.execute(sql.outbox_depth())).one()
+        return count, (utc_now() - oldest).total_seconds() if oldest is not None else None
 
     async def undelivered(self, platform: str) -> list[Outgoing]:
         """Replies of ``platform`` committed but not yet accepted by it (a stop or a crash

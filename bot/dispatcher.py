@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -71,6 +72,8 @@ class Run:
     read_locale: str | None = None
     """The table's language as stored when the command read it (before its handler
     ran): what a refusal speaks, though nothing of the run is kept."""
+    system: str | None = None
+    """The system its table plays, once read."""
     dice: DiceReplay = field(init=False)
 
     def __post_init__(self) -> None:
@@ -87,6 +90,17 @@ class Run:
         same dice again."""
         self.locale = None
         self.dice.again()
+
+
+@dataclass(frozen=True)
+class Handled:
+    """A command that ran at its table (answered or refused), as whoever watches the
+    bot sees it (the operator's metrics, adapters/metrics.py): where, which system, how
+    long since it arrived — nothing of what was said or who said it."""
+
+    platform: str
+    system: str
+    seconds: float
 
 
 class Moved(Exception):
@@ -113,6 +127,8 @@ class Dispatcher:
         self._locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
         self._locales: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self.watchers: list[Callable[[Handled], None]] = []
+        """Told of every command that ran at its table (``Core.watch_commands``)."""
 
     # --- languages ----------------------------------------------------------------
     def cached_locale(self, platform: str, channel: str) -> str:
@@ -125,6 +141,7 @@ class Dispatcher:
 
     # --- the entry point -----------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:
+        started = time.perf_counter()
         if self._was_answered(incoming):
             return []  # a platform's resend: not even its handler runs again
         said = incoming  # chatter keeps its line breaks: the game log shows them
@@ -164,11 +181,18 @@ class Dispatcher:
             source = PlatformDiceSource(incoming.platform_dice, source)
         table = await self.table_key(incoming.platform, incoming.channel)
         for _ in range(3):  # `.campaign bind` may move the channel while it waits
+            run = Run(body, early, incoming, source, table)
             try:
                 async with self.lock(incoming.platform, table):
-                    return await self._run(Run(body, early, incoming, source, table))
+                    outs = await self._run(run)
             except Moved as moved:
                 table = moved.table
+                continue
+            handled = Handled(incoming.platform, run.system or "unknown",
+                              time.perf_counter() - started)
+            for watcher in self.watchers:
+                watcher(handled)
+            return outs
         return [self._error(incoming, locale, "core.error.conflict")]
 
     def lock(self, platform: str, table: str) -> asyncio.Lock:
@@ -256,6 +280,7 @@ class Dispatcher:
         incoming = run.incoming
         state = await self.state(link, incoming.platform, incoming.channel, run.table)
         channel = state.table
+        run.system = channel.system
         run.read_locale = channel.locale or self.platform_locale(incoming.platform)
         if run.early is None:
             # known before its checks, so that a hidden command's refusal stays private

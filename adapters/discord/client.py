@@ -27,6 +27,7 @@ from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
 from adapters.discord.settings import DiscordSettings
 from adapters.uploads import is_command, notice
+from adapters.watch import CONNECTED, report_state
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
@@ -71,11 +72,11 @@ class TrpgDiscordClient(discord.Client):
             await sync_commands(self.tree, self.settings.dev_guild_id)
 
     async def on_ready(self) -> None:
-        """The gateway session is ready (again after a reconnect with a new session).
-        Logged at WARNING so the operator sees it at the default log level."""
+        """The gateway session is ready (again after a reconnect with a new session)."""
         user = self.user
-        log.warning("Discord: logged in as %s (%s), %d servers",
-                    user, user.id if user else "?", len(self.guilds))
+        log.info("Discord: logged in as %s (%s), %d servers",
+                 user, user.id if user else "?", len(self.guilds))
+        report_state(PLATFORM, CONNECTED)
         if user is not None:
             self.core.set_bot_id(PLATFORM, str(user.id))  # never a GM
         if not self._resent:  # once per process: what the last run left in the outbox
@@ -172,15 +173,14 @@ class TrpgDiscordClient(discord.Client):
 async def sync_commands(tree: app_commands.CommandTree,
                         dev_guild_id: int | None) -> list[app_commands.AppCommand]:
     """Development: copy the commands to one server and sync there (visible at once).
-    Production: sync globally (Discord may take a while to show changes).
-    The result is logged at WARNING: the operator sees it at the default log level."""
+    Production: sync globally (Discord may take a while to show changes)."""
     if dev_guild_id is not None:
         guild = discord.Object(id=dev_guild_id)
         tree.copy_global_to(guild=guild)
         synced = await tree.sync(guild=guild)
-        log.warning("Discord: %d slash commands synced to server %s", len(synced),
-                    dev_guild_id)
+        log.info("Discord: %d slash commands synced to server %s", len(synced),
+                 dev_guild_id)
         return synced
     synced = await tree.sync()
-    log.warning("Discord: %d slash commands synced globally", len(synced))
+    log.info("Discord: %d slash commands synced globally", len(synced))
     return synced

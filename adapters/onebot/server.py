@@ -32,6 +32,7 @@ from adapters.delivery import CoreAPI
 from adapters.logs import protect_secrets_in_logs
 from adapters.onebot import bridge
 from adapters.onebot.settings import OneBotSettings, onebot_section
+from adapters.watch import CONNECTED, WAITING, report_state
 from bot.config import Settings
 
 log = logging.getLogger(__name__)
@@ -79,18 +80,18 @@ class TrpgOneBotAdapter(OneBotV11Adapter):
             # Forward URLs given to a later serve() in the same process (tests) still start.
             self.on_ready(self._start_forward)
 
-    # WARNING, not INFO: at the default log level (WARNING) the operator must still
-    # see that NapCat / Lagrange reached the bot, and when that link is lost.
     def bot_connect(self, bot: BaseBot) -> None:
         super().bot_connect(bot)
-        log.warning("QQ: bot %s connected", bot.self_id)
+        log.info("QQ: bot %s connected", bot.self_id)
+        report_state(bridge.PLATFORM, CONNECTED)
         active = bridge.active()
         if active is not None and isinstance(bot, OneBotV11Bot):
             active.on_connect(bot)
 
     def bot_disconnect(self, bot: BaseBot) -> None:
         super().bot_disconnect(bot)
-        log.warning("QQ: bot %s disconnected", bot.self_id)
+        log.info("QQ: bot %s disconnected", bot.self_id)
+        report_state(bridge.PLATFORM, CONNECTED if self.bots else WAITING)
         active = bridge.active()
         if active is not None and isinstance(bot, OneBotV11Bot):
             active.on_disconnect(bot)

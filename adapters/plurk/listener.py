@@ -50,6 +50,7 @@ from adapters.plurk.text import (
     strip_mention,
 )
 from adapters.retry import Backoff, retrying
+from adapters.watch import CONNECTED, report_state
 from bot.messages import Incoming, Outgoing
 
 log = logging.getLogger(__name__)
@@ -181,7 +182,8 @@ class PlurkListener:
                 "plurk: Users/me failed (%s); retrying in %.1fs", exc, delay))
         self.me_id = int(me["id"])
         self.nick = str(me.get("nick_name") or "")
-        log.warning("plurk: listening as @%s (id %s)", self.nick, self.me_id)
+        log.info("plurk: listening as @%s (id %s)", self.nick, self.me_id)
+        report_state(PLATFORM, CONNECTED)
 
     async def _every(
         self, interval: float, action: Any, stop: asyncio.Event, *, first: bool = True

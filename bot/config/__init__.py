@@ -37,7 +37,7 @@ class Settings(BaseSettings):
         default=None, description="TOML file overriding catalog messages per locale"
     )
     default_system: str = "plurk"
-    log_level: str = "WARNING"
+    log_level: str = "INFO"
     group_commit: bool = Field(
         default=True,
         description="commit the changes of concurrent commands together, with a working "

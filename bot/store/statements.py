@@ -226,6 +226,12 @@ def last_reply_id() -> Executable:
 
 
 @cache
+def outbox_depth() -> Executable:
+    """How many replies wait in the outbox, and when the oldest was stored."""
+    return select(func.count(), func.min(OUTBOX.c.created_at)).select_from(OUTBOX)
+
+
+@cache
 def insert_replies() -> Executable:
     """The outbox rows of a batch, their ids returned in the order of the rows."""
     return insert(OUTBOX).returning(OUTBOX.c.id, sort_by_parameter_order=True)

@@ -145,18 +145,18 @@ async def test_production_sync_is_global_and_can_be_turned_off(core: RecordingCo
     assert quiet.requests == []
 
 
-async def test_discord_sync_is_logged_at_warning(
+async def test_discord_sync_is_logged_at_info(
         core: RecordingCore, caplog: pytest.LogCaptureFixture) -> None:
-    """The operator sees the sync at the default log level (WARNING)."""
-    caplog.set_level(logging.WARNING)
+    """The operator sees the sync at the default log level (INFO)."""
+    caplog.set_level(logging.INFO)
     client = make_client(core, DiscordApi())
     await client.setup_hook()
     count = len(client.tree.get_commands())
     dev = make_client(core, DiscordApi(), dev_guild_id=GUILD_ID)
     await dev.setup_hook()
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
-        ("WARNING", f"Discord: {count} slash commands synced globally"),
-        ("WARNING", f"Discord: {count} slash commands synced to server {GUILD_ID}")]
+        ("INFO", f"Discord: {count} slash commands synced globally"),
+        ("INFO", f"Discord: {count} slash commands synced to server {GUILD_ID}")]
 
 
 def test_split_counts_like_discord_and_keeps_surrogate_pairs() -> None:

@@ -64,11 +64,11 @@ async def test_serve_logs_in_syncs_answers_and_stops(tmp_path: Path,
     assert task.exception() is None
 
 
-async def test_discord_connection_is_logged_at_warning(
+async def test_discord_connection_is_logged_at_info(
         tmp_path: Path, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
-    """At the default log level (WARNING) the operator sees the commands synced and
+    """At the default log level (INFO) the operator sees the commands synced and
     the bot logged in."""
-    caplog.set_level(logging.WARNING)
+    caplog.set_level(logging.INFO)
     settings = discord_settings(tmp_path)
     core = await Core.open(settings)
     stop = asyncio.Event()
@@ -85,10 +85,10 @@ async def test_discord_connection_is_logged_at_warning(
         await core.close()
     connected = [(r.levelname, r.getMessage()) for r in caplog.records
                  if r.getMessage().startswith("Discord: ")]
-    assert connected[0][0] == "WARNING"
+    assert connected[0][0] == "INFO"
     assert connected[0][1].endswith(" slash commands synced globally")
     assert int(connected[0][1].split()[1]) >= 4
-    assert connected[1] == ("WARNING", logged_in)
+    assert connected[1] == ("INFO", logged_in)
 
 
 async def test_a_wrong_token_is_a_login_failure(tmp_path: Path,

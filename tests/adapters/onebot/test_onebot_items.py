@@ -163,14 +163,14 @@ async def test_friend_requests_setting_off_approves_nothing(tmp_path: Path) -> N
     assert actions == []
 
 
-async def test_connect_and_disconnect_are_logged_at_warning(
+async def test_connect_and_disconnect_are_logged_at_info(
         running_bot: RunningBot, caplog: pytest.LogCaptureFixture) -> None:
-    """The default log level is WARNING: the operator must still see the link."""
-    caplog.set_level(logging.WARNING)
+    """The default log level is INFO: the operator sees the link at it."""
+    caplog.set_level(logging.INFO)
 
     async def logged(text: str) -> None:
         for _ in range(100):
-            if any(r.getMessage() == text and r.levelno >= logging.WARNING
+            if any(r.getMessage() == text and r.levelno == logging.INFO
                    for r in caplog.records):
                 return
             await asyncio.sleep(0.05)
