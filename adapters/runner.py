@@ -19,6 +19,7 @@ from adapters.plugin import Adapter, plugins
 from bot.config import Settings
 from bot.core import Core
 from bot.heap import freeze_start_up
+from bot.store.backup import start_daily
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ async def run(settings: Settings) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    backups = start_daily(settings, stop)  # TRPGBOT_BACKUP__ENABLED (docs/operations.md)
     try:
         if not adapters:
             alone = fallback()
@@ -59,6 +61,9 @@ async def run(settings: Settings) -> int:
         log.warning("starting adapters: %s", ", ".join(adapters))
         return await _supervise(core, settings, adapters, stop)
     finally:
+        stop.set()
+        if backups is not None:
+            await backups  # a backup under way finishes before the store closes
         await core.close()
 
 
