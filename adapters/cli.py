@@ -102,8 +102,8 @@ def _database(args: argparse.Namespace, settings: CoreSettings) -> int:
     database = holders.sqlite_file(settings.resolved_database_url())
     if database is None:
         how = (f"pg_dump; with docker compose:\n  {backup.PG_DUMP}" if args.db_action == "backup"
-               else "psql (docs/operations.md, \"Restore\"); with docker compose:\n  "
-                    "docker compose exec -T postgres psql -U trpgbot trpgbot < trpgbot.sql")
+               else "psql into an empty database (docs/operations.md, \"Restore\"); with "
+                    f"docker compose:\n  {backup.PG_RESTORE}")
         print(f"trpgbot: `db {args.db_action}` is for a SQLite store; this one is not. "
               f"Use {how}", file=sys.stderr)
         return 2

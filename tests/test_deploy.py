@@ -312,7 +312,7 @@ def test_every_setting_of_the_bot_is_wired() -> None:
     assert fixed == {"TRPGBOT_DATABASE_URL", "TRPGBOT_ONEBOT__HOST", "TRPGBOT_ONEBOT__PORT"}
     passed_on = {name for name, value in env.items() if value is None}
     assert sorted(set(fields) - fixed - FIXED_BY_THE_IMAGE - passed_on) == []
-    assert FIXED_BY_THE_IMAGE <= set(dockerfile_env())
+    assert set(dockerfile_env()) >= FIXED_BY_THE_IMAGE
     # .env.example lists every setting exactly once, and nothing else of that prefix.
     names = [name for name, _, _ in env_example()]
     listed = [name for name in names if name.startswith(prefix)]
@@ -639,3 +639,23 @@ def test_dockerfile_runs_the_bot_as_an_unprivileged_user() -> None:
                             for version in versions)
     # The data volume belongs to that user (a fresh named volume copies the ownership).
     assert dockerfile_env()["TRPGBOT_DATA_DIR"] == "/app/data"
+
+
+# --- the operator's docs -------------------------------------------------------------------
+
+def test_the_docs_give_the_backup_commands_the_code_prints() -> None:
+    from bot.store.backup import PG_DUMP, PG_RESTORE
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    operations = (ROOT / "docs" / "operations.md").read_text("utf-8")
+    assert "-T" in PG_DUMP.split()  # no terminal: the dump reaches the file unmangled
+    assert PG_DUMP in readme and PG_DUMP in operations
+    assert "compose exec postgres" not in readme + operations
+    assert PG_RESTORE in operations
+    headings = re.findall(r"^## (.+)$", operations, re.MULTILINE)
+    assert {"Backups", "Restore", "Upgrade", "Compose profiles",
+            "NapCat login volume"} <= set(headings)
+    images = {service["image"] for service in resolve(
+        compose(), operator_env({"POSTGRES_PASSWORD": "x"}))["services"].values()
+        if "build" not in service}
+    assert all(f"`{image}`" in operations for image in images)  # the pinned tags explained

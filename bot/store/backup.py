@@ -14,7 +14,7 @@
   newest in the folder is a day old (so at the first start, and never twice a day
   across restarts), the ``TRPGBOT_BACKUP__KEEP`` newest kept.
 
-PostgreSQL is backed up with its own tools (``pg_dump``): see :data:`PG_DUMP`.
+PostgreSQL is backed up with its own tools (``pg_dump``, ``psql``): see :data:`PG_DUMP`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 PG_DUMP = "docker compose exec -T postgres pg_dump -U trpgbot trpgbot > trpgbot.sql"
 """The backup of the compose file's PostgreSQL (``-T``: no terminal, so the dump is not
 mangled on its way to the file)."""
+PG_RESTORE = ("docker compose exec -T postgres psql -U trpgbot -v ON_ERROR_STOP=1 trpgbot "
+              "< trpgbot.sql")
+"""Its restore, into an empty database (docs/operations.md, "Restore")."""
 
 DAY = timedelta(days=1)
 RETRY = timedelta(hours=1)

@@ -207,7 +207,8 @@ async def test_postgresql_is_backed_up_with_pg_dump(tmp_path: Path) -> None:
     assert "docker compose exec -T postgres pg_dump -U trpgbot trpgbot > trpgbot.sql" in err
     code, _, err = await trpgbot(tmp_path, "db", "--db", url, "restore", "x.sql")
     assert code == 2
-    assert "docker compose exec -T postgres psql -U trpgbot trpgbot < trpgbot.sql" in err
+    assert ("docker compose exec -T postgres psql -U trpgbot -v ON_ERROR_STOP=1 trpgbot "
+            "< trpgbot.sql") in err
 
 
 class Clock:
