@@ -50,6 +50,16 @@ async def sheet(core: Core, user: str) -> dict[str, int]:
     return dict(shown.data["stats"])
 
 
+async def play(settings: Settings, *commands: tuple[str, str]) -> None:
+    """Open a core on the store, run ``(user, text)`` commands, close it."""
+    core = await Core.open(settings)
+    try:
+        for user, text in commands:
+            await Table(core).text(user, text)
+    finally:
+        await core.close()
+
+
 def integrity(path: Path) -> list[str]:
     with sqlite3.connect(path) as connection:
         return [row[0] for row in connection.execute("PRAGMA integrity_check")]
@@ -107,19 +117,10 @@ async def test_backup_while_a_running_core_writes(tmp_path: Path) -> None:
 
 async def test_restore_round_trip(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
-    core = await Core.open(settings)
-    try:
-        await Table(core).text("alice", ".st 力量 50")
-    finally:
-        await core.close()
+    await play(settings, ("alice", ".st 力量 50"))
     code, _, err = await trpgbot(tmp_path, "db", "backup", "before.db")
     assert code == 0, err
-    core = await Core.open(settings)
-    try:
-        await Table(core).text("alice", ".st 力量 60")
-        await Table(core).text("bob", ".st 力量 10")
-    finally:
-        await core.close()
+    await play(settings, ("alice", ".st 力量 60"), ("bob", ".st 力量 10"))
     code, out, err = await trpgbot(tmp_path, "db", "restore", "before.db")
     assert code == 0, err
     [kept] = tmp_path.glob("trpgbot.db.replaced-*[0-9]Z")
@@ -142,11 +143,7 @@ async def test_restore_round_trip(tmp_path: Path) -> None:
 async def test_restore_refuses_while_a_bot_runs_and_not_after_it_is_killed(
         tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
-    core = await Core.open(settings)
-    try:
-        await Table(core).text("alice", ".st 力量 50")
-    finally:
-        await core.close()
+    await play(settings, ("alice", ".st 力量 50"))
     assert (await trpgbot(tmp_path, "db", "backup", "before.db"))[0] == 0
     bot = await start(tmp_path, "run")  # no platform enabled: the console
     try:
