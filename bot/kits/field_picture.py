@@ -19,10 +19,12 @@ on Debian's ``fonts-wqy-microhei`` (``/usr/share/fonts/truetype/wqy/wqy-microhei
 Apache-2.0 or GPL-3+ with the font exception; the Docker image and CI install
 it) and takes Noto Sans CJK (``fonts-noto-cjk``, OFL-1.1) or WenQuanYi Zen Hei
 when those are there instead. ``TRPGBOT_CJK_FONT`` names another file. Without
-any, the picture is still drawn (DejaVu or Pillow's own font): a name the font
-cannot show is left out of the picture (its marker stays) and
-:attr:`FieldPicture.complete` is False, so the caller can say so; the text board
-stays the full answer.
+any system font, the package's own subset of WenQuanYi Micro Hei
+(``bot/kits/fonts/``, Apache-2.0: the common 繁 and 简 characters, issue 25 item 9)
+draws the names, so a bare ``pip install`` draws them too. Only if that file is gone
+the picture falls back to DejaVu or Pillow's own font: a name the font cannot show
+is left out of the picture (its marker stays) and :attr:`FieldPicture.complete` is
+False, so the caller can say so; the text board stays the full answer.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ CJK_FONTS: tuple[tuple[str, str], ...] = (
     ("/System/Library/Fonts/PingFang.ttc", "macOS"),
     ("C:/Windows/Fonts/msjh.ttc", "Windows"),
 )
+#: The package's own CJK font (a subset, ``scripts/font_subset.py``), used when no
+#: system font of :data:`CJK_FONTS` is installed.
+BUNDLED_FONT = Path(__file__).with_name("fonts") / "trpgbot-cjk.ttf"
 #: Latin fallbacks when no CJK font is there (names in CJK then cannot be drawn).
 LATIN_FONTS: tuple[str, ...] = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -215,10 +220,12 @@ _REGION_FACES = {"zh-Hant": ("TC", "HK"), "zh-Hans": ("SC",), "ja": ("JP",), "ko
 
 
 def find_font(lang: str = "zh-Hant", candidates: Sequence[tuple[str, str]] | None = None,
-              env: dict[str, str] | None = None) -> FontChoice:
+              env: dict[str, str] | None = None,
+              bundled: Path | None = BUNDLED_FONT) -> FontChoice:
     """The font the picture uses: ``TRPGBOT_CJK_FONT`` if it names a readable file,
-    else the first of :data:`CJK_FONTS` (or ``candidates``) present, else a Latin
-    fallback (``cjk`` False). Cached per argument set by :func:`_font_choice`."""
+    else the first of :data:`CJK_FONTS` (or ``candidates``) present, else the
+    package's own (``bundled``), else a Latin fallback (``cjk`` False). Cached per
+    argument set by :func:`_font_choice`."""
     environ = os.environ if env is None else env
     wanted = environ.get(FONT_ENV, "").strip()
     if wanted:
@@ -228,6 +235,8 @@ def find_font(lang: str = "zh-Hant", candidates: Sequence[tuple[str, str]] | Non
     for path, package in CJK_FONTS if candidates is None else candidates:
         if Path(path).is_file():
             return FontChoice(path, _face(path, lang), True, package)
+    if bundled is not None and bundled.is_file():
+        return FontChoice(str(bundled), 0, True, "trpgbot")
     for path in LATIN_FONTS:
         if Path(path).is_file():
             return FontChoice(path, 0, False, "fonts-dejavu-core")

@@ -157,8 +157,26 @@ def test_find_font_order(tmp_path: Path) -> None:
     chosen = find_font(candidates=[(str(tmp_path / "absent.ttc"), "a"), (str(present), "b")],
                        env={fp.FONT_ENV: str(tmp_path / "missing.ttf")})
     assert (chosen.path, chosen.cjk, chosen.package) == (str(present), True, "b")
-    fallback = find_font(candidates=[], env={})
+    bare = find_font(candidates=[], env={})  # no system CJK font: the package's own
+    assert (bare.path, bare.cjk, bare.package) == (str(fp.BUNDLED_FONT), True, "trpgbot")
+    fallback = find_font(candidates=[], env={}, bundled=None)
     assert not fallback.cjk
+
+
+def test_a_bare_install_draws_cjk_names_with_the_bundled_font() -> None:
+    """Issue 25 item 9: with no system CJK font, names in 繁 and 简 are drawn (the
+    same board with two names gives two pictures), none is left out."""
+    bare = find_font(candidates=[], env={})
+    assert bare.path == str(fp.BUNDLED_FONT)
+
+    def board(a: str, b: str) -> FieldView:
+        return FieldView(8, 8, (FieldPiece(a, "a", (1, 1)), FieldPiece(b, "b", (4, 4))))
+
+    first = render_field(board("艾莉絲", "食人魔"), bare)
+    second = render_field(board("艾莉丝", "哥布林"), bare)
+    assert first.complete and second.complete
+    assert first.missing == second.missing == ()
+    assert first.png != second.png
 
 
 @pytest.mark.parametrize("view", [
