@@ -1,4 +1,5 @@
-"""`trpgbot`: the console chat by default; `run` for configured platforms; `db upgrade`."""
+"""`trpgbot`: the console chat by default; `run` for configured platforms; `db upgrade`,
+`db backup`, `db restore` (docs/operations.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adapters.config import Settings
@@ -39,8 +41,17 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--channel", default=None, help="channel id (default: console)")
     sub.add_parser("run", help="run every adapter the configuration enables")
     database = sub.add_parser("db", help="database maintenance")
-    database.add_argument("action", choices=["upgrade"])
     database.add_argument("--db", default=None, help="database URL")
+    db_actions = database.add_subparsers(dest="db_action", required=True)
+    for action, help_text in (
+            ("upgrade", "bring the schema to the newest revision (`run` does it at start)"),
+            ("backup", "copy the SQLite store into PATH, safe while the bot runs"),
+            ("restore", "replace the SQLite store with the backup PATH (the bot stopped)")):
+        command = db_actions.add_parser(action, help=help_text)
+        if action != "upgrade":
+            command.add_argument("path", type=Path, metavar="PATH")
+        # after the action too (`db upgrade --db URL`), without hiding one given before it
+        command.add_argument("--db", default=argparse.SUPPRESS, help="database URL")
     sub.add_parser("plurk-auth", help="obtain a Plurk access token (OAuth 1.0a)")
     logs = sub.add_parser("log", help="the game logs kept in the database")
     log_actions = logs.add_subparsers(dest="log_action", required=True)
@@ -81,6 +92,38 @@ async def _upgrade(settings: CoreSettings) -> None:
     await db.upgrade(engine)
     await engine.dispose()
     print("database schema is up to date")
+
+
+def _database(args: argparse.Namespace, settings: CoreSettings) -> int:
+    """`trpgbot db backup|restore PATH`: SQLite only; PostgreSQL has its own tools."""
+    from bot.store import backup, holders
+
+    database = holders.sqlite_file(settings.resolved_database_url())
+    if database is None:
+        how = (f"pg_dump; with docker compose:\n  {backup.PG_DUMP}" if args.db_action == "backup"
+               else "psql into an empty database (docs/operations.md, \"Restore\"); with "
+                    f"docker compose:\n  {backup.PG_RESTORE}")
+        print(f"trpgbot: `db {args.db_action}` is for a SQLite store; this one is not. "
+              f"Use {how}", file=sys.stderr)
+        return 2
+    try:
+        if args.db_action == "backup":
+            held = holders.hold(settings.resolved_database_url())  # no restore meanwhile
+            try:
+                target = (args.path / backup.name_at(datetime.now(UTC))
+                          if args.path.is_dir() else args.path)
+                backup.backup_sqlite(database, target)
+            finally:
+                held.release()
+            print(target.absolute())
+        else:
+            kept = backup.restore_sqlite(database, args.path)
+            print(f"restored {database} from {args.path}"
+                  + (f"; the replaced store is kept as {kept}" if kept else ""))
+    except (backup.BackupError, holders.StoreInUse) as exc:
+        print(f"trpgbot: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 async def _log_export(args: argparse.Namespace, settings: CoreSettings) -> int:
@@ -137,8 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adapters.runner import run
 
         return asyncio.run(run(settings))
-    elif command == "db":
+    elif command == "db" and args.db_action == "upgrade":
         asyncio.run(_upgrade(settings))
+    elif command == "db":
+        return _database(args, settings)
     elif command == "log":
         return asyncio.run(_log_export(args, settings))
     elif command == "plurk-auth":

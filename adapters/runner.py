@@ -27,6 +27,7 @@ from adapters.watch import FAILED, report_state, watched_by
 from bot.config import Settings
 from bot.core import Core
 from bot.heap import freeze_start_up
+from bot.store.backup import start_daily
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ async def run(settings: Settings) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    backups = start_daily(settings, stop)  # TRPGBOT_BACKUP__ENABLED (docs/operations.md)
     try:
         async with _watched(core, settings, adapters):
             if not adapters:
@@ -68,6 +70,9 @@ async def run(settings: Settings) -> int:
             log.info("starting adapters: %s", ", ".join(adapters))
             return await _supervise(core, settings, adapters, stop)
     finally:
+        stop.set()
+        if backups is not None:
+            await backups  # a backup under way finishes before the store closes
         await core.close()
 
 

@@ -1,5 +1,7 @@
-"""The server layout (issue 16, item 1): docker-compose.yml, the Dockerfile, .env.example and
-NapCat's config (deploy/napcat/), checked against the bot's own settings and pyproject.toml.
+"""The server layout (issue 16, item 1; issue 25, item 4): docker-compose.yml, the Dockerfile,
+.env.example and NapCat's config (deploy/napcat/), checked against the bot's own settings and
+pyproject.toml: NapCat only in the `qq` profile (no QQ variable needed without it), only the
+bot's own settings in its container, every image pinned to a release.
 
 No container runs here (no Docker engine on the test machines): the compose file is validated
 against the Compose Specification's JSON schema (the copy check-jsonschema ships) and, where a
@@ -48,12 +50,20 @@ SECRETS = {
     "NAPCAT_WEBUI_TOKEN": "webui5token2test",
 }
 QQ_NUMBER = "2854196310"
+QQ_PROFILE = "qq"
+# What an operator adds to .env.example's active lines to run QQ (docs/operations.md).
+QQ_ON = SECRETS | {"COMPOSE_PROFILES": QQ_PROFILE, "TRPGBOT_ONEBOT__ENABLED": "true",
+                   "NAPCAT_ACCOUNT": QQ_NUMBER}
+# ...and to run Discord alone: no QQ variable at all.
+DISCORD_ONLY = {"POSTGRES_PASSWORD": SECRETS["POSTGRES_PASSWORD"],
+                "TRPGBOT_DISCORD__ENABLED": "true", "TRPGBOT_DISCORD__TOKEN": "dis4cord8test"}
 LONG_RUNNING = ("bot", "postgres", "napcat")
+FIXED_BY_THE_IMAGE = {"TRPGBOT_DATA_DIR"}
 SECRET_NAME = re.compile(r"TOKEN|PASSWORD|SECRET|_KEY$|^KEY", re.IGNORECASE)
 REFERENCE = re.compile(
     r"\$(?:\$|\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?+])(?P<arg>[^}]*))?\}"
     r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
-WHOLE_REFERENCE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}$")
+WHOLE_REFERENCE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[?-][^}]*)?\}$")
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -149,11 +159,11 @@ def env_example() -> list[tuple[str, str, bool]]:
     return lines
 
 
-def operator_env() -> dict[str, str]:
-    """The .env of an operator who copied .env.example and filled in the secrets."""
+def operator_env(changes: Mapping[str, str] = QQ_ON) -> dict[str, str]:
+    """The .env of an operator who copied .env.example and made ``changes`` (by default:
+    QQ turned on, with every secret filled in)."""
     env = {name: value for name, value, commented in env_example() if not commented}
-    env |= SECRETS | {"NAPCAT_ACCOUNT": QQ_NUMBER}
-    return env
+    return env | dict(changes)
 
 
 def environment(service: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,24 +220,35 @@ def field_value(settings: Settings, path: tuple[str, ...]) -> Any:
     return value.get_secret_value() if isinstance(value, SecretStr) else value
 
 
-def bot_container_env() -> dict[str, str]:
-    """What `docker compose up` hands the bot's container: the image's ENV, then the
-    env_file (.env), then the service's `environment` (later wins)."""
-    env = operator_env()
+def bot_container_env(env: Mapping[str, str]) -> dict[str, str]:
+    """What `docker compose up` hands the bot's container with the .env ``env``: the
+    image's ENV, then the service's `environment` (later wins), where a name without a
+    value takes the .env's value if it has one and is left out otherwise."""
     service = resolve(compose(), env)["services"]["bot"]
     container = dict(dockerfile_env())
-    container |= {name: value for name, value, commented in env_example() if not commented}
-    container |= SECRETS | {"NAPCAT_ACCOUNT": QQ_NUMBER}
-    container |= {name: value for name, value in environment(service).items()
-                  if value is not None}
+    for name, value in environment(service).items():
+        if value is not None:
+            container[name] = value
+        elif name in env:
+            container[name] = env[name]
     return container
 
 
+def active_services(env: Mapping[str, str]) -> set[str]:
+    """The services `docker compose up` starts with ``env``'s COMPOSE_PROFILES."""
+    profiles = set(filter(None, env.get("COMPOSE_PROFILES", "").split(",")))
+    return {name for name, service in compose()["services"].items()
+            if not service.get("profiles") or profiles & set(service["profiles"])}
+
+
 def run_configure(config_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """configure.py with QQ on and the WebUI token set, unless ``env`` says otherwise."""
+    qq_on = {"TRPGBOT_ONEBOT__ENABLED": "true",
+             "NAPCAT_WEBUI_TOKEN": SECRETS["NAPCAT_WEBUI_TOKEN"]}
     return subprocess.run(
         [sys.executable, str(NAPCAT_CONFIGURE), str(NAPCAT_TEMPLATE), str(config_dir)],
-        env={"PATH": os.environ.get("PATH", ""), **env}, capture_output=True, text=True,
-        timeout=60, check=False)
+        env={"PATH": os.environ.get("PATH", ""), **qq_on, **env}, capture_output=True,
+        text=True, timeout=60, check=False)
 
 
 # --- the compose file is valid -------------------------------------------------------------
@@ -255,16 +276,18 @@ def test_docker_compose_config_accepts_the_file(tmp_path: Path) -> None:
     if probe is None or probe.returncode != 0:
         pytest.skip("no `docker compose` on this machine (the schema test covers the file)")
     shutil.copy(COMPOSE_FILE, tmp_path / "docker-compose.yml")
-    (tmp_path / ".env").write_text(
-        "".join(f"{name}={value}\n" for name, value in operator_env().items()), "utf-8")
-    result = subprocess.run([docker, "compose", "config", "--quiet"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
+    for changes in (QQ_ON, DISCORD_ONLY):
+        (tmp_path / ".env").write_text(
+            "".join(f"{name}={value}\n" for name, value in operator_env(changes).items()),
+            "utf-8")
+        result = subprocess.run([docker, "compose", "config", "--quiet"], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=120, check=False)
+        assert result.returncode == 0, result.stderr
 
 
 def test_compose_fails_without_the_required_secrets() -> None:
     required = {name for name, op, _ in references(compose()) if op in (":?", "?")}
-    assert required == set(SECRETS)
+    assert required == {"POSTGRES_PASSWORD"}  # the QQ ones are napcat-config's to check
     for name in required:
         env = {key: value for key, value in operator_env().items() if key != name}
         with pytest.raises(MissingVariable, match=name):
@@ -277,13 +300,19 @@ def test_every_setting_of_the_bot_is_wired() -> None:
     fields = setting_fields()
     assert len(fields) > 40  # the walk found the sections, not only the top level
     bot = compose()["services"]["bot"]
-    # Every TRPGBOT_* line of .env reaches the container...
-    env_files = bot["env_file"] if isinstance(bot["env_file"], list) else [bot["env_file"]]
-    assert ".env" in [entry if isinstance(entry, str) else entry["path"] for entry in env_files]
-    # ...and what the compose file sets itself are real settings (no misspelt name).
     prefix = Settings.model_config["env_prefix"]
-    unknown = {name for name in environment(bot) if name.startswith(prefix)} - set(fields)
-    assert not unknown
+    # Not the whole .env (the database password, NapCat's WebUI token): no env_file...
+    assert "env_file" not in bot
+    # ...but every setting by its name: the few this layout fixes with their value, every
+    # other one (but the image's data directory) passed on from .env when it is set there.
+    env = environment(bot)
+    assert sorted(name for name in env if not name.startswith(prefix)) == []
+    assert sorted(set(env) - set(fields)) == []  # no misspelt name
+    fixed = {name for name, value in env.items() if value is not None}
+    assert fixed == {"TRPGBOT_DATABASE_URL", "TRPGBOT_ONEBOT__HOST", "TRPGBOT_ONEBOT__PORT"}
+    passed_on = {name for name, value in env.items() if value is None}
+    assert sorted(set(fields) - fixed - FIXED_BY_THE_IMAGE - passed_on) == []
+    assert set(dockerfile_env()) >= FIXED_BY_THE_IMAGE
     # .env.example lists every setting exactly once, and nothing else of that prefix.
     names = [name for name, _, _ in env_example()]
     listed = [name for name in names if name.startswith(prefix)]
@@ -304,9 +333,13 @@ def test_env_example_is_a_valid_configuration_with_the_true_defaults(
     defaults = settings_from({}, monkeypatch)
     lines = [(name, value, commented) for name, value, commented in env_example()
              if name in fields]
-    # The active lines, as copied, start the bot (no empty number or boolean).
+    # The active lines, as copied, start the bot (no empty number or boolean)...
     active = {name: value for name, value, commented in lines if not commented}
-    settings_from(active | SECRETS, monkeypatch)
+    copied = settings_from(active | SECRETS, monkeypatch)
+    # ...with every platform off, as the defaults are.
+    for platform in ("onebot", "discord", "plurk"):
+        assert getattr(copied, platform).enabled is False, platform
+        assert getattr(defaults, platform).enabled is False, platform
     # A commented line shows the default: uncommenting it changes nothing.
     for name, value, commented in lines:
         if commented and value:
@@ -317,7 +350,10 @@ def test_env_example_is_a_valid_configuration_with_the_true_defaults(
 def test_the_bot_container_gets_a_working_configuration(
         monkeypatch: pytest.MonkeyPatch) -> None:
     spec = resolve(compose(), operator_env())
-    settings = settings_from(bot_container_env(), monkeypatch)
+    container = bot_container_env(operator_env())
+    assert not {"POSTGRES_PASSWORD", "NAPCAT_WEBUI_TOKEN", "NAPCAT_ACCOUNT",
+                "COMPOSE_PROFILES"} & set(container)
+    settings = settings_from(container, monkeypatch)
     # PostgreSQL: the compose service, its user, password and database.
     url = make_url(settings.resolved_database_url())
     postgres = environment(spec["services"]["postgres"])
@@ -336,6 +372,7 @@ def test_the_bot_container_gets_a_working_configuration(
         "TRPGBOT_ONEBOT__ACCESS_TOKEN"]
     # Discord and Plurk: off until .env turns them on.
     assert not settings.discord.enabled and not settings.plurk.enabled
+    assert active_services(operator_env()) == {"bot", "postgres", "napcat-config", "napcat"}
     # The data directory is a volume, not the container's throw-away layer.
     mounts = [volume.split(":")[1] for volume in spec["services"]["bot"]["volumes"]]
     assert str(settings.data_dir) in mounts
@@ -347,8 +384,8 @@ def test_no_secret_is_written_in_the_compose_file() -> None:
     spec = compose()
     for name, service in spec["services"].items():
         for key, value in environment(service).items():
-            if SECRET_NAME.search(key):
-                assert value is not None and WHOLE_REFERENCE.match(str(value)), (name, key)
+            if SECRET_NAME.search(key):  # passed on by name, or a reference
+                assert value is None or WHOLE_REFERENCE.match(str(value)), (name, key)
     for path, text in strings(spec):
         # Credentials inside a URL: the password only as a reference.
         for match in re.finditer(r"://[^/@\s]*:([^/@\s]+)@", text):
@@ -398,10 +435,12 @@ def test_napcat_config_points_at_the_bot_with_its_token() -> None:
     assert url.hostname == "bot" and "build" in services["bot"]
     assert url.port == int(bot_env["TRPGBOT_ONEBOT__PORT"])
     assert url.path == "/onebot/v11/ws"
-    # The config service hands the very variable the bot reads to configure.py...
+    # The config service hands the very variables the bot reads to configure.py...
     raw = spec["services"]
-    assert (environment(raw["napcat-config"])["TRPGBOT_ONEBOT__ACCESS_TOKEN"]
-            == environment(raw["bot"])["TRPGBOT_ONEBOT__ACCESS_TOKEN"])
+    for name in ("TRPGBOT_ONEBOT__ACCESS_TOKEN", "TRPGBOT_ONEBOT__ENABLED"):
+        assert name in environment(raw["bot"])
+        assert [ref for ref, _, _ in references(environment(raw["napcat-config"])[name])] == [
+            name]
     config = services["napcat-config"]
     assert environment(config)["NAPCAT_ACCOUNT"] == QQ_NUMBER
     # ...runs the files of deploy/napcat/, and writes into the volume NapCat reads.
@@ -455,10 +494,61 @@ def test_configure_writes_the_token_and_keeps_the_operators_entries(tmp_path: Pa
 
 
 def test_configure_refuses_a_missing_token_or_a_bad_account(tmp_path: Path) -> None:
+    """NapCat waits for configure.py: what the compose file cannot require without binding
+    deployments that have no QQ (a ${…:?}), configure.py refuses, naming the variable."""
     assert run_configure(tmp_path).returncode == 1
     assert run_configure(tmp_path, TRPGBOT_ONEBOT__ACCESS_TOKEN="x",
                          NAPCAT_ACCOUNT="not-a-number").returncode == 1
+    for variable, value in (("NAPCAT_WEBUI_TOKEN", ""), ("TRPGBOT_ONEBOT__ENABLED", "false"),
+                            ("TRPGBOT_ONEBOT__ENABLED", "")):
+        result = run_configure(tmp_path, TRPGBOT_ONEBOT__ACCESS_TOKEN="x", **{variable: value})
+        assert result.returncode == 1 and variable in result.stderr, (variable, value)
     assert not list(tmp_path.iterdir())
+    # What compose hands it from .env.example as copied (QQ off, no token): refused too.
+    config = resolve(compose(), operator_env({"POSTGRES_PASSWORD": "x"}))["services"][
+        "napcat-config"]
+    result = run_configure(tmp_path, **environment(config))
+    assert result.returncode == 1 and "TRPGBOT_ONEBOT__ENABLED=true" in result.stderr
+
+
+# --- compose for every mix of platforms ----------------------------------------------------
+
+def test_napcat_alone_is_behind_the_qq_profile() -> None:
+    services = compose()["services"]
+    assert {name: service.get("profiles") for name, service in services.items()} == {
+        "bot": None, "postgres": None, "napcat-config": [QQ_PROFILE], "napcat": [QQ_PROFILE]}
+    # Whatever .env holds, a service outside the profile reads no QQ-only variable.
+    qq_only = {"NAPCAT_WEBUI_TOKEN", "NAPCAT_ACCOUNT", "TRPGBOT_ONEBOT__ACCESS_TOKEN"}
+    for name, service in services.items():
+        if not service.get("profiles"):
+            assert not {ref for ref, _, _ in references(service)} & qq_only, name
+
+
+def test_a_deployment_without_qq_needs_no_qq_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = operator_env(DISCORD_ONLY)
+    assert not {"TRPGBOT_ONEBOT__ACCESS_TOKEN", "NAPCAT_WEBUI_TOKEN"} & set(env)
+    resolve(compose(), env)  # no variable missing: `docker compose up` accepts the file
+    assert active_services(env) == {"bot", "postgres"}
+    settings = settings_from(bot_container_env(env), monkeypatch)
+    assert settings.discord.enabled and settings.discord.token is not None
+    assert not settings.onebot.enabled and settings.onebot.access_token is None
+    assert not settings.plurk.enabled
+    assert make_url(settings.resolved_database_url()).host == "postgres"
+
+
+def test_images_are_pinned_to_a_release() -> None:
+    spec = resolve(compose(), operator_env({"POSTGRES_PASSWORD": "x"}))
+    images = {name: service["image"] for name, service in spec["services"].items()
+              if "build" not in service}
+    assert set(images) == {"postgres", "napcat-config", "napcat"}
+    for name, image in images.items():
+        repository, _, tag = image.rpartition(":")
+        assert repository and tag and tag != "latest", (name, image)
+    assert re.fullmatch(r"postgres:\d+\.\d+", images["postgres"])  # a minor release
+    assert re.fullmatch(r"mlikiowa/napcat-docker:v\d+\.\d+\.\d+", images["napcat"])
+    # The Dockerfile's base image too.
+    assert all(":" in args.split()[0] and "latest" not in args
+               for word, args in dockerfile() if word == "FROM")
 
 
 def test_napcat_keeps_its_login_and_its_webui_stays_on_localhost() -> None:
@@ -549,3 +639,23 @@ def test_dockerfile_runs_the_bot_as_an_unprivileged_user() -> None:
                             for version in versions)
     # The data volume belongs to that user (a fresh named volume copies the ownership).
     assert dockerfile_env()["TRPGBOT_DATA_DIR"] == "/app/data"
+
+
+# --- the operator's docs -------------------------------------------------------------------
+
+def test_the_docs_give_the_backup_commands_the_code_prints() -> None:
+    from bot.store.backup import PG_DUMP, PG_RESTORE
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    operations = (ROOT / "docs" / "operations.md").read_text("utf-8")
+    assert "-T" in PG_DUMP.split()  # no terminal: the dump reaches the file unmangled
+    assert PG_DUMP in readme and PG_DUMP in operations
+    assert "compose exec postgres" not in readme + operations
+    assert PG_RESTORE in operations
+    headings = re.findall(r"^## (.+)$", operations, re.MULTILINE)
+    assert {"Backups", "Restore", "Upgrade", "Compose profiles",
+            "NapCat login volume"} <= set(headings)
+    images = {service["image"] for service in resolve(
+        compose(), operator_env({"POSTGRES_PASSWORD": "x"}))["services"].values()
+        if "build" not in service}
+    assert all(f"`{image}`" in operations for image in images)  # the pinned tags explained

@@ -14,10 +14,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.platforms import Platforms
+
+
+class BackupSettings(BaseModel):
+    """The daily backup of a SQLite store by `trpgbot run` (``TRPGBOT_BACKUP__<FIELD>``,
+    bot/store/backup.py); PostgreSQL is backed up with ``pg_dump``."""
+
+    enabled: bool = False
+    dir: Path | None = Field(
+        default=None, description="where the daily backups go; default data_dir/backups")
+    keep: int = Field(default=7, ge=1,
+                      description="how many daily backups are kept (the newest): days")
 
 
 class Settings(BaseSettings):
@@ -43,6 +54,7 @@ class Settings(BaseSettings):
         description="commit the changes of concurrent commands together, with a working "
         "set in memory (docs/architecture.md); false: one transaction per command",
     )
+    backup: BackupSettings = Field(default_factory=BackupSettings)
 
     def platforms(self) -> Platforms:
         """The locale and user-id rule of each platform these settings configure (none

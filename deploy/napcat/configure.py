@@ -13,6 +13,11 @@ Other entries of those files (added in NapCat's WebUI) are kept; only the ``trpg
 replaced. So the token lives in ``.env`` only, and a changed token reaches NapCat at the next
 ``docker compose up``. The token is never printed.
 
+It also checks the QQ settings of ``.env`` first, and fails (so NapCat, which waits for it,
+does not start) when QQ is off in the bot (``TRPGBOT_ONEBOT__ENABLED``), or the access token
+or NapCat's WebUI token (``NAPCAT_WEBUI_TOKEN``) is empty: the compose file requires them
+here, in the ``qq`` profile, and nowhere a deployment without QQ would need them.
+
 Usage: ``python configure.py TEMPLATE CONFIG_DIR`` (standard library only).
 """
 
@@ -29,6 +34,10 @@ from typing import Any
 
 CLIENT_NAME = "trpgbot"
 TOKEN_VARIABLE = "TRPGBOT_ONEBOT__ACCESS_TOKEN"
+ENABLED_VARIABLE = "TRPGBOT_ONEBOT__ENABLED"
+WEBUI_TOKEN_VARIABLE = "NAPCAT_WEBUI_TOKEN"
+TRUE = {"1", "on", "t", "true", "y", "yes"}
+"""What the bot's settings read as true (pydantic's booleans)."""
 ACCOUNT_VARIABLE = "NAPCAT_ACCOUNT"
 DEFAULT_FILE = "onebot11.json"
 ACCOUNT_FILE = re.compile(r"^onebot11_(\d+)\.json$")
@@ -106,10 +115,16 @@ def main(argv: list[str]) -> int:
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    token = os.environ.get(TOKEN_VARIABLE, "")
-    if not token:
-        print(f"napcat-config: {TOKEN_VARIABLE} is empty; set it in .env", file=sys.stderr)
+    if os.environ.get(ENABLED_VARIABLE, "").strip().lower() not in TRUE:
+        print(f"napcat-config: the qq profile runs NapCat for the bot's QQ adapter; set "
+              f"{ENABLED_VARIABLE}=true in .env", file=sys.stderr)
         return 1
+    token = os.environ.get(TOKEN_VARIABLE, "")
+    for variable, value in ((TOKEN_VARIABLE, token),
+                            (WEBUI_TOKEN_VARIABLE, os.environ.get(WEBUI_TOKEN_VARIABLE, ""))):
+        if not value:
+            print(f"napcat-config: {variable} is empty; set it in .env", file=sys.stderr)
+            return 1
     account = os.environ.get(ACCOUNT_VARIABLE, "").strip()
     if account and not account.isdigit():
         print(f"napcat-config: {ACCOUNT_VARIABLE} must be a QQ number", file=sys.stderr)

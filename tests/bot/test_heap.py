@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from adapters import runner
+from adapters.config import Settings
 from bot.heap import freeze_start_up
 
 
@@ -44,5 +45,5 @@ async def test_trpgbot_run_freezes_once_the_core_is_open(
     monkeypatch.setattr(runner, "freeze_start_up", lambda: order.append("freeze"))
     monkeypatch.setattr(runner, "enabled_adapters", lambda _settings: {})
     monkeypatch.setattr(runner, "fallback", lambda: None)
-    assert await runner.run(object()) == 0  # type: ignore[arg-type]
+    assert await runner.run(Settings(_env_file=None)) == 0
     assert order == ["open", "freeze", "close"]
