@@ -62,6 +62,10 @@ class Incoming:
     """A file the user sent with the command (a 剑手 deck file), as the adapter read
     it — at most 8 MiB; None without one, or on a platform whose adapter reads no
     uploads (QQ, Plurk)."""
+    channel_admin: bool = False
+    """The platform says the sender runs the channel: on QQ a group's owner or admin
+    (OneBot v11 ``sender.role``), on Discord a member with Manage Server. Such a
+    sender has a GM's say over the group controls (`.bot`, `.dismiss`, `.ban`)."""
 
 
 TargetKind = Literal["channel", "private"]
@@ -130,7 +134,9 @@ class Outgoing:
     may see a hidden roll, never a player's hand); the log records ``log_summary``
     instead, a public-safe line such as "alice drew 2 cards" (nothing when empty). Any
     system with player-private information uses this marker
-    (:meth:`bot.context.Context.player_private`).
+    (:meth:`bot.context.Context.player_private`). ``leave`` (`.dismiss`): once this
+    channel message is sent, the bot leaves the channel — the QQ group, the Discord
+    server, the Plurk thread (muted); an adapter that cannot leave sends the text alone.
     """
 
     to: TargetKind
@@ -144,6 +150,7 @@ class Outgoing:
     attachment: Attachment | None = None
     player_private: bool = False
     log_summary: str = ""
+    leave: bool = False
     outbox_id: int | None = None
 
     def stored_as(self, outbox_id: int) -> Outgoing:
@@ -152,7 +159,7 @@ class Outgoing:
         stores; ``tests/bot/test_outbox.py`` checks that they agree)."""
         return Outgoing(self.to, self.channel, self.text, self.user, self.data, self.secret,
                         self.notify, self.block, self.attachment, self.player_private,
-                        self.log_summary, outbox_id)
+                        self.log_summary, self.leave, outbox_id)
 
     def to_record(self) -> dict[str, Any]:
         """Every field but the outbox id, JSON-serialisable (for storing an unsent
@@ -185,6 +192,8 @@ class Outgoing:
             line["attachment"] = self.attachment.describe()
         if self.notify:
             line["notify"] = list(self.notify)
+        if self.leave:
+            line["leave"] = True
         return line
 
 

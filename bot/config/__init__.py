@@ -14,10 +14,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.platforms import Platforms
+
+
+class RateSettings(BaseModel):
+    """The per-user rate limit (``TRPGBOT_RATE__…``; bot/rate_limit.py): a token bucket
+    of ``burst`` commands, one token back every ``refill_seconds``."""
+
+    burst: int = Field(default=10, ge=0, description="commands a user may send at once; "
+                       "0 turns the limit off")
+    refill_seconds: float = Field(default=2.0, gt=0, description="seconds until a spent "
+                                  "command comes back")
 
 
 class Settings(BaseSettings):
@@ -43,6 +53,8 @@ class Settings(BaseSettings):
         description="commit the changes of concurrent commands together, with a working "
         "set in memory (docs/architecture.md); false: one transaction per command",
     )
+
+    rate: RateSettings = Field(default_factory=RateSettings)
 
     def platforms(self) -> Platforms:
         """The locale and user-id rule of each platform these settings configure (none
