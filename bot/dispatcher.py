@@ -149,7 +149,8 @@ class Dispatcher:
                                   limit=MAX_INPUT, length=len(body))
         elif any(map(has_lone_surrogate, (body, incoming.display_name, incoming.user,
                                           incoming.channel))):
-            refusal = self._error(incoming, locale, "core.error.bad_text")
+            # no table can be read for ids that cannot be stored: no controls either
+            return [self._error(incoming, locale, "core.error.bad_text")]
         else:
             if incoming.platform_dice:
                 body = emoticons_to_dice(body)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
+from adapters.discord.group_controls import manages_server
 from adapters.split import split, utf16_length
 from bot.messages import MAX_ATTACHMENT_BYTES, Attachment, Incoming, MessageKind
 
@@ -92,6 +93,7 @@ def incoming_from_message(message: discord.Message, text: str,
         message_id=str(message.id),
         kind=kind,
         attachment=attachment,
+        channel_admin=manages_server(author),
     )
 
 
@@ -108,6 +110,7 @@ def incoming_from_interaction(interaction: discord.Interaction, text: str) -> In
         display_name=user.display_name,
         is_private=interaction.guild_id is None,
         message_id=f"interaction:{interaction.id}",
+        channel_admin=manages_server(user),
     )
 
 

@@ -24,6 +24,7 @@ from nonebot.adapters.onebot.v11 import (
     MessageSegment,
 )
 
+from adapters.onebot.group_controls import group_admin
 from adapters.split import split
 from bot.messages import Incoming, MessageKind
 
@@ -165,6 +166,7 @@ def incoming_from_event(event: MessageEvent, text: str,
         is_private=private,
         message_id=f"{channel}:{event.message_id}",
         kind=kind,
+        channel_admin=group_admin(event),
     )
 
 
