@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
-from adapters.discord.group_controls import manages_server
+from adapters.discord.group_controls import interaction_manages_server, manages_server
 from adapters.split import split, utf16_length
 from bot.messages import MAX_ATTACHMENT_BYTES, Attachment, Incoming, MessageKind
 
@@ -110,7 +110,7 @@ def incoming_from_interaction(interaction: discord.Interaction, text: str) -> In
         display_name=user.display_name,
         is_private=interaction.guild_id is None,
         message_id=f"interaction:{interaction.id}",
-        channel_admin=manages_server(user),
+        channel_admin=interaction_manages_server(interaction),
     )
 
 

@@ -12,9 +12,16 @@ import discord
 
 
 def manages_server(user: discord.abc.User) -> bool:
-    """Whether ``user`` (a message's author, an interaction's user) may manage the
-    server; a user outside any server (a DM) never does."""
+    """Whether a message's author may manage the server; a user outside any server (a
+    DM) never does."""
     return isinstance(user, discord.Member) and user.guild_permissions.manage_guild
+
+
+def interaction_manages_server(interaction: discord.Interaction) -> bool:
+    """Whether a slash command's user may manage the server: the permissions Discord
+    resolved for them in the interaction's channel."""
+    return isinstance(interaction.user, discord.Member) \
+        and interaction.permissions.manage_guild
 
 
 async def leave_server(client: discord.Client, channel: str) -> None:
