@@ -46,8 +46,8 @@ async def test_a_group_admin_switches_the_bot_off_and_dismisses_it(
         await peer.say(in_group(ADMIN, ".bot on", "owner"))
 
         goodbye = await peer.say(in_group(ADMIN, ".dismiss confirm", "owner"), expect=2)
+        farewell = "再见！我退群了。（再次邀请时，我会保持关闭，直到有人输入 .bot on。）"
         assert [(a["action"], a["params"]) for a in goodbye] == [
             ("send_group_msg", {"group_id": GROUP, "message": [
-                {"type": "text", "data": {
-                    "text": "再见！我退群了。（再次邀请时，我会保持关闭，直到有人输入 .bot on。）"}}]}),
+                {"type": "text", "data": {"text": farewell}}]}),
             ("set_group_leave", {"group_id": GROUP, "is_dismiss": False})]
