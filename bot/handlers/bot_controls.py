@@ -38,9 +38,12 @@ async def bot(ctx: Context) -> list[Outgoing]:
         return [ctx.reply(ctx.t(f"core.bot.state_{state}"))]
     if verb not in ("on", "off"):
         raise CommandError("core.error.bot_usage")
+    if verb == "on" and here not in controls.off:
+        # on already: in a group of several dice bots it is another one being woken
+        return []
     require_controller(ctx)
-    if (here in controls.off) == (verb == "off"):
-        return [ctx.reply(ctx.t(f"core.bot.already_{verb}"))]
+    if verb == "off" and here in controls.off:
+        return [ctx.reply(ctx.t("core.bot.already_off"))]
     switch(controls, here, off=verb == "off")
     ctx.uow.save(CONTROLS, controls)
     return [ctx.reply(ctx.t(f"core.bot.now_{verb}"))]

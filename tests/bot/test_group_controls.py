@@ -40,7 +40,9 @@ async def test_bot_off_silences_everything_but_bot_on(table: Table) -> None:
     assert said(await table.say("gina", ".bot off")) == ["我在本頻道本來就是關閉的。"]
     assert said(await table.say("gina", ".bot on")) == [ON]
     assert said(await table.say("bob", ".r 1d20", dice=[7])) == ["🎲 bob：1d20 = [7] = 7"]
-    assert said(await table.say("gina", ".bot on")) == ["我在本頻道本來就在回應指令。"]
+    # on already: silent, a `.bot on` in a group of several bots wakes another one
+    assert await table.say("gina", ".bot on") == []
+    assert await table.say("bob", ".bot on") == []
     assert said(await table.say("gina", ".bot up")) == [
         "⚠ 用法：.bot（查看我在這裡是否回應）、.bot on、.bot off"]
 
