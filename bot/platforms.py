@@ -5,7 +5,7 @@ tell it, per platform id (``Incoming.platform``), the language a table speaks un
 a player picks one (`.lang`), which user ids can be a real person there (a
 secret is never sent to an id that names nobody, or everybody) and whether its
 users' commands are rate-limited. A platform nobody
-described gets :data:`DEFAULT_LOCALE` and :func:`any_user_id`.
+described gets :data:`DEFAULT_LOCALE`, :func:`any_user_id` and no rate limit.
 """
 
 from __future__ import annotations
