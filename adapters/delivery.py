@@ -71,6 +71,11 @@ class Delivery:
         """Deliver privately; False when the platform refused (not a friend, DMs closed)."""
         raise NotImplementedError
 
+    async def leave(self, out: Outgoing) -> None:
+        """Leave the channel ``out`` was posted to (`.dismiss`: ``Outgoing.leave``); a
+        platform that cannot leave keeps this default, which only says so."""
+        log.warning("%s: cannot leave channel %s", self.platform, out.channel)
+
     async def deliver(self, outs: list[Outgoing]) -> None:
         """Every message is attempted: a channel post the platform refuses (missing
         permission, deleted channel) must not cost the GM their private copy."""
@@ -79,6 +84,8 @@ class Delivery:
                 continue  # another process took it over: it sends it
             try:
                 await self._deliver(out, report_failure=True)
+                if out.leave and out.to == "channel":
+                    await self.leave(out)  # the goodbye first, then out of the channel
             except Exception:
                 # the platform refused it (no permission, channel gone): retrying at every
                 # start would not help; only a stop or a crash leaves it in the outbox

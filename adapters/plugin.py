@@ -142,7 +142,10 @@ def plugins() -> dict[str, Adapter]:
 
 class _WithPlatforms(Settings):
     def platforms(self) -> Platforms:
-        return Platforms({plugin.platform: Platform(plugin.locale(self), plugin.is_user_id)
+        # every chat platform is rate-limited; the fallback (the console) is the
+        # operator's own terminal
+        return Platforms({plugin.platform: Platform(plugin.locale(self), plugin.is_user_id,
+                                                    rate_limited=not plugin.fallback)
                           for plugin in plugins().values()})
 
 

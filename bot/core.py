@@ -27,6 +27,7 @@ from bot.context import Services
 from bot.dispatcher import Dispatcher, Handled
 from bot.gamelog.book import LogBook
 from bot.messages import Incoming, Outgoing
+from bot.rate_limit import RateLimiter
 from bot.records import Gm
 from bot.routes import router as routes
 from bot.store import db, holders
@@ -88,8 +89,11 @@ class Core:
                                  self.default_system, self.logbook, self.platform_locale,
                                  self.router.commands, self.router.find, systems.get,
                                  systems.layers)
-        self.dispatcher = Dispatcher(self.writer, engine, self.router, self.services,
-                                     self.dice, self.platform_locale)
+        rate = settings.rate
+        self.dispatcher = Dispatcher(
+            self.writer, engine, self.router, self.services, self.dice, self.platform_locale,
+            RateLimiter(rate.burst, rate.refill_seconds) if rate.burst > 0 else None,
+            self.platforms.rate_limited)
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()  # cuts the acks' grouping wait short at close

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import systems
 from bot.context import Context, Services
+from bot.controls import CONTROLS, silenced
 from bot.dice_replay import DiceReplay
 from bot.documents import DamagedDocument
 from bot.errors import CommandError
@@ -34,6 +35,7 @@ from bot.i18n import Catalog, rule_key
 from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, shown, strip_prefix, visible
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
+from bot.rate_limit import GO, SILENT, RateLimiter
 from bot.records import Gm, Table, campaign_key
 from bot.router import Command, Router
 from bot.store import statements as sql
@@ -115,7 +117,9 @@ class Moved(Exception):
 class Dispatcher:
     def __init__(self, writer: Writer, reader: AsyncEngine, router: Router,
                  services: Services, dice: DiceSource,
-                 platform_locale: Callable[[str], str]) -> None:
+                 platform_locale: Callable[[str], str],
+                 limiter: RateLimiter | None = None,
+                 rate_limited: Callable[[str], bool] = lambda _platform: False) -> None:
         self.writer = writer
         self.reader = reader
         """A pooled engine for the reads outside the writer's batches."""
@@ -124,6 +128,9 @@ class Dispatcher:
         self.router = router
         self.dice = dice
         self.platform_locale = platform_locale
+        self.limiter = limiter
+        """The per-user rate limit (None: off), for the platforms ``rate_limited`` names."""
+        self.rate_limited = rate_limited
         self._locks: OrderedDict[tuple[str, str], asyncio.Lock] = OrderedDict()
         self._locales: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._answered: OrderedDict[tuple[str, str], None] = OrderedDict()
@@ -153,26 +160,35 @@ class Dispatcher:
             return await self._chatter(shown(said))
         incoming, body = shown(incoming), visible(body)
         locale = self.cached_locale(incoming.platform, incoming.channel)
+        refusal = None
         if len(body) > MAX_INPUT:
-            return [self._error(incoming, locale, "core.error.input_too_long",
-                                limit=MAX_INPUT, length=len(body))]
-        if any(map(has_lone_surrogate, (body, incoming.display_name, incoming.user,
-                                        incoming.channel))):
+            refusal = self._error(incoming, locale, "core.error.input_too_long",
+                                  limit=MAX_INPUT, length=len(body))
+        elif any(map(has_lone_surrogate, (body, incoming.display_name, incoming.user,
+                                          incoming.channel))):
+            # no table can be read for ids that cannot be stored: no controls either
             return [self._error(incoming, locale, "core.error.bad_text")]
-        if incoming.platform_dice:
-            body = emoticons_to_dice(body)
-        if not self.router.is_command(body):
-            close = self.router.near_miss(body)  # `.hlep`: a typo of a command, not chatter
-            if close is None:
-                return await self._chatter(said)
-            return [self._error(incoming, locale, "core.error.did_you_mean",
-                                typed=body.split()[0][:20], command=close)]
+        else:
+            if incoming.platform_dice:
+                body = emoticons_to_dice(body)
+            if not self.router.is_command(body):
+                close = self.router.near_miss(body)  # `.hlep`: a typo of a command
+                if close is None:
+                    return await self._chatter(said)
+                refusal = self._error(incoming, locale, "core.error.did_you_mean",
+                                      typed=body.split()[0][:20], command=close)
+        throttled = self._throttled(incoming, locale)  # before any work, even a refusal
+        if throttled is not None:
+            return await self._unless_silenced(incoming, throttled)
+        if refusal is not None:
+            return await self._unless_silenced(incoming, [refusal])
         early = self.router.unambiguous(body)  # the same command whatever the channel plays
         if early is not None:
             try:
                 self._check_before_work(early[0], early[1], incoming)
             except (CommandError, RuleError) as exc:
-                return [self._refusal(incoming, locale, exc, private=early[0].hidden)]
+                return await self._unless_silenced(
+                    incoming, [self._refusal(incoming, locale, exc, private=early[0].hidden)])
             except Exception:
                 log.exception("precheck of a %s command failed", early[0].names[0])
                 return [self._error(incoming, locale, "core.error.internal")]
@@ -208,6 +224,46 @@ class Dispatcher:
                     del self._locks[idle]
         self._locks.move_to_end(key)
         return lock
+
+    def _throttled(self, incoming: Incoming, locale: str) -> list[Outgoing] | None:
+        """None when the user may send this command (a token of their bucket spent);
+        else what a dropped one gets: the one notice of a flood, or nothing."""
+        limiter = self.limiter
+        if limiter is None or not self.rate_limited(incoming.platform):
+            return None
+        verdict = limiter.take(incoming.platform, incoming.user)
+        if verdict == GO:
+            return None
+        if verdict == SILENT:
+            return []
+        return [self._bounded(Outgoing("channel", incoming.channel, self.catalog.text(
+            locale, "core.rate.notice", name=incoming.display_name or incoming.user,
+            seconds=limiter.wait(incoming.platform, incoming.user))))]
+
+    async def _unless_silenced(self, incoming: Incoming, outs: list[Outgoing],
+                               ) -> list[Outgoing]:
+        """``outs``, an answer given before any work (a refusal of the text alone, the
+        rate limit's notice) — or nothing, when the channel is off or the speaker
+        banned (bot/controls.py). Only such answers pay for this look at the table."""
+        if not outs:
+            return outs
+        table = await self.table_key(incoming.platform, incoming.channel)
+
+        async def look(link: ConnectionLink) -> tuple[bool, Unit]:
+            try:
+                state = await self.state(link, incoming.platform, incoming.channel, table,
+                                         create=False)
+            except (LookupError, Moved):
+                return False, Unit()
+            controls = await UnitOfWork(link, state).load(CONTROLS)
+            gms = [gm.user for gm in state.table.gms]
+            return silenced(controls, incoming, gms, None), Unit()
+        try:
+            quiet = await self.writer.run(look)
+        except Exception:
+            log.exception("the group controls of a table could not be read")
+            return outs
+        return [] if quiet else outs
 
     @staticmethod
     def _check_before_work(cmd: Command, args: str, incoming: Incoming) -> None:
@@ -282,13 +338,17 @@ class Dispatcher:
         channel = state.table
         run.system = channel.system
         run.read_locale = channel.locale or self.platform_locale(incoming.platform)
+        uow = UnitOfWork(link, state)
+        found = run.early or self.router.resolve(run.body, channel.system)
+        if silenced(await uow.load(CONTROLS), incoming, [gm.user for gm in channel.gms],
+                    found[0].names[0] if found else None):
+            return [], self.unit(uow, incoming, [])  # off, or banned: not a word, no log
         if run.early is None:
             # known before its checks, so that a hidden command's refusal stays private
             run.command, args = self._command_at(run.body, channel)
             self._check_before_work(run.command, args, incoming)
         else:
             run.command, args = run.early
-        uow = UnitOfWork(link, state)
         self._refresh_gm_name(uow.channel.gms, incoming)
         ctx = Context(uow, self.services, incoming, run.dice, args, run.command.names[0],
                       run.read_locale)
@@ -466,8 +526,8 @@ class Dispatcher:
         uow = UnitOfWork(link, state)
         log_row = await uow.active_log()
         book.remember(incoming.platform, table, log_row.id if log_row is not None else None)
-        if log_row is None:
-            return [], Unit()
+        if log_row is None or incoming.channel in (await uow.load(CONTROLS)).off:
+            return [], Unit()  # no log, or the bot is off here: the log pauses too
         outs: list[Outgoing] = []
         if not uow.record(log_row, [self._said(incoming)]):
             locale = state.table.locale or self.platform_locale(incoming.platform)

@@ -69,6 +69,10 @@ class Incoming:
     the console's ``<<PATH``), uploaded to the group just ``before`` the command (QQ,
     where a file is a message of its own), or ``none`` (a Plurk post, a QQ private
     chat: paste the text instead). ``platform.uploads.how.<way>`` says each in words."""
+    channel_admin: bool = False
+    """The platform says the sender runs the channel: on QQ a group's owner or admin
+    (OneBot v11 ``sender.role``), on Discord a member with Manage Server. Such a
+    sender has a GM's say over the group controls (`.bot`, `.dismiss`, `.ban`)."""
 
 
 TargetKind = Literal["channel", "private"]
@@ -137,7 +141,9 @@ class Outgoing:
     may see a hidden roll, never a player's hand); the log records ``log_summary``
     instead, a public-safe line such as "alice drew 2 cards" (nothing when empty). Any
     system with player-private information uses this marker
-    (:meth:`bot.context.Context.player_private`).
+    (:meth:`bot.context.Context.player_private`). ``leave`` (`.dismiss`): once this
+    channel message is sent, the bot leaves the channel — the QQ group, the Discord
+    server, the Plurk thread (muted); an adapter that cannot leave sends the text alone.
     """
 
     to: TargetKind
@@ -151,6 +157,7 @@ class Outgoing:
     attachment: Attachment | None = None
     player_private: bool = False
     log_summary: str = ""
+    leave: bool = False
     outbox_id: int | None = None
 
     def stored_as(self, outbox_id: int) -> Outgoing:
@@ -159,7 +166,7 @@ class Outgoing:
         stores; ``tests/bot/test_outbox.py`` checks that they agree)."""
         return Outgoing(self.to, self.channel, self.text, self.user, self.data, self.secret,
                         self.notify, self.block, self.attachment, self.player_private,
-                        self.log_summary, outbox_id)
+                        self.log_summary, self.leave, outbox_id)
 
     def to_record(self) -> dict[str, Any]:
         """Every field but the outbox id, JSON-serialisable (for storing an unsent
@@ -192,6 +199,8 @@ class Outgoing:
             line["attachment"] = self.attachment.describe()
         if self.notify:
             line["notify"] = list(self.notify)
+        if self.leave:
+            line["leave"] = True
         return line
 
 

@@ -2,9 +2,10 @@
 
 The core knows no platform by name: the adapters (their plugins, adapters/plugin.py)
 tell it, per platform id (``Incoming.platform``), the language a table speaks until
-a player picks one (`.lang`) and which user ids can be a real person there (a
-secret is never sent to an id that names nobody, or everybody). A platform nobody
-described gets :data:`DEFAULT_LOCALE` and :func:`any_user_id`.
+a player picks one (`.lang`), which user ids can be a real person there (a
+secret is never sent to an id that names nobody, or everybody) and whether its
+users' commands are rate-limited. A platform nobody
+described gets :data:`DEFAULT_LOCALE`, :func:`any_user_id` and no rate limit.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def positive_integer_id(user: str) -> bool:
 class Platform:
     locale: str = DEFAULT_LOCALE
     is_user_id: UserIdRule = any_user_id
+    rate_limited: bool = False
+    """Whether its users' commands pass the per-user rate limit (bot/rate_limit.py):
+    every chat platform's; not the console's (the operator's own terminal, scripted)."""
 
 
 @dataclass(frozen=True)
@@ -49,3 +53,6 @@ class Platforms:
 
     def is_user_id(self, platform: str, user: str) -> bool:
         return self.get(platform).is_user_id(user)
+
+    def rate_limited(self, platform: str) -> bool:
+        return self.get(platform).rate_limited

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
+from adapters.discord.group_controls import interaction_manages_server, manages_server
 from adapters.split import split, utf16_length
 from adapters.uploads import Offer
 from bot.messages import Attachment, Incoming, MessageKind
@@ -102,6 +103,7 @@ def incoming_from_message(message: discord.Message, text: str,
         is_private=message.guild is None,
         message_id=str(message.id),
         kind=kind,
+        channel_admin=manages_server(author),
     )
 
 
@@ -118,6 +120,7 @@ def incoming_from_interaction(interaction: discord.Interaction, text: str) -> In
         display_name=user.display_name,
         is_private=interaction.guild_id is None,
         message_id=f"interaction:{interaction.id}",
+        channel_admin=interaction_manages_server(interaction),
     )
 
 

@@ -39,6 +39,7 @@ from adapters.discord.convert import (
     message_pieces,
     private_channel_user,
 )
+from adapters.discord.group_controls import leave_server
 from bot.messages import Attachment, Incoming, Outgoing
 
 log = logging.getLogger(__name__)
@@ -261,6 +262,9 @@ class DiscordDelivery(Delivery):
         self.client = client
         self.incoming = incoming
         self.origin = origin
+
+    async def leave(self, out: Outgoing) -> None:
+        await leave_server(self.client, out.channel)
 
     async def send_channel(self, out: Outgoing) -> None:
         if self.origin is not None and self.incoming is not None \

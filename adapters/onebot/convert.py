@@ -24,6 +24,7 @@ from nonebot.adapters.onebot.v11 import (
     MessageSegment,
 )
 
+from adapters.onebot.group_controls import group_admin
 from adapters.split import split
 from bot.messages import Incoming, MessageKind
 
@@ -168,6 +169,7 @@ def incoming_from_event(event: MessageEvent, text: str,
         message_id=f"{channel}:{event.message_id}",
         kind=kind,
         uploads="none" if private else "before",
+        channel_admin=group_admin(event),
     )
 
 

@@ -35,6 +35,7 @@ from nonebot.adapters.onebot.v11.exception import ActionFailed, ApiNotAvailable,
 
 from adapters.delivery import CoreAPI, Delivery
 from adapters.onebot.convert import PLATFORM, as_id, private_channel_user, split_text, to_message
+from adapters.onebot.group_controls import leave_group
 from adapters.onebot.settings import OneBotSettings
 from bot.messages import Attachment, Incoming, Outgoing
 
@@ -61,6 +62,9 @@ class OneBotDelivery(Delivery):
         self.bot = bot
         self.settings = settings
         self.origin = origin
+
+    async def leave(self, out: Outgoing) -> None:
+        await leave_group(self.bot, out.channel)
 
     async def send_channel(self, out: Outgoing) -> None:
         dm_user = private_channel_user(out.channel)

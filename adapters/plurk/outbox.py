@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters.plurk.errors import PlurkError
+from adapters.plurk.mute import mute_thread
 from adapters.plurk.sender import Interrupted, PlurkSender, Refused
 from bot.messages import Outgoing
 
@@ -196,6 +197,8 @@ class PlurkOutbox:
                 await self._delivered(out)
                 await self._notify_refused(thread, out.channel)
                 return
+            if out.leave:
+                await mute_thread(self.sender.client, thread)
             await self._delivered(out)
             return
         user_id = plurk_id_of(out.user)

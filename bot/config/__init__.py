@@ -31,6 +31,16 @@ class BackupSettings(BaseModel):
                       description="how many daily backups are kept (the newest): days")
 
 
+class RateSettings(BaseModel):
+    """The per-user rate limit (``TRPGBOT_RATE__…``; bot/rate_limit.py): a token bucket
+    of ``burst`` commands, one token back every ``refill_seconds``."""
+
+    burst: int = Field(default=10, ge=0, description="commands a user may send at once; "
+                       "0 turns the limit off")
+    refill_seconds: float = Field(default=2.0, gt=0, description="seconds until a spent "
+                                  "command comes back")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="TRPGBOT_",
@@ -55,6 +65,8 @@ class Settings(BaseSettings):
         "set in memory (docs/architecture.md); false: one transaction per command",
     )
     backup: BackupSettings = Field(default_factory=BackupSettings)
+
+    rate: RateSettings = Field(default_factory=RateSettings)
 
     def platforms(self) -> Platforms:
         """The locale and user-id rule of each platform these settings configure (none

@@ -55,8 +55,8 @@ DICE = ("r", "rh")
 """What every new player needs first: the dice rolls …"""
 SHEETS = ("set", "st", "pc", "nn", "gm")
 """… then (after the system's own first commands, its checks) the sheets …"""
-LAST = ("campaign", "system", "lang", "help")
-"""… and the channel settings last."""
+LAST = ("campaign", "system", "lang", "bot", "ban", "unban", "dismiss", "help")
+"""… and the channel settings and group controls last."""
 
 
 def ordered_commands(ctx: Context, system_id: str) -> list[CommandInfo]:

@@ -192,7 +192,7 @@ async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> No
 EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .nn .gm .log .battle .turn .enemy .act .pass .bp "
                  ".push .fate .sc .op .secret .rm .rg .parry .atk .dmg .field .place .move "
                  ".party .ap .cp .hp .san .intervene .accept .fatal .campaign .system .lang "
-                 ".help")
+                 ".bot .ban .unban .dismiss .help")
 
 
 async def test_plain_help_names_every_command_in_one_short_message(table: Table) -> None:

@@ -398,8 +398,8 @@ def test_a_stored_reply_keeps_every_field_and_gets_its_id() -> None:
     every reply the writer stores): it must agree with `replace` on every field."""
     out = Outgoing("private", "c", "text", user="u", data={"k": 1}, secret=True,
                    notify=("v",), block=True, attachment=Attachment("a.txt", b"x"),
-                   player_private=True, log_summary="summary")
+                   player_private=True, log_summary="summary", leave=True)
     assert out.stored_as(7) == replace(out, outbox_id=7)
     assert {f.name for f in fields(Outgoing)} == {
         "to", "channel", "text", "user", "data", "secret", "notify", "block", "attachment",
-        "player_private", "log_summary", "outbox_id"}
+        "player_private", "log_summary", "leave", "outbox_id"}
