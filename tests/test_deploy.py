@@ -429,6 +429,8 @@ def test_napcat_config_points_at_the_bot_with_its_token() -> None:
                 if entry["name"] == "trpgbot"]
     assert client["enable"] and client["messagePostFormat"] == "array"
     assert client["reportSelfMessage"] is False
+    # get_file answers with the file's bytes only with this on: decks uploaded to a group
+    assert template["enableLocalFile2Url"] is True
     url = urlsplit(client["url"])
     bot_env = environment(services["bot"])
     assert url.scheme == "ws"

@@ -33,8 +33,10 @@ SheetGuard = Callable[["Context", "Sheet", str, "int | None", int],
                       Awaitable["list[str] | None"]]
 """Called by `.st` before it writes a value: None lets the write happen; a list of
 reply lines means the system took the change over (a loss that the system's
-rules make an event of its own, or a value it wrote itself — a bound); raising
-``CommandError`` refuses the change."""
+rules make an event of its own, or a value it wrote itself — a bound); an empty
+list means the guard wrote the entries itself and `.st` lists them as plain
+changes (ace: 體質 also writes the capped 生命); raising ``CommandError`` refuses
+the change."""
 
 
 @dataclass(frozen=True)

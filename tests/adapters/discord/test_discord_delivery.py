@@ -448,7 +448,11 @@ async def test_the_player_whose_turn_it_is_is_pinged_alone(tmp_path: Path) -> No
         assert "暴徒 4（d20=3 靈巧+1）" in posts[2][0]  # the GM's copy: the enemy's roll
         api.requests.clear()
         await client.on_message(guild_message(client, 601, "Alice", ".pass"))
-        assert len(api.messages()) == 1  # the enemy's turn: nobody to ping
+        # the enemy's turn: its GM plays it and is pinged alone (issue 24, the kit's ping)
+        posts = [(r.content, r.data.get("allowed_mentions")) for r in api.messages()]
+        assert [mentions for _, mentions in posts] == [{"parse": []},
+                                                        {"parse": [], "users": [901]}]
+        assert posts[1][0] == "<@901>"
     finally:
         await core.close()
 

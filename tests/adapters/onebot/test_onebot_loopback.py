@@ -314,5 +314,7 @@ async def test_the_player_whose_turn_it_is_gets_an_at(tmp_path: Path) -> None:
     # 30001's investigator (15+2) acts first: the start announcement is for them
     first = start[0]["params"]["message"]
     assert first[0] == {"type": "at", "data": {"qq": str(ALICE)}}
-    # the enemy's turn next: no investigator to notify, no at segment
-    assert [s["type"] for s in passed[0]["params"]["message"]] == ["text"]
+    # the enemy's turn next: its GM plays it and is @-ed (issue 24, the kit's ping)
+    second = passed[0]["params"]["message"]
+    assert [s["type"] for s in second] == ["at", "text"]
+    assert second[0] == {"type": "at", "data": {"qq": str(BOB)}}

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from adapters.config import Settings
 from bot.i18n import Catalog
 from tests.adapters.plurk.fake_plurk import FakePlurk
@@ -37,9 +35,6 @@ def test_the_pointer_says_paste_in_every_language() -> None:
         assert words in text and ".js deck add <JSON>" in text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bot/systems/jianshou (not this change's) must answer platform.uploads.how.<uploads> "
-    "when no file came; strict: passes, and fails as XPASS, once it does"))
 async def test_js_deck_file_on_plurk_points_at_pasting(fake: FakePlurk, tmp_path: Path) -> None:
     fake.add_user(GM, "keeper", "Keeper")
     bot = await Bot(fake, Settings(_env_file=None, data_dir=tmp_path,

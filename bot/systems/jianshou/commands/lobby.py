@@ -297,6 +297,8 @@ async def deck_file(ctx: Context, _rest: list[str]) -> list[Outgoing]:
     require_gm_if_any(ctx)
     upload = ctx.incoming.attachment
     if upload is None:
+        if ctx.incoming.uploads != "attached":  # QQ: upload first; Plurk: paste instead
+            raise CommandError(f"platform.uploads.how.{ctx.incoming.uploads}")
         raise CommandError("jianshou.error.deck_file_usage")
     loaded = deck_from_file(upload.filename, upload.data)
     ctx.uow.save(DECK, TableDeck(loaded))

@@ -192,6 +192,18 @@ async def test_a_deck_file_sent_with_the_command_is_loaded(table: Table) -> None
     assert (await table.text("alice", ".js deck file")).startswith("⚠")  # a GM's
 
 
+async def test_without_a_file_the_platforms_way_of_sending_one_is_named(table: Table) -> None:
+    """QQ sends a file as a message of its own, a Plurk post carries none: "attach it"
+    would be impossible advice there (issue 24, deck files)."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".system jianshou")
+    assert channel(await table.say("gm", ".js deck file", uploads="before")) == [
+        "⚠ 先把檔案上傳到群裡，再在 5 分鐘內輸入指令（QQ 的檔案是單獨一則訊息）。"]
+    assert channel(await table.say("gm", ".js deck file", uploads="none")) == [
+        "⚠ 這裡的貼文帶不了檔案，機器人也不抓取連結：請改貼上檔案的內容"
+        "（劍手牌組：.js deck begin、.js deck add <JSON>、.js deck done）。"]
+
+
 def test_the_console_sends_a_file_after_two_angle_brackets(tmp_path: Path) -> None:
     deck = tmp_path / "deck.json"
     deck.write_bytes(deck_json())
