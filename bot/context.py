@@ -105,7 +105,7 @@ class Context:
 
     # --- text ------------------------------------------------------------------
     def t(self, key: str, /, **params: Any) -> str:
-        return self.services.catalog.text(self.locale, key, **params)
+        return self.services.catalog.text_at(self.channel.system, self.locale, key, **params)
 
     def has(self, key: str) -> bool:
         """Whether the table's language has a text for ``key`` (a system's optional

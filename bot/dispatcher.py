@@ -442,7 +442,8 @@ class Dispatcher:
 
     def _refusal_of(self, run: Run, exc: CommandError | RuleError) -> Outgoing:
         return self._refusal(run.incoming, self._locale_of(run), exc,
-                             private=run.command is not None and run.command.hidden)
+                             private=run.command is not None and run.command.hidden,
+                             system=run.system)
 
     def _locale_of(self, run: Run) -> str:
         return run.read_locale or self.cached_locale(run.incoming.platform,
@@ -536,7 +537,7 @@ class Dispatcher:
 
     # --- replies ------------------------------------------------------------------
     def _refusal(self, incoming: Incoming, locale: str, exc: Exception, *,
-                 private: bool) -> Outgoing:
+                 private: bool, system: str | None = None) -> Outgoing:
         """The refusal of a command; ``private`` (a hidden command's) goes to the one who
         asked only — even its wording names what was checked in secret."""
         if isinstance(exc, RuleError):
@@ -544,16 +545,19 @@ class Dispatcher:
             if not self.catalog.has(key, locale):
                 out = self._error(incoming, locale, "core.error.rule", code=exc.code)
             else:
-                out = self._error(incoming, locale, key, **exc.params)
+                out = self._error(incoming, locale, key, table_system=system, **exc.params)
         else:
             assert isinstance(exc, CommandError)
-            out = self._error(incoming, locale, exc.key, **exc.params)
+            out = self._error(incoming, locale, exc.key, table_system=system, **exc.params)
         if private:
             return replace(out, to="private", user=incoming.user, secret=True)
         return out
 
-    def _error(self, incoming: Incoming, locale: str, key: str, /, **params: Any) -> Outgoing:
-        text = self.catalog.text(locale, key, **params)
+    def _error(self, incoming: Incoming, locale: str, key: str, /,
+               table_system: str | None = None, **params: Any) -> Outgoing:
+        """A refusal in the reader's words: at a table playing ``table_system``, its stats
+        by their names there (精神力 is ace's SPI, ap20's MP)."""
+        text = self.catalog.text_at(table_system, locale, key, **params)
         return self._bounded(Outgoing("channel", incoming.channel,
                                       self.catalog.text(locale, "core.error.prefix", text=text)))
 

@@ -126,6 +126,9 @@ class Catalog:
         systems = list(systems)
         self._english = english_names(systems)
         self._english_pattern = whole_words(self._english)
+        self._english_of = {plugin.id: english_names([plugin]) for plugin in systems}
+        """Each system's own English names: 精神力 is ace's SPI but ap20's MP."""
+        self._english_at: dict[str, tuple[dict[str, str], re.Pattern[str]]] = {}
         self._stat_pattern = whole_words(stat_spellings(systems))
         roots = [_DIR, *folders]
         for locale in LOCALES:
@@ -146,24 +149,44 @@ class Catalog:
                 if target is not None and isinstance(table, Mapping):
                     self._messages[target].update(_flatten(table))
 
-    def in_script(self, locale: str, text: str) -> str:
+    def in_script(self, locale: str, text: str, system: str | None = None) -> str:
         """A rendered text in the reader's script: English readers see a system's stats
         by their English names (觀察 → Observe) and list separators as ", "; a 简体
         reader's text is simplified before it is filled (:meth:`text`), so the names
-        in it stay as typed."""
+        in it stay as typed. With ``system`` (a table's, ``ap20+v6`` for a layered
+        one) its own names come first, the other systems' after."""
         if locale == "en" and self._english and _CJK.search(text):
-            text = self._english_pattern.sub(lambda m: self._english[m.group()], text)
+            names, pattern = self._english_names(system)
+            text = pattern.sub(lambda m: names[m.group()], text)
             return text.replace("、", ", ")
         return text
+
+    def _english_names(self, system: str | None) -> tuple[dict[str, str], re.Pattern[str]]:
+        if not system:
+            return self._english, self._english_pattern
+        found = self._english_at.get(system)
+        if found is None:
+            names: dict[str, str] = {}
+            for part in system.casefold().split("+"):
+                for spelling, latin in self._english_of.get(part, {}).items():
+                    names.setdefault(spelling, latin)
+            for spelling, latin in self._english.items():
+                names.setdefault(spelling, latin)
+            found = self._english_at[system] = (names, whole_words(names))
+        return found
 
     def has(self, key: str, locale: str = FALLBACK) -> bool:
         return key in self._messages.get(locale, {}) or key in self._messages[FALLBACK]
 
     def text(self, locale: str, key: str, /, **params: Any) -> str:
-        """``key`` rendered for ``locale``. A list (or tuple) parameter is joined with the
-        locale's list separator (``core.list.sep``: 、 or ", "), so code that names
-        several things — even a refusal raised far from any reader — never picks one
-        language's punctuation for all."""
+        """``key`` rendered for ``locale`` at no particular table (:meth:`text_at`)."""
+        return self.text_at(None, locale, key, **params)
+
+    def text_at(self, system: str | None, locale: str, key: str, /, **params: Any) -> str:
+        """``key`` rendered for ``locale`` at a table playing ``system``. A list (or
+        tuple) parameter is joined with the locale's list separator (``core.list.sep``:
+        、 or ", "), so code that names several things — even a refusal raised far
+        from any reader — never picks one language's punctuation for all."""
         template = self._messages.get(locale, {}).get(key) or self._messages[FALLBACK].get(key)
         if template is None:
             return key
@@ -178,7 +201,7 @@ class Catalog:
             params = {name: self.simplified_stats(value) if isinstance(value, str) else value
                       for name, value in params.items()}
         try:
-            return self.in_script(locale, template.format(**params))
+            return self.in_script(locale, template.format(**params), system)
         except (KeyError, IndexError, ValueError):
             return template
 

@@ -45,5 +45,6 @@ async def test_trpgbot_run_freezes_once_the_core_is_open(
     monkeypatch.setattr(runner, "freeze_start_up", lambda: order.append("freeze"))
     monkeypatch.setattr(runner, "enabled_adapters", lambda _settings: {})
     monkeypatch.setattr(runner, "fallback", lambda: None)
+    monkeypatch.setenv("TRPGBOT_OPS__ENABLED", "false")  # the endpoint reads a real core
     assert await runner.run(Settings(_env_file=None)) == 0
     assert order == ["open", "freeze", "close"]

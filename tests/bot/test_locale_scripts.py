@@ -93,3 +93,16 @@ async def test_english_lists_of_latin_names_are_joined_in_english(table: Table) 
         "Removed from Alice: Observe, DEX",
         "No battle is running. Joined: Alice, Carol; enemies: (none).",
     ]
+
+
+async def test_a_stat_reads_by_its_english_name_in_the_tables_own_system(
+        table: Table) -> None:
+    """精神力 is ace's SPI but ap20's MP: an English reader at an ap20 table reads MP in
+    every line and refusal, not the first system's name (the issue-24 play-test)."""
+    await table.text("gm", ".system ap20")
+    await table.text("gm", ".lang en")
+    await table.text("amy", ".pc new Amy")
+    assert await table.text("amy", ".st 精神力 6") == "Amy updated: MP:6"
+    assert (await table.text("amy", ".ra 精神力")).startswith("⚠ What is “MP”?")
+    await table.text("gm", ".system ace")
+    assert await table.text("amy", ".st 精神力 5") == "Amy updated: SPI:6→5"
