@@ -127,14 +127,14 @@ async def test_a_gm_seated_later_gets_no_earlier_secret(table: Table, clock: Clo
     """No GM: bob rolls in secret; alice takes the seat and exports — without bob's
     result, which nobody but bob was sent."""
     await table.text("carol", ".log on 夜")
-    await table.say("bob", ".rh 1d100", dice=[42])
+    await table.say("bob", ".rh 1d100", dice=[97])
     assert await table.text("alice", ".gm") == "alice 成為本頻道的 GM。"
     await table.say("bob", ".rh 1d100", dice=[17])  # now alice is sent a copy
     outs = await table.say("alice", ".log export 夜 md")
     mine = _files(outs)["夜-gm.md"][1]
-    assert "\\[42\\]" not in mine and "42" not in mine.replace("2026", "")
+    assert "\\[97\\]" not in mine and "97" not in mine  # no time field reaches 97
     assert mine.count("（bob 的暗骰）🎲 bob：1d100 = \\[17\\] = 17") == 1
-    assert "\\[42\\]" not in _files(outs)["夜.md"][1]
+    assert "\\[97\\]" not in _files(outs)["夜.md"][1]
 
 
 async def test_only_the_gm_of_the_time_sees_a_secret(table: Table, clock: Clock) -> None:
