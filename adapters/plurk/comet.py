@@ -16,6 +16,9 @@ a reconnect after an error — the watcher yields a batch with ``gap=True`` so
 the listener runs its catch-up over ``Alerts/getHistory``. It yields the gap
 right after subscribing, assuming (unconfirmed) that a new channel buffers
 events from offset 0, so nothing falls between catch-up and the first poll.
+After a reconnect it yields a gap once more with the first poll that works: what
+was said while the feed was down (even on a channel subscribed during the outage)
+is fetched then, before that poll's events.
 """
 
 from __future__ import annotations
@@ -94,11 +97,12 @@ class CometWatcher:
         url: str | None = None
         offset = 0
         resyncs = 0  # -3 answers since the last poll that worked
+        failed = False  # a call failed since the last poll that worked: the feed was down
 
         async def answer() -> dict[str, Any] | None:
             """Subscribe (None) when there is no channel, else the next poll's payload;
             a failure drops the channel, so the retry subscribes again."""
-            nonlocal url, offset
+            nonlocal url, offset, failed
             try:
                 if url is None:
                     channel = await until_stopped(self.client.get_user_channel(), stop)
@@ -111,6 +115,7 @@ class CometWatcher:
                     self.client.poll_comet(url, offset), stop))
             except (PlurkError, ValueError, KeyError, TypeError):
                 url = None
+                failed = True
                 raise
 
         while not stop.is_set():
@@ -139,11 +144,15 @@ class CometWatcher:
                     return
                 continue
             resyncs = 0
-            if not isinstance(new_offset, int) or new_offset < 0:
-                continue  # -1 (nothing new) or an unknown negative code: poll again
-            offset = new_offset
-            events = [event for event in payload.get("data") or [] if isinstance(event, dict)]
-            if events:
+            back, failed = failed, False
+            events: list[dict[str, Any]] = []
+            if isinstance(new_offset, int) and new_offset >= 0:
+                offset = new_offset
+                events = [event for event in payload.get("data") or [] if isinstance(event, dict)]
+            # else -1 (nothing new) or an unknown negative code: poll again
+            if back:  # the feed works again: what happened while it was down comes first
+                yield CometBatch(events, gap=True)
+            elif events:
                 yield CometBatch(events)
 
     def _reconnect(self, exc: BaseException) -> Backoff | None:

@@ -33,6 +33,7 @@ from typing import Any
 from adapters.delivery import TAKE_OVER_EVERY
 from adapters.logs import protect_secrets_in_logs
 from adapters.plurk.aio import Stopped, sleep_or_stop, stoppable, until_stopped
+from adapters.plurk.backfill import FollowedThreads, index_from_event, missed_responses
 from adapters.plurk.client import PlurkClient
 from adapters.plurk.comet import CometWatcher
 from adapters.plurk.credentials import load_credentials
@@ -93,6 +94,7 @@ class PlurkListener:
         self._abort: asyncio.Event | None = None
         self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
         self._seen_alerts: set[tuple[int, int | None]] = set()
+        self.threads = FollowedThreads()  # read again after a feed gap (backfill.py)
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -152,6 +154,7 @@ class PlurkListener:
             async for batch in watcher.batches(halt):
                 async with self._busy:
                     if batch.gap:
+                        await self.backfill()
                         await self.catch_up()
                     for event in batch.events:
                         await self.on_event(event)
@@ -261,6 +264,8 @@ class PlurkListener:
                 log.warning("plurk: malformed new_response event ignored")
                 return
             await self.handle_response(plurk_id, response)
+            with contextlib.suppress(TypeError, ValueError):
+                self.threads.saw(plurk_id, int(response["id"]), index_from_event(event))
         elif kind == "new_plurk":
             if not isinstance(event.get("plurk_id"), int):
                 log.warning("plurk: malformed new_plurk event ignored")
@@ -340,6 +345,7 @@ class PlurkListener:
             rolls = EmoticonRolls(unreadable=unrolled_tokens(text))
         user, name = self.who(author, plurk_id, post.get("handle"))
         channel = self.channel_for(plurk_id)
+        self.threads.follow(plurk_id)  # the bot answers here: its chatter may be logged
         unreadable = [token for token in rolls.unreadable if die_faces(token) is not None]
         if unreadable:
             await self._report_unreadable(channel, plurk_id, message_id, unreadable)
@@ -405,6 +411,29 @@ class PlurkListener:
 
     # -- catch-up -----------------------------------------------------------------
 
+    async def backfill(self) -> None:
+        """After a feed gap: every response the followed threads received meanwhile,
+        in order, from the last one seen (backfill.py) — chatter for the game log and
+        commands alike; what was handled already the core drops by its message id."""
+        for plurk_id, _ in self.threads.marks():
+            await self._backfill_thread(plurk_id)
+
+    async def _backfill_thread(self, plurk_id: int) -> bool:
+        """The responses of one followed thread since its mark; False if a read failed."""
+        async def read(offset: int) -> dict[str, Any] | None:
+            data = await self._with_retries(
+                "Responses/get", lambda: self.client.get_responses(plurk_id, offset))
+            if not isinstance(data, dict):
+                return None
+            self.remember_users(data.get("friends"))
+            return data
+
+        missed = await missed_responses(read, self.threads.mark(plurk_id), MAX_RESPONSE_PAGES)
+        for index, response in missed or []:
+            await self.handle_response(plurk_id, response)
+            self.threads.saw(plurk_id, int(response["id"]), index)
+        return missed is not None
+
     async def catch_up(self) -> None:
         """Answer mentions from ``Alerts/getHistory`` that the feed may have missed."""
         alerts = await self._with_retries("Alerts/getHistory", self.client.alerts_history)
@@ -424,7 +453,11 @@ class PlurkListener:
                 continue
             wanted.setdefault(plurk_id, set()).add(key[1])
         for plurk_id, response_ids in wanted.items():
-            done = await self._catch_up_thread(plurk_id, response_ids)
+            # a followed thread is read whole from its mark: a mention in it is answered
+            # in its place among the chatter, so the game log keeps the thread's order
+            done = await self._backfill_thread(plurk_id) \
+                if self.threads.follows(plurk_id) and None not in response_ids \
+                else await self._catch_up_thread(plurk_id, response_ids)
             if done:
                 self._seen_alerts.update((plurk_id, rid) for rid in response_ids)
 

@@ -35,6 +35,10 @@ documented anywhere, chosen to be at least as strict as Plurk could be):
   bot was away are only found by the catch-up over ``Alerts/getHistory``
   (assumed; PLURK.md recommends that catch-up).
 - ``Alerts/getHistory`` returns the last 30 alerts, newest first (PLURK.md).
+- ``comet_outage()``: the feed is down (every poll HTTP 503) and events of that time
+  are on no channel, even one subscribed during the outage (assumed: the strictest
+  case); ``Responses/get`` pages with ``from_response`` as an offset, ``responses_page``
+  responses a page (PLURK.md: an offset; the page size is assumed).
 - ``Timeline/uploadPicture`` is ``multipart/form-data`` with the picture in the
   ``image`` part, signed over the ``oauth_*`` parameters only (PLURK.md: "only
   ``oauth_*`` params are signed"), and answers ``{"full": URL, "thumbnail": URL}``
@@ -267,6 +271,7 @@ class FakePlurk:
         self.comet_offsets: list[int] = []  # the offset of every comet poll, in order
         self.comet_script: deque[dict[str, Any] | int] = deque()
         self.comet_default: dict[str, Any] | None = None  # answer every poll with this
+        self.comet_down = False  # an outage: polls fail and no event is kept (comet_outage)
         self.blocked_domains: set[str] = set()
         self.refuse_same_content = True
         self.errors: dict[str, deque[tuple[int, str]]] = {}
@@ -336,6 +341,12 @@ class FakePlurk:
     def script_comet(self, *answers: dict[str, Any] | int) -> None:
         """Queue comet answers: a payload dict (e.g. ``{"new_offset": -3}``) or an HTTP status."""
         self.comet_script.extend(answers)
+
+    def comet_outage(self, down: bool = True) -> None:
+        """Take the realtime feed down (every poll HTTP 503; what happens meanwhile is on
+        no channel, as for a client that was not connected) or bring it back."""
+        self.comet_down = down
+        self._notify()  # release a held poll
 
     def add_plurk(
         self,
@@ -462,7 +473,8 @@ class FakePlurk:
         return response
 
     def _emit(self, event: dict[str, Any]) -> None:
-        self._channel.events.append(event)
+        if not self.comet_down:
+            self._channel.events.append(event)
         self._notify()
 
     def _notify(self) -> None:
@@ -714,6 +726,8 @@ class FakePlurk:
         self.comet_offsets.append(offset)
         if len(offsets) != 1:  # the URL's offset must be replaced, not repeated
             return web.Response(status=400, text="offset given twice")
+        if self.comet_down:
+            return web.Response(status=503, text="comet down")
         if self.comet_script:
             answer = self.comet_script.popleft()
             if isinstance(answer, int):
@@ -736,11 +750,14 @@ class FakePlurk:
                             lambda: (
                                 len(self._channel.events) > offset
                                 or bool(self.comet_script)
+                                or self.comet_down
                                 or self._closing
                             )
                         )
             except TimeoutError:
                 return self._callback({"new_offset": -1})
+            if self.comet_down:
+                return web.Response(status=503, text="comet down")
             if self.comet_script or self._closing or channel != self._channel.name:
                 return self._callback({"new_offset": -1})
         return self._callback({"new_offset": base + len(events), "data": events[offset:]})
