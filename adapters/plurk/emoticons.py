@@ -13,7 +13,10 @@ is a readable face), :func:`run_start_kind` (which alt starts a run),
 :func:`other_kind` (the non-numeric emoticons).
 
 A token whose value cannot be read is listed in ``unreadable`` so the reply
-can say so; it is never replaced by a guess.
+can say so; it is never replaced by a guess. The face's image is a second reading
+(faces.py): where it disagrees with ``rndnum`` the token is listed in
+``disagreements`` (``rndnum`` is kept); where ``rndnum`` is missing and the image is
+known without ambiguity, its face is used and the token listed in ``from_image``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from adapters.plurk.faces import FACE_IMAGES, FaceTable, face_in_image
 from bot.messages import PlatformDie
 
 _DIE_TOKEN = re.compile(r"^\(dice(\d*)\)$", re.IGNORECASE)
@@ -66,6 +70,8 @@ class EmoticonRolls:
     unreadable: tuple[str, ...] = ()
     others: tuple[EmoticonResult, ...] = ()
     text: str = ""  # the content as text, each emoticon replaced by its alt token
+    from_image: tuple[str, ...] = ()  # dice read from the face's image (no rndnum)
+    disagreements: tuple[str, ...] = ()  # dice whose image shows another face than rndnum
 
 
 # -- the unconfirmed points, one function each ---------------------------------
@@ -152,14 +158,17 @@ class _Run:
     digits: list[str | None]
 
 
-def parse_content(content: str) -> EmoticonRolls:
-    """Read dice and other random emoticons from a post's rendered ``content``."""
+def parse_content(content: str, face_images: FaceTable = FACE_IMAGES) -> EmoticonRolls:
+    """Read dice and other random emoticons from a post's rendered ``content``;
+    ``face_images`` gives the second reading of a die from its image's file."""
     collector = _Collector()
     collector.feed(content or "")
     collector.close()
 
     dice: list[PlatformDie] = []
     unreadable: list[str] = []
+    from_image: list[str] = []
+    disagreements: list[str] = []
     others: list[EmoticonResult] = []
     text_parts: list[str] = []
     run: _Run | None = None
@@ -197,6 +206,12 @@ def parse_content(content: str) -> EmoticonRolls:
         faces = die_faces(alt)
         if faces is not None:
             face = die_value(value, faces)
+            seen = face_in_image(item.get("src"), faces, face_images)
+            if face is None and seen is not None:
+                face = seen
+                from_image.append(alt)
+            elif face is not None and seen is not None and seen != face:
+                disagreements.append(alt)  # rndnum is trusted
             if face is None:
                 unreadable.append(alt)
             else:
@@ -220,6 +235,8 @@ def parse_content(content: str) -> EmoticonRolls:
         unreadable=tuple(unreadable),
         others=tuple(others),
         text="".join(text_parts),
+        from_image=tuple(from_image),
+        disagreements=tuple(disagreements),
     )
 
 

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from adapters.delivery import TAKE_OVER_EVERY
@@ -39,6 +40,7 @@ from adapters.plurk.comet import CometWatcher
 from adapters.plurk.credentials import load_credentials
 from adapters.plurk.emoticons import EmoticonRolls, die_faces, parse_content, unrolled_tokens
 from adapters.plurk.errors import PlurkError
+from adapters.plurk.faces import FACE_IMAGES, FaceTable, read_face_file
 from adapters.plurk.ids import ANONYMOUS_USER_ID
 from adapters.plurk.outbox import PLATFORM, PlurkOutbox
 from adapters.plurk.sender import PlurkSender, RetryPolicy
@@ -95,6 +97,7 @@ class PlurkListener:
         self._busy = asyncio.Lock()  # events and catch-ups are handled one at a time
         self._seen_alerts: set[tuple[int, int | None]] = set()
         self.threads = FollowedThreads()  # read again after a feed gap (backfill.py)
+        self.face_images = face_images_of(settings)
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -340,7 +343,7 @@ class PlurkListener:
         """``command``: what follows ``@<bot nick>`` in ``text``, a command for the core."""
         content = post.get("content")
         if isinstance(content, str) and content.strip():
-            rolls = parse_content(content)
+            rolls = parse_content(content, self.face_images)
         else:
             rolls = EmoticonRolls(unreadable=unrolled_tokens(text))
         user, name = self.who(author, plurk_id, post.get("handle"))
@@ -360,16 +363,34 @@ class PlurkListener:
             message_id=message_id,
             uploads="none",  # a post carries no file, and a link in it is not fetched
         )
-        await self._to_core(incoming)
+        if rolls.disagreements:  # never the post's content: only which message and how many
+            log.warning("plurk: %d emoticon dice of message %s show another face in their "
+                        "image than rndnum; rndnum kept", len(rolls.disagreements), message_id)
+        await self._to_core(incoming, read_from_image=rolls.from_image)
 
-    async def _to_core(self, incoming: Incoming) -> None:
+    async def _to_core(self, incoming: Incoming, read_from_image: tuple[str, ...] = ()) -> None:
         try:
             outs = await self.core.handle(incoming)
         except Exception:  # the core promises not to raise; never let it stop listening
             log.exception("plurk: the core failed on message %s", incoming.message_id)
             return
+        if read_from_image and outs:  # not on a replay, which the core answers with nothing
+            outs = self._say_read_from_image(incoming.channel, outs, read_from_image)
         for out in outs:
             await self.outbox.put(out)  # out.channel is this thread
+
+    def _say_read_from_image(
+        self, channel: str, outs: list[Outgoing], tokens: tuple[str, ...]
+    ) -> list[Outgoing]:
+        """The thread's reply names the dice whose value came from their image (no
+        ``rndnum``): prefixed to its first message in the thread, else on its own."""
+        locale = self.core.cached_locale(PLATFORM, channel)
+        joined = "、".join(tokens) if locale.startswith("zh") else ", ".join(tokens)
+        note = self.core.catalog.text(locale, "platform.plurk.dice_from_image", tokens=joined)
+        for n, out in enumerate(outs):
+            if out.to == "channel" and out.channel == channel:
+                return [*outs[:n], replace(out, text=f"{note}\n{out.text}"), *outs[n + 1:]]
+        return [*outs, Outgoing("channel", channel, note)]
 
     async def resolve_mentions(self, command: str) -> str:
         """Turn ``@nick`` in a command into ``@<id>``, the core's key for a Plurk user."""
@@ -518,6 +539,19 @@ class PlurkListener:
                 raise
             log.error("plurk: %s failed during catch-up: %s", what, exc)
             return None
+
+
+def face_images_of(settings: PlurkSettings) -> FaceTable:
+    """The faces known by image (faces.py): the operator's file, else the shipped table
+    (empty). A file that cannot be read is logged and ignored: the dice still read."""
+    path = settings.face_images_file
+    if path is None:
+        return FACE_IMAGES
+    try:
+        return read_face_file(path)
+    except (OSError, ValueError) as exc:
+        log.error("plurk: face images file not used (%s)", exc)
+        return FACE_IMAGES
 
 
 async def serve(core: Any, settings: Any, stop: asyncio.Event) -> None:

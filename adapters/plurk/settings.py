@@ -39,6 +39,14 @@ class PlurkSettings(PlatformSettings):
         ),
     )
 
+    face_images_file: Path | None = Field(
+        default=None,
+        description=(
+            "JSON {\"<file>.png\": [die size, face]} of emoticon dice faces checked on a "
+            "live account: a second reading of each die (docs/plurk.md); none ship"
+        ),
+    )
+
     request_timeout: float = 30.0
     comet_timeout: float = Field(default=80.0, description="Plurk holds a comet poll ~50 s")
     reconnect_base_delay: float = 2.0

@@ -209,24 +209,29 @@ def render(
     *,
     attr: str = "rndnum",
     users: dict[int, dict[str, Any]] | None = None,
+    images: list[str] | None = None,
 ) -> str:
     """Render raw text the way Plurk's ``content`` looks, for fixtures.
 
     HTML is escaped, Plurk's markup is applied (:func:`render_markup`; mentions
     only of ``users``), newlines become ``<br />`` and each random emoticon
     token becomes an ``<img class="emoticon">`` carrying the next value of
-    ``rolls`` (a token with no value left is rendered without the attribute).
+    ``rolls`` (a token with no value left is rendered without the attribute) and, if
+    ``images`` are given, the next image file as its ``src`` on Plurk's static host
+    (each face of a die is its own file there: PLURK.md, "Second evidence").
     """
     values = list(rolls or [])
+    files = list(images or [])
     out: list[str] = []
     pos = 0
     for match in _RANDOM_TOKEN.finditer(raw):
         out.append(render_markup(html.escape(raw[pos : match.start()]), users))
         token = match.group(0)
         extra = f' {attr}="{values.pop(0)}"' if values else ""
-        name = token[1:-1]
+        src = f"https://s.plurk.com/{files.pop(0)}" if files \
+            else f"https://s.plurk.com/emoticons/{token[1:-1]}.gif"
         out.append(
-            f'<img src="https://s.plurk.com/emoticons/{name}.gif" class="emoticon" '
+            f'<img src="{src}" class="emoticon" '
             f'alt="{token}"{extra} height="24" />'
         )
         pos = match.end()
