@@ -132,3 +132,24 @@ async def test_stop_interrupts_a_long_poll(client: PlurkClient, fake: FakePlurk)
     await rec.wait(lambda: rec.gaps == 1)
     await asyncio.sleep(0.05)  # now inside the held poll
     await rec.close()  # returns within 2 s, not 30
+
+
+async def test_the_first_poll_that_works_after_an_outage_is_a_gap_with_its_events(
+    fake: FakePlurk, client: PlurkClient
+) -> None:
+    """Subscribing during an outage is not enough: what was said while the feed was down
+    is read when a poll works again (backfill.py), before that poll's events."""
+    rec = Recorder(client)
+    await rec.wait(lambda: rec.gaps == 1)
+    fake.add_user(7, "alice")
+    fake.add_plurk(7, "steady")
+    await rec.wait(lambda: len(rec.events()) == 1)
+    assert rec.gaps == 1  # a poll that works after one that worked: no gap
+    fake.comet_outage()
+    await rec.wait(lambda: fake.channel_requests >= 3)  # resubscribing, each a gap
+    fake.comet_outage(False)
+    fake.add_plurk(7, "back")
+    await rec.wait(lambda: len(rec.events()) == 2)
+    [back] = [b for b in rec.batches if b.events and b.events[0]["content_raw"] == "back"]
+    assert back.gap
+    await rec.close()
