@@ -7,33 +7,16 @@ backfill.py on their own."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from adapters.config import Settings
 from adapters.plurk.backfill import FollowedThreads, Mark, index_from_event, missed_responses
+from tests.adapters.plurk import test_plurk_chatter
 from tests.adapters.plurk.fake_plurk import FakePlurk
-from tests.adapters.plurk.test_plurk_listener import (
-    ALICE,
-    BOB,
-    GM,
-    Bot,
-    plurk_settings,
-    wait_until,
-)
+from tests.adapters.plurk.test_plurk_listener import ALICE, BOB, GM, Bot, wait_until
 from tests.support import strict_dice
 
-
-@pytest.fixture
-def settings(tmp_path: Path, fake: FakePlurk) -> Settings:
-    fake.add_user(GM, "keeper", "Keeper")
-    fake.add_user(ALICE, "alice", "Alice")
-    fake.add_user(BOB, "bob", "Bob")
-    fake.friends.update({GM})
-    fake.responses_page = 3  # several pages: the read resumes mid-thread
-    return Settings(_env_file=None, data_dir=tmp_path, plurk=plurk_settings(fake))
+settings = test_plurk_chatter.settings  # the fixture: a GM who is the bot's friend, Alice, Bob
 
 
 async def exported_log(fake: FakePlurk, pid: int, last: str) -> str:
@@ -49,13 +32,10 @@ async def exported_log(fake: FakePlurk, pid: int, last: str) -> str:
 
 async def test_chatter_missed_while_the_feed_was_down_is_logged_in_order(
         fake: FakePlurk, settings: Settings) -> None:
+    fake.responses_page = 3  # several pages: the read resumes mid-thread
     bot = await Bot(fake, settings, dice=strict_dice([15, 4])).start()
     try:
-        pid = fake.add_plurk(GM, "第一夜")
-        for line in (".gm", ".log on 第一夜"):
-            count = len(fake.posts)
-            fake.add_response(pid, GM, f"@dicebot {line}")
-            await fake.wait_for_posts(count + 1)
+        pid = await test_plurk_chatter.logging_thread(fake)
         fake.add_response(pid, ALICE, "門開了")
         before = len(fake.posts)
         fake.add_response(pid, ALICE, "@dicebot .r 1d20")  # the last seen before the drop

@@ -37,14 +37,20 @@ def settings(tmp_path: Path, fake: FakePlurk) -> Settings:
     return Settings(_env_file=None, data_dir=tmp_path, plurk=plurk_settings(fake))
 
 
+async def logging_thread(fake: FakePlurk) -> int:
+    """A thread where the GM has started a game log (the bot answered both commands)."""
+    pid = fake.add_plurk(GM, "第一夜")
+    for line in (".gm", ".log on 第一夜"):
+        count = len(fake.posts)
+        fake.add_response(pid, GM, f"@dicebot {line}")
+        await fake.wait_for_posts(count + 1)
+    return pid
+
+
 async def test_thread_chatter_is_in_the_exported_log(fake: FakePlurk, settings: Settings) -> None:
     bot = await Bot(fake, settings, dice=strict_dice([15])).start()
     try:
-        pid = fake.add_plurk(GM, "第一夜")
-        for line in (".gm", ".log on 第一夜"):
-            count = len(fake.posts)
-            fake.add_response(pid, GM, f"@dicebot {line}")
-            await fake.wait_for_posts(count + 1)
+        pid = await logging_thread(fake)
         await bot.settle()
         before = len(fake.posts)
         for user, raw in ((ALICE, "我推開門走進去"),
