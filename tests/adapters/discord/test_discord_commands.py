@@ -237,3 +237,29 @@ def test_the_shared_slash_texts_name_no_system_s_own_command() -> None:
             named = {word.lstrip(".").casefold() for word in text.split()
                      if word.startswith(".")}
             assert not named & own, (key, text)
+
+
+def valid_name(name: str) -> bool:
+    """Discord's rule for command and option names (docs, "Application Command
+    Naming"): 1-32 letters, digits, ``-``, ``_`` or ``'``, lower case where the script
+    has cases."""
+    return 1 <= len(name) <= 32 and name == name.lower() \
+        and all(ch.isalnum() or ch in "-_'" for ch in name)
+
+
+async def test_every_catalog_name_is_one_discord_accepts(core: RecordingCore) -> None:
+    """Discord refuses the whole sync for one bad name, so the catalogs are checked
+    here: valid names, unique per locale among the commands and among each command's
+    options, descriptions of 1-100 characters."""
+    client = make_client(core, DiscordApi())
+    translator = CommandTranslator()
+    payloads = [await command.get_translated_payload(client.tree, translator)
+                for command in client.tree.get_commands()
+                if isinstance(command, app_commands.Command)]
+    for level in [payloads, *(payload.get("options", []) for payload in payloads)]:
+        for index in range(3):
+            names = [shown(item, "name")[index] for item in level]
+            assert all(map(valid_name, names)), names
+            assert len(set(names)) == len(names), names
+        for item in level:
+            assert all(1 <= len(text) <= 100 for text in shown(item, "description"))

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 from adapters.cli import main
 from adapters.config import Settings
@@ -24,9 +20,8 @@ from adapters.discord.sync import RECORD_FILE
 from bot.core import Core
 from bot.i18n import Catalog
 from tests.adapters.discord.doubles import APP_ID, GUILD_ID, DiscordApi, make_client
-from tests.adapters.discord.fake_discord import FakeDiscord
+from tests.adapters.discord.fake_discord import TOKEN, FakeDiscord
 
-TOKEN = "fake-discord-token"
 GLOBAL = ("PUT", f"/applications/{APP_ID}/commands")
 
 pytestmark = pytest.mark.timeout(60)
@@ -82,16 +77,6 @@ async def test_an_unreadable_record_means_one_sync_and_a_new_record(tmp_path: Pa
     record.write_text("{not json", "utf-8")
     assert await started(record) == [GLOBAL]
     assert await started(record) == []
-
-
-@pytest.fixture
-async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    monkeypatch.setattr(Route, "BASE", fake.base)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway))
-    yield fake
-    await fake.close()
 
 
 def syncs(fake: FakeDiscord) -> int:
