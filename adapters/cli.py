@@ -188,10 +188,13 @@ async def _discord_sync(settings: CoreSettings) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
-    start_logging(settings.log_level, settings.log_format)
+    command = args.command or "console"
+    level = settings.log_level
+    if command == "console" and "log_level" not in settings.model_fields_set:
+        level = "WARNING"  # the terminal is the chat: no INFO lines (migrations) between replies
+    start_logging(level, settings.log_format)
     if getattr(args, "db", None):
         settings.database_url = args.db
-    command = args.command or "console"
     if command == "console":
         if args.command is None:
             args = build_parser().parse_args(["console"])
