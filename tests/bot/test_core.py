@@ -686,3 +686,22 @@ async def test_a_channel_moved_three_times_while_its_command_waits_is_a_conflict
     assert await Table(core, "902", platform="qq").say("1", ".r 1d6") == [Outgoing(
         "channel", "902", "⚠ 同时有其他指令修改了相同数据，这次的指令没有生效，请再试一次。")]
     assert tried == ["902", "campaign-1", "campaign-2"]
+
+
+async def test_a_command_at_a_table_known_to_log_nothing_reads_no_log(core: Core) -> None:
+    """Once a table is known to run no log, its next commands (their table read again
+    from the store) do not read its logs."""
+    table = Table(core, "t")
+    await table.say("u", ".r 1d6")
+    core.writer.cache.clear()
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+    event.listen(core.writer.sync_engine, "before_cursor_execute", record)
+    try:
+        await table.say("u", ".r 1d6")
+    finally:
+        event.remove(core.writer.sync_engine, "before_cursor_execute", record)
+    assert any("FROM channels" in s for s in seen)  # the table was read again…
+    assert not any("FROM game_logs" in s for s in seen)  # …its logs were not
