@@ -705,3 +705,17 @@ async def test_a_command_at_a_table_known_to_log_nothing_reads_no_log(core: Core
         event.remove(core.writer.sync_engine, "before_cursor_execute", record)
     assert any("FROM channels" in s for s in seen)  # the table was read again…
     assert not any("FROM game_logs" in s for s in seen)  # …its logs were not
+
+
+async def test_chatter_follows_its_channel_three_times_then_is_dropped(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chatter follows its channel's moves as a command does (three tables), then is
+    dropped rather than chased."""
+    tried: list[str] = []
+
+    async def moving(work: Any) -> Any:
+        tried.append(work.keywords["table"])
+        raise Moved(f"campaign-{len(tried)}")
+    monkeypatch.setattr(core.writer, "run", moving)
+    assert await Table(core, "t").say("u", "just talking") == []
+    assert tried == ["t", "campaign-1", "campaign-2"]
