@@ -6,8 +6,10 @@ no subprocess), because mutmut runs them for every mutant they reach."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +22,12 @@ from adapters.config import Settings
 from bot import router, routes, systems
 from bot.context import Context
 from bot.core import Core
-from bot.dispatcher import MAX_INPUT, MAX_REPLY, Run
+from bot.dispatcher import MAX_INPUT, MAX_REPLY, Moved, Run
 from bot.errors import CommandError
 from bot.messages import Incoming, Outgoing, PlatformDie
 from bot.records import Gm
 from bot.routes import router as _router
-from bot.store import db
+from bot.store import db, outbox
 from bot.store.models import Character
 from bot.unit_of_work import UnitOfWork
 from rules.dice.source import ScriptedSource
@@ -601,3 +603,119 @@ async def test_a_command_that_fails_before_reading_its_table_answers_in_its_lang
             "later or tell the operator.")
     finally:
         event.remove(core.writer.sync_engine, "before_cursor_execute", fail)
+
+
+# ------------------------------------------------------------------ sixth run
+async def test_a_stored_replys_trust_window_counts_from_before_its_command_ran(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reply's lease began inside the command, so this core trusts its claim for
+    LEASE - MARGIN from *before* the command ran — a slow command must not stretch the
+    window past the lease. Past the window, the claim is confirmed in the store."""
+    handle = core.dispatcher.handle
+
+    async def slow(incoming: Incoming, dice: Any = None) -> list[Outgoing]:
+        outs = await handle(incoming, dice)
+        await asyncio.sleep(0.5)
+        return outs
+    monkeypatch.setattr(core.dispatcher, "handle", slow)
+    before = time.monotonic()
+    [out] = await core.handle(Incoming("console", "t", "u", ".r 1d6", "u"))
+    assert out.outbox_id is not None
+    trusted = outbox.LEASE - outbox.MARGIN
+    assert before + trusted <= core.claims.valid_until < before + 0.5 + trusted
+    core.claims.valid_until = 0.0  # the window is past: the store says whose it is
+    assert await core.holds(out) is True
+
+
+def test_a_channel_of_no_known_system_plays_the_default_one(core: Core) -> None:
+    default = systems.plugins()[core.default_system].game
+    assert core.system_of_id(None) is default
+    assert core.system_of_id("no-such-system") is default
+
+
+async def test_a_new_channel_speaks_its_platforms_language(core: Core) -> None:
+    """Before a channel picks a language, both the refusals that cost nothing and a
+    command's own replies are in its platform's (qq: zh-Hans)."""
+    assert core.cached_locale("qq", "901") == "zh-Hans"
+    table = Table(core, "901", platform="qq")
+    assert await table.text("1", ".pc switch 无名") == "⚠ 找不到名为「无名」的角色。"
+
+
+MUTL = router.CommandTable("mutl")
+
+
+@MUTL.command("zlay", "zl2")
+async def _mutl_lay(ctx: Context) -> list[Outgoing]:
+    return [ctx.reply("laid")]
+
+
+@pytest.fixture
+def mutl() -> Iterator[None]:
+    """A layer of ap20 (as v6 is), registered for one test."""
+    routes.register(systems.SystemPlugin(GameSystem("mutl", ("突l",)), MUTL,
+                                         layer_of=("ap20",)))
+    yield
+    routes.unregister("mutl")
+
+
+async def test_a_layers_command_at_its_base_says_how_to_add_the_layer(
+        mutl: None, core: Core) -> None:
+    """`.zl2` in a channel that plays ap20 with another layer: the command is a layer of
+    the channel's base, so the refusal names the `.system` that adds it (by the
+    command's first name)."""
+    table = Table(core, "t")
+    await table.say("gm", ".system ap20+v6")
+    assert await table.text("u", ".zl2 x") == (
+        "⚠ .zlay 是 mutl 規則系統的指令；本頻道玩的是 ap20+v6。"
+        "要用 mutl 的 .zlay：.system ap20+mutl")
+    await table.say("gm", ".system ap20+mutl")
+    assert await table.text("u", ".zl2 x") == "laid"
+
+
+async def test_a_channel_moved_three_times_while_its_command_waits_is_a_conflict(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command follows its channel to the table it now plays, three times; then it
+    gives up with the conflict reply (in the channel's language) instead of chasing it
+    for ever."""
+    tried: list[str] = []
+
+    async def moving(run: Run) -> list[Outgoing]:
+        tried.append(run.table)
+        raise Moved(f"campaign-{len(tried)}")
+    monkeypatch.setattr(core.dispatcher, "_run", moving)
+    assert await Table(core, "902", platform="qq").say("1", ".r 1d6") == [Outgoing(
+        "channel", "902", "⚠ 同时有其他指令修改了相同数据，这次的指令没有生效，请再试一次。")]
+    assert tried == ["902", "campaign-1", "campaign-2"]
+
+
+async def test_a_command_at_a_table_known_to_log_nothing_reads_no_log(core: Core) -> None:
+    """Once a table is known to run no log, its next commands (their table read again
+    from the store) do not read its logs."""
+    table = Table(core, "t")
+    await table.say("u", ".r 1d6")
+    core.writer.cache.clear()
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+    event.listen(core.writer.sync_engine, "before_cursor_execute", record)
+    try:
+        await table.say("u", ".r 1d6")
+    finally:
+        event.remove(core.writer.sync_engine, "before_cursor_execute", record)
+    assert any("FROM channels" in s for s in seen)  # the table was read again…
+    assert not any("FROM game_logs" in s for s in seen)  # …its logs were not
+
+
+async def test_chatter_follows_its_channel_three_times_then_is_dropped(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chatter follows its channel's moves as a command does (three tables), then is
+    dropped rather than chased."""
+    tried: list[str] = []
+
+    async def moving(work: Any) -> Any:
+        tried.append(work.keywords["table"])
+        raise Moved(f"campaign-{len(tried)}")
+    monkeypatch.setattr(core.writer, "run", moving)
+    assert await Table(core, "t").say("u", "just talking") == []
+    assert tried == ["t", "campaign-1", "campaign-2"]

@@ -4,6 +4,7 @@ refusal for a damaged value; and sheet documents that travel with their sheet.""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -104,17 +105,23 @@ async def test_a_document_changed_but_not_saved_is_not_stored(toys: Core) -> Non
     ({"points": 1}, 3, "newer schema"),
 ])
 async def test_a_damaged_or_newer_document_is_refused_by_name_and_left_alone(
-        toys: Core, data: dict[str, Any], schema: int, detail: str) -> None:
+        toys: Core, data: dict[str, Any], schema: int, detail: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The table is told which document; the operator's log says what is wrong with it
+    (and which command met it)."""
     table = Table(toys)
     await table.text("gm", ".system toys")
     await table.text("gm", ".lang en")
     await store_document(toys, "toys.pool", data, schema)
-    assert await table.text("u", ".pool add") == (
-        "⚠ The stored toys.pool of this table cannot be read (console:table); nothing "
-        "was changed. Please tell the operator.")
+    with caplog.at_level(logging.ERROR, logger="bot.dispatcher"):
+        assert await table.text("u", ".pool add") == (
+            "⚠ The stored toys.pool of this table cannot be read (console:table); nothing "
+            "was changed. Please tell the operator.")
     assert await stored_document(toys, "toys.pool") == (data, schema)
-    with pytest.raises(DamagedDocument, match=detail):
+    with pytest.raises(DamagedDocument, match=detail) as caught:
         POOL.read(data, schema, "console:table")
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.dispatcher"] == [
+        f"a pool command met a damaged document: {caught.value}"]
 
 
 def test_a_damaged_document_names_the_field_never_the_value() -> None:

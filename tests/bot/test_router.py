@@ -264,3 +264,42 @@ def test_a_router_built_from_tables_routes_each_systems_own(mutpkg: ModuleType) 
     assert built.resolve("deep 1", "other") is None
     assert built.resolve("bee 1", "mutp") == (own.find("bee"), "1")
     assert built.resolve("bee 1", "other") == (common.find("bee"), "1")
+
+
+# ---------- sixth run: what a router remembers, and the edges of a lookup
+def test_a_name_added_to_a_routed_table_is_routed_at_once() -> None:
+    """A router remembers its resolutions, but a name added to one of its tables
+    afterwards (a table built in code, as an operator's own system is) is found by the
+    very next message: every table's addition makes the router forget."""
+    common = router.CommandTable("core")
+    own = router.CommandTable("mutn")
+    own.command("zfirst")(_noop)
+    built = router.Router(common, [own])
+    assert built.resolve("zlater 1", "mutn") is None  # remembered: no such command
+    own.command("zlater")(_other)
+    assert built.resolve("zlater 1", "mutn") == (own.find("zlater"), "1")
+    common.command("zcommon")(_noop)
+    assert built.resolve("zcommon 2", "mutn") == (common.find("zcommon"), "2")
+    assert built.unambiguous("zcommon 2") == (common.find("zcommon"), "2")
+
+
+def test_a_message_that_is_only_the_name_matches_it() -> None:
+    """`.zq` alone (no argument) is the command, in the table's own match too."""
+    table = router.CommandTable("mutx")
+    table.command("zq")(_noop)
+    assert table.match("ZQ") == (table.find("zq"), "", 2)
+    assert table.match("z") is None
+
+
+def test_unambiguous_with_no_system_or_one_system_routed() -> None:
+    """With no system routed, every common command runs whatever the channel plays; with
+    one, its own commands do too (there is no other system to run anything else)."""
+    common = router.CommandTable("core")
+    common.command("zc")(_noop)
+    alone = router.Router(common)
+    assert alone.unambiguous("zc 1") == (common.find("zc"), "1")
+    own = router.CommandTable("muto")
+    own.command("zown")(_other)
+    one = router.Router(common, [own])
+    assert one.unambiguous("zown 3") == (own.find("zown"), "3")
+    assert one.unambiguous("zc 1") == (common.find("zc"), "1")
