@@ -1,5 +1,5 @@
 """`trpgbot`: the console chat by default; `run` for configured platforms; `db upgrade`,
-`db backup`, `db restore` (docs/operations.md)."""
+`db backup`, `db restore` (docs/operations.md); `discord sync` (docs/discord.md)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("path", type=Path, metavar="PATH")
         # after the action too (`db upgrade --db URL`), without hiding one given before it
         command.add_argument("--db", default=argparse.SUPPRESS, help="database URL")
+    discord = sub.add_parser("discord", help="Discord maintenance")
+    discord_actions = discord.add_subparsers(dest="discord_action", required=True)
+    discord_actions.add_parser(
+        "sync", help="sync the slash commands now, changed or not (docs/discord.md)")
     sub.add_parser("plurk-auth", help="obtain a Plurk access token (OAuth 1.0a)")
     logs = sub.add_parser("log", help="the game logs kept in the database")
     log_actions = logs.add_subparsers(dest="log_action", required=True)
@@ -165,13 +169,32 @@ async def _log_export(args: argparse.Namespace, settings: CoreSettings) -> int:
     return 1
 
 
+async def _discord_sync(settings: CoreSettings) -> int:
+    """``discord sync``: the slash commands synced now (``run`` syncs only changes)."""
+    import discord
+
+    from adapters.discord.settings import discord_section
+    from adapters.discord.sync import RECORD_FILE, sync_now
+
+    try:
+        count = await sync_now(discord_section(settings), settings.data_dir / RECORD_FILE)
+    except (RuntimeError, discord.DiscordException) as exc:
+        print(f"trpgbot: Discord sync failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"{count} slash commands synced")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
-    start_logging(settings.log_level, settings.log_format)
+    command = args.command or "console"
+    level = settings.log_level
+    if command == "console" and "log_level" not in settings.model_fields_set:
+        level = "WARNING"  # the terminal is the chat: no INFO lines (migrations) between replies
+    start_logging(level, settings.log_format)
     if getattr(args, "db", None):
         settings.database_url = args.db
-    command = args.command or "console"
     if command == "console":
         if args.command is None:
             args = build_parser().parse_args(["console"])
@@ -186,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _database(args, settings)
     elif command == "log":
         return asyncio.run(_log_export(args, settings))
+    elif command == "discord":
+        return asyncio.run(_discord_sync(settings))
     elif command == "plurk-auth":
         from adapters.plurk.auth_flow import main as plurk_auth
 

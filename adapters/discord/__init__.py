@@ -8,7 +8,8 @@
   private results as ephemeral messages (slash commands) or DMs (prefix
   commands), other users' (GMs') as DMs, failures reported to the channel.
 - ``commands``: the slash commands, each translated into the text command the
-  core understands; ``i18n``: their zh-Hant / zh-Hans / en descriptions.
+  core understands; ``i18n``: their zh-Hant / zh-Hans / en names and descriptions,
+  from the catalogs; ``sync``: syncing them only when they changed.
 - ``client``: the ``discord.Client`` with its command tree and message handler.
 - ``server``: ``serve``.
 - ``settings``: its section of the configuration (``TRPGBOT_DISCORD__<FIELD>``).

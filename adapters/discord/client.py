@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -26,6 +27,7 @@ from adapters.discord.convert import (
 from adapters.discord.delivery import DiscordDelivery, MessageOrigin
 from adapters.discord.i18n import CommandTranslator, reply
 from adapters.discord.settings import DiscordSettings
+from adapters.discord.sync import SyncRecord, sync_commands
 from adapters.uploads import is_command, notice
 from adapters.watch import CONNECTED, report_state
 from bot.messages import Incoming, Outgoing
@@ -52,12 +54,16 @@ def intents_for(settings: DiscordSettings) -> discord.Intents:
 
 class TrpgDiscordClient(discord.Client):
     def __init__(self, core: CoreAPI, settings: DiscordSettings, *,
-                 known: Callable[[str], bool] | None = core_knows, **options: Any) -> None:
+                 known: Callable[[str], bool] | None = core_knows,
+                 sync_record: Path | None = None, **options: Any) -> None:
+        """``sync_record``: where the hash of the last command sync is kept
+        (``adapters.discord.sync``); ``None`` syncs at every start."""
         super().__init__(intents=intents_for(settings),
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.core = core
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
+        self.sync_record = SyncRecord(sync_record)
         self._resent = False
         self._take_over: asyncio.Task[None] | None = None
         self.tree.error(self.on_command_error)
@@ -66,10 +72,10 @@ class TrpgDiscordClient(discord.Client):
 
     async def setup_hook(self) -> None:
         """Runs once after login, before the gateway connects: register the
-        translations and sync the commands."""
+        translations and sync the commands if they changed since the last sync."""
         await self.tree.set_translator(CommandTranslator())
         if self.settings.sync_commands:
-            await sync_commands(self.tree, self.settings.dev_guild_id)
+            await sync_commands(self.tree, self.settings.dev_guild_id, self.sync_record)
 
     async def on_ready(self) -> None:
         """The gateway session is ready (again after a reconnect with a new session)."""
@@ -169,18 +175,3 @@ class TrpgDiscordClient(discord.Client):
         except discord.HTTPException:
             pass
 
-
-async def sync_commands(tree: app_commands.CommandTree,
-                        dev_guild_id: int | None) -> list[app_commands.AppCommand]:
-    """Development: copy the commands to one server and sync there (visible at once).
-    Production: sync globally (Discord may take a while to show changes)."""
-    if dev_guild_id is not None:
-        guild = discord.Object(id=dev_guild_id)
-        tree.copy_global_to(guild=guild)
-        synced = await tree.sync(guild=guild)
-        log.info("Discord: %d slash commands synced to server %s", len(synced),
-                 dev_guild_id)
-        return synced
-    synced = await tree.sync()
-    log.info("Discord: %d slash commands synced globally", len(synced))
-    return synced

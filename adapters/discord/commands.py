@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -23,7 +23,7 @@ from discord.app_commands import Choice
 from adapters.delivery import CoreAPI
 from adapters.discord.convert import PLATFORM, channel_key, incoming_from_interaction
 from adapters.discord.delivery import DiscordDelivery, InteractionOrigin
-from adapters.discord.i18n import reply, text
+from adapters.discord.i18n import command_text, option_text, reply, text
 
 if TYPE_CHECKING:
     from adapters.discord.settings import DiscordSettings
@@ -42,10 +42,13 @@ LOCALE_CHOICES = [Choice(name="繁體中文", value="zh-Hant"),
                   Choice(name="简体中文", value="zh-Hans"),
                   Choice(name="English", value="en")]
 
-GM_ACTIONS = [Choice(name=text(f"gm.{action}"), value=action)
+GM_ACTIONS = [Choice(name=text(f"command.gm.choice.{action}"), value=action)
               for action in ("claim", "list", "add", "del", "pending")]
 
 MAX_CHOICES = 25
+
+SlashCallback = Callable[..., Coroutine[Any, Any, None]]
+T = TypeVar("T")
 
 
 class App(Protocol):
@@ -119,24 +122,41 @@ async def system_autocomplete(interaction: discord.Interaction,
             for system in found[:MAX_CHOICES]]
 
 
+def slash(command: str) -> Callable[[SlashCallback], app_commands.Command[Any, Any, Any]]:
+    """``app_commands.command`` with the name and description of ``command`` in the
+    catalogs (``platform.discord.command.<command>``)."""
+    return app_commands.command(name=command_text(command, "name"),
+                                description=command_text(command, "description"))
+
+
+def options(command: str, *params: str) -> Callable[[T], T]:
+    """Name and describe each parameter from the catalogs (``….<command>.option.<param>``);
+    the Python parameter keeps its own name."""
+    def localise(func: T) -> T:
+        func = app_commands.describe(
+            **{param: option_text(command, param, "description") for param in params})(func)
+        return app_commands.rename(
+            **{param: option_text(command, param, "name") for param in params})(func)
+    return localise
+
+
 def build_commands(known: Callable[[str], bool] | None = None) -> list[app_commands.Command]:
     """Fresh command objects; with ``known``, only those whose verb the core has."""
 
-    @app_commands.command(name="roll", description=text("roll"))
-    @app_commands.describe(expression=text("roll.expression"), reason=text("roll.reason"))
+    @slash("roll")
+    @options("roll", "expression", "reason")
     async def roll(interaction: discord.Interaction, expression: str,
                    reason: str | None = None) -> None:
         await answer(interaction, text_line("r", expression, reason))
 
-    @app_commands.command(name="rh", description=text("rh"))
-    @app_commands.describe(expression=text("roll.expression"), reason=text("roll.reason"))
+    @slash("rh")
+    @options("roll", "expression", "reason")
     async def rh(interaction: discord.Interaction, expression: str,
                  reason: str | None = None) -> None:
         await answer(interaction, text_line("rh", expression, reason))
 
-    @app_commands.command(name="check", description=text("check"))
-    @app_commands.describe(skill=text("check.skill"), modifier=text("check.modifier"),
-                           threshold=text("check.threshold"))
+    @slash("check")
+    @options("check", "skill", "modifier", "threshold")
     @app_commands.autocomplete(skill=skill_autocomplete)
     async def check(interaction: discord.Interaction, skill: str,
                     modifier: app_commands.Range[int, -1000, 1000] | None = None,
@@ -144,49 +164,50 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
         verb = await system_verb(interaction, "check")
         await answer(interaction, check_line(verb, skill, modifier, threshold))
 
-    @app_commands.command(name="st", description=text("st"))
-    @app_commands.describe(values=text("st.values"))
+    @slash("st")
+    @options("st", "values")
     async def st(interaction: discord.Interaction, values: str | None = None) -> None:
         await answer(interaction, text_line("st", values))
 
-    @app_commands.command(name="pc", description=text("pc"))
-    @app_commands.describe(args=text("pc.args"))
+    @slash("pc")
+    @options("pc", "args")
     async def pc(interaction: discord.Interaction, args: str | None = None) -> None:
         await answer(interaction, text_line("pc", args))
 
-    @app_commands.command(name="gm", description=text("gm"))
-    @app_commands.describe(action=text("gm.action"), user=text("gm.user"))
+    @slash("gm")
+    @options("gm", "action", "user")
     @app_commands.choices(action=GM_ACTIONS)
     async def gm(interaction: discord.Interaction, action: str | None = None,
                  user: discord.User | None = None) -> None:
         mention = f"<@{user.id}>" if user is not None else None
         await answer(interaction, text_line("gm", action, mention))
 
-    @app_commands.command(name="init", description=text("init"))
-    @app_commands.describe(args=text("init.args"))
+    @slash("init")
+    @options("init", "args")
     async def init(interaction: discord.Interaction, args: str | None = None) -> None:
         await answer(interaction, text_line(await system_verb(interaction, "initiative"), args))
 
-    @app_commands.command(name="system", description=text("system"))
-    @app_commands.describe(system=text("system.id"))
+    @slash("system")
+    @options("system", "system")
     @app_commands.autocomplete(system=system_autocomplete)
     async def system(interaction: discord.Interaction, system: str | None = None) -> None:
         await answer(interaction, text_line("system", system))
 
-    @app_commands.command(name="lang", description=text("lang"))
-    @app_commands.describe(locale=text("lang.locale"))
+    @slash("lang")
+    @options("lang", "locale")
     @app_commands.choices(locale=LOCALE_CHOICES)
     async def lang(interaction: discord.Interaction, locale: str | None = None) -> None:
         await answer(interaction, text_line("lang", locale))
 
-    @app_commands.command(name="help", description=text("help"))
-    @app_commands.describe(topic=text("help.topic"))
+    @slash("help")
+    @options("help", "topic")
     async def help_(interaction: discord.Interaction, topic: str | None = None) -> None:
         await answer(interaction, text_line("help", topic))
 
-    commands: list[app_commands.Command[Any, Any, Any]] = [
-        roll, rh, check, st, pc, gm, init, system, lang, help_]
-    return [cmd for cmd in commands if known is None or known(VERBS[cmd.name])]
+    commands: dict[str, app_commands.Command[Any, Any, Any]] = {
+        "roll": roll, "rh": rh, "check": check, "st": st, "pc": pc, "gm": gm, "init": init,
+        "system": system, "lang": lang, "help": help_}
+    return [cmd for name, cmd in commands.items() if known is None or known(VERBS[name])]
 
 
 def core_knows(verb: str) -> bool:

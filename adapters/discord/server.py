@@ -8,6 +8,7 @@ import logging
 from adapters.delivery import CoreAPI
 from adapters.discord.client import TrpgDiscordClient
 from adapters.discord.settings import discord_section
+from adapters.discord.sync import RECORD_FILE
 from adapters.logs import protect_secrets_in_logs
 from bot.config import Settings
 
@@ -24,7 +25,8 @@ async def serve(core: CoreAPI, settings: Settings, stop: asyncio.Event) -> None:
     section = discord_section(settings)
     if section.token is None:
         raise RuntimeError("the Discord adapter is enabled but TRPGBOT_DISCORD__TOKEN is not set")
-    async with TrpgDiscordClient(core, section) as client:
+    record = settings.data_dir / RECORD_FILE
+    async with TrpgDiscordClient(core, section, sync_record=record) as client:
         running = asyncio.create_task(client.start(section.token.get_secret_value()),
                                       name="discord-client")
         stopping = asyncio.create_task(stop.wait(), name="discord-stop")

@@ -29,7 +29,11 @@ class DiscordSettings(PlatformSettings):
         ),
     )
     sync_commands: bool = Field(
-        default=True, description="sync the slash commands at start (turn off to skip the call)"
+        default=True,
+        description=(
+            "sync the slash commands at start when they changed since the last sync "
+            "(adapters/discord/sync.py); `trpgbot discord sync` forces one"
+        ),
     )
     message_content: bool = Field(
         default=False,

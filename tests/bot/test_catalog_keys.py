@@ -26,8 +26,6 @@ def named_keys() -> tuple[set[str], set[str]]:
     keys: set[str] = set()
     prefixes: set[str] = set()
     for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "adapters").rglob("*.py")]:
-        if "discord" in path.parts:  # Discord's slash-command texts are its own table
-            continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if not isinstance(node, ast.Call):
                 continue

@@ -45,6 +45,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -334,11 +335,13 @@ def markup(content: str) -> list[str]:
     return found
 
 
-def make_client(core: Any, api: DiscordApi, **settings: Any) -> TrpgDiscordClient:
+def make_client(core: Any, api: DiscordApi, *, known: Callable[[str], bool] | None = None,
+                sync_record: Path | None = None, **settings: Any) -> TrpgDiscordClient:
     """The real client, logged in as far as tests need: its user, its application id,
-    and its HTTP layer answered by ``api``."""
+    and its HTTP layer answered by ``api`` (every command offered unless ``known`` says;
+    no sync record unless given, so every start syncs)."""
     client = TrpgDiscordClient(core, DiscordSettings(**{"enabled": True, **settings}),
-                               known=None)
+                               known=known, sync_record=sync_record)
     state = client._connection
     state.application_id = APP_ID
     state.user = discord.ClientUser(state=state, data=user_payload(BOT_ID, "trpgbot", bot=True))

@@ -35,6 +35,9 @@ from tests.adapters.discord.doubles import (
     user_payload,
 )
 
+TOKEN = "fake-discord-token"
+"""The bot token the fake accepts."""
+
 
 def _json(data: Any, status: int = 200) -> web.Response:
     """Discord's JSON answer (discord.py wants exactly ``application/json``)."""

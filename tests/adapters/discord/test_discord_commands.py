@@ -1,11 +1,13 @@
 """The slash commands: which text command each one becomes, their zh-Hant / zh-Hans
-/ en descriptions, and how they are synced (one server in development, global
-otherwise)."""
+/ en names and descriptions (from the catalogs), and how they are synced (one server
+in development, global otherwise)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import tomllib
+from collections.abc import AsyncIterator, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ from discord import Locale, app_commands
 from adapters.config import Settings
 from adapters.discord.commands import VERBS, build_commands, check_line, core_knows, text_line
 from adapters.discord.convert import split_message
-from adapters.discord.i18n import STRINGS, CommandTranslator
+from adapters.discord.i18n import CommandTranslator
 from adapters.split import utf16_length
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
@@ -99,27 +101,78 @@ def test_commands_the_core_lacks_are_not_offered() -> None:
     assert {command.name for command in build_commands(lambda verb: verb == "r")} == {"roll"}
 
 
-async def test_descriptions_are_localised_for_zh_tw_and_zh_cn(core: RecordingCore) -> None:
+LOCALES = Path(__file__).resolve().parents[3] / "bot" / "locales"
+
+
+def catalog_file(locale: str) -> dict[str, Any]:
+    """``platform.discord`` of one locale's discord.toml, read as TOML (not through
+    the code under test)."""
+    data = tomllib.loads((LOCALES / locale / "discord.toml").read_text("utf-8"))
+    return dict(data["platform"]["discord"])
+
+
+def leaves(table: Mapping[str, Any], path: tuple[str, ...] = ()) -> Iterator[
+        tuple[tuple[str, ...], str]]:
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            yield from leaves(value, (*path, key))
+        else:
+            yield (*path, key), str(value)
+
+
+def catalog_texts() -> dict[tuple[str, ...], tuple[str, str, str]]:
+    """Every catalog text: its key → (en, zh-Hant, zh-Hans)."""
+    en, hant, hans = (dict(leaves(catalog_file(locale)))
+                      for locale in ("en", "zh-Hant", "zh-Hans"))
+    assert en.keys() == hant.keys() == hans.keys()
+    return {key: (en[key], hant[key], hans[key]) for key in en}
+
+
+def shown(item: dict[str, Any], field: str) -> tuple[str, str, str]:
+    """What Discord shows of ``field`` to en, zh-TW and zh-CN clients."""
+    localised = item.get(f"{field}_localizations") or {}
+    assert set(localised) == {"zh-TW", "zh-CN"}, (item[field], localised)
+    return item[field], localised["zh-TW"], localised["zh-CN"]
+
+
+async def test_every_name_and_description_comes_from_the_catalogs(
+        core: RecordingCore) -> None:
+    """Each command's, option's and choice's name and description is the catalogs'
+    text in all three locales: English as Discord's default, zh-Hant for zh-TW
+    clients, zh-Hans for zh-CN clients."""
+    texts = catalog_texts()
     client = make_client(core, DiscordApi())
     translator = CommandTranslator()
+    await client.tree.set_translator(translator)
+    used: set[tuple[str, str, str]] = set()
     for command in client.tree.get_commands():
         assert isinstance(command, app_commands.Command)
         payload = await command.get_translated_payload(client.tree, translator)
-        key = next(k for k, v in STRINGS.items() if v["en"] == payload["description"])
-        assert payload["description_localizations"] == {
-            "zh-TW": STRINGS[key]["zh-Hant"], "zh-CN": STRINGS[key]["zh-Hans"]}
-        for option in payload.get("options", []):
-            assert set(option["description_localizations"]) == {"zh-TW", "zh-CN"}
-        assert payload["name_localizations"] == {}
+        assert shown(payload, "name") == texts[("command", payload["name"], "name")]
+        items = [payload, *payload.get("options", [])]
+        for item in items:
+            for field in ("name", "description"):
+                assert shown(item, field) in texts.values()
+                used.add(shown(item, field))
+            for choice in item.get("choices", []):
+                if choice["name"] in {"繁體中文", "简体中文", "English"}:
+                    continue  # a language is named in its own language
+                assert shown(choice, "name") in texts.values()
+                used.add(shown(choice, "name"))
+    commands = {key for key in texts if key[0] == "command"}
+    assert {texts[key] for key in commands} <= used  # every catalog text is offered
+    assert texts[("command", "roll", "name")] == ("roll", "擲骰", "掷骰")
 
 
 async def test_translator_leaves_english_and_other_languages_to_the_default() -> None:
     translator = CommandTranslator()
-    string = app_commands.locale_str("Roll dice for everyone to see", key="roll")
+    string = app_commands.locale_str("Roll dice for everyone to see",
+                                     key="command.roll.description")
     context: Any = None
     assert await translator.translate(string, Locale.american_english, context) is None
     assert await translator.translate(string, Locale.japanese, context) is None
     assert await translator.translate(string, Locale.taiwan_chinese, context) == "公開擲骰"
+    assert await translator.translate(string, Locale.chinese, context) == "公开掷骰"
     unkeyed = app_commands.locale_str("roll")
     assert await translator.translate(unkeyed, Locale.chinese, context) is None
 
@@ -179,8 +232,34 @@ def test_the_shared_slash_texts_name_no_system_s_own_command() -> None:
     common = set(router().common.names())
     own = {name for plugin in systems.plugins().values()
            for name in plugin.commands.names() if name not in common and name.isascii()}
-    for key, texts in STRINGS.items():
-        for text in texts.values():
+    for key, texts in catalog_texts().items():
+        for text in texts:
             named = {word.lstrip(".").casefold() for word in text.split()
                      if word.startswith(".")}
             assert not named & own, (key, text)
+
+
+def valid_name(name: str) -> bool:
+    """Discord's rule for command and option names (docs, "Application Command
+    Naming"): 1-32 letters, digits, ``-``, ``_`` or ``'``, lower case where the script
+    has cases."""
+    return 1 <= len(name) <= 32 and name == name.lower() \
+        and all(ch.isalnum() or ch in "-_'" for ch in name)
+
+
+async def test_every_catalog_name_is_one_discord_accepts(core: RecordingCore) -> None:
+    """Discord refuses the whole sync for one bad name, so the catalogs are checked
+    here: valid names, unique per locale among the commands and among each command's
+    options, descriptions of 1-100 characters."""
+    client = make_client(core, DiscordApi())
+    translator = CommandTranslator()
+    payloads = [await command.get_translated_payload(client.tree, translator)
+                for command in client.tree.get_commands()
+                if isinstance(command, app_commands.Command)]
+    for level in [payloads, *(payload.get("options", []) for payload in payloads)]:
+        for index in range(3):
+            names = [shown(item, "name")[index] for item in level]
+            assert all(map(valid_name, names)), names
+            assert len(set(names)) == len(names), names
+        for item in level:
+            assert all(1 <= len(text) <= 100 for text in shown(item, "description"))

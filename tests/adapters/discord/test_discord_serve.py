@@ -5,23 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 from adapters.config import Settings
 from adapters.discord import serve
 from adapters.discord.settings import DiscordSettings
 from bot.core import Core
 from tests.adapters.discord.doubles import APP_ID, BOT_ID, command_payload
-from tests.adapters.discord.fake_discord import FakeDiscord
-
-TOKEN = "fake-discord-token"
+from tests.adapters.discord.fake_discord import TOKEN, FakeDiscord
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -29,16 +23,6 @@ pytestmark = pytest.mark.timeout(30)
 def discord_settings(tmp_path: Path, token: str | None = TOKEN) -> Settings:
     return Settings(_env_file=None, data_dir=tmp_path,
                     discord=DiscordSettings(enabled=True, token=token))
-
-
-@pytest.fixture
-async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    monkeypatch.setattr(Route, "BASE", fake.base)
-    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway))
-    yield fake
-    await fake.close()
 
 
 async def test_serve_logs_in_syncs_answers_and_stops(tmp_path: Path,
