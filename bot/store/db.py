@@ -105,8 +105,9 @@ def make_writer_engine(url: str) -> Engine | AsyncEngine:
 
 
 def _sqlite_path(url: str) -> Path | None:
-    """The database file of a SQLite URL (its folder made), None in memory."""
-    path = url.split("///", 1)[-1]
+    """The database file of a SQLite URL (its folder made), None in memory (``sqlite://``
+    or ``:memory:``)."""
+    path = make_url(url).database
     if not path or path == ":memory:":
         return None
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -248,11 +248,68 @@ async def test_a_claim_is_confirmed_on_the_one_row_if_it_is_ours_or_free(core: C
     assert await _claims_of(core) == {1: "mine", 2: "mine", 3: "other", 4: "mine"}
 
 
-async def test_a_claim_that_cannot_be_confirmed_is_not_held() -> None:
+async def test_a_claim_that_cannot_be_confirmed_is_not_held(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A store that fails is logged — the confirmation, each renewal, the release —
+    and never raised to the adapter."""
+    monkeypatch.setattr(outbox, "RENEW_EVERY", 0.01)
+    tries: list[int] = []
+
     async def broken(work: Any) -> Any:
+        tries.append(1)
         raise OSError("database gone")
     claims = outbox.Claims("me", broken)
-    assert await claims.holds(1) is False
+    with caplog.at_level(logging.ERROR, logger="bot.store.outbox"):
+        assert await claims.holds(1) is False
+        claims.claimed(since=0.0)  # its lease lapsed long ago: renewals only
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if len(tries) >= 3:
+                break
+        await claims.close()
+    assert {r.getMessage() for r in caplog.records} == {
+        "could not confirm the claim of a stored reply: not sent now",
+        "could not renew the claims of stored replies",
+        "could not release the claims of stored replies: they are sent again once their "
+        "lease is past"}
+
+
+async def _add_rows(core: Core, *rows: tuple[int, str]) -> None:
+    """Rows of the console's outbox: (id, claimant), each lease five minutes ahead."""
+    later = datetime.now(UTC).replace(tzinfo=None) + timedelta(minutes=5)
+    async with core.sessions() as session, session.begin():
+        session.add_all(OutboxMessage(
+            id=row_id, platform="console", claimed_by=who, lease_until=later,
+            message=Outgoing("channel", "table", who).to_record()) for row_id, who in rows)
+
+
+async def test_past_its_trust_window_a_core_holds_a_row_only_if_it_claims_it_again(
+        core: Core, caplog: pytest.LogCaptureFixture) -> None:
+    """No renewal recent (a new ``Claims``): each hold is a claim in the store — true
+    for this core's own row, false (and said in the log) for another process's."""
+    await _add_rows(core, (1, "mine"), (2, "other"))
+    claims = outbox.Claims("mine", core.store_sync)
+    with caplog.at_level(logging.WARNING, logger="bot.store.outbox"):
+        assert await claims.holds(1) is True
+        assert caplog.records == []
+        assert await claims.holds(2) is False
+    assert [r.getMessage() for r in caplog.records] == [
+        "a stored reply is sent by another process (this one's claim lapsed): not sent here"]
+    assert await _claims_of(core) == {1: "mine", 2: "other"}
+
+
+async def test_closed_claims_free_their_rows_and_trust_no_memory(core: Core) -> None:
+    """The release frees this core's rows (the next start sends them at once), and a
+    hold after it asks the store again."""
+    await _add_rows(core, (1, "mine"), (2, "other"))
+    claims = outbox.Claims("mine", core.store_sync)
+    claims.claimed()
+    await claims.close()
+    assert await _claims_of(core) == {1: None, 2: "other"}
+    assert await _lease(core, 1) is None
+    assert await claims.holds(2) is False
+    assert await claims.holds(1) is True
+    assert await _claims_of(core) == {1: "mine", 2: "other"}
 
 
 async def test_claims_keep_being_renewed_while_rows_come_during_a_renewal(

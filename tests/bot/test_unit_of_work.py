@@ -463,3 +463,91 @@ async def test_a_sheets_document_is_read_with_its_sheet_only(core: Core) -> None
     assert await in_unit(core, misuse) == [
         "test.hand: a sheet's document needs the sheet, and only it",
         "test.note_a: a sheet's document needs the sheet, and only it"]
+
+
+async def _write_again(core: Core, table: Any, first: Any) -> None:
+    """The row ``first`` of ``table`` deleted and inserted as it was: on PostgreSQL it
+    then lies at the table's end."""
+    async with core.engine.begin() as connection:
+        row = (await connection.execute(select(table).where(first))).one()
+        await connection.execute(delete(table).where(first))
+        await connection.execute(insert(table).values(**row._asdict()))
+
+
+async def test_another_tables_sheets_come_back_oldest_first_after_a_row_was_written_again(
+        any_settings: Settings) -> None:
+    async def add(uow: UnitOfWork) -> None:
+        for owner, name in (("alice", "甲"), ("bob", "乙")):
+            await uow.add_sheet(owner, name)
+
+    async def away(uow: UnitOfWork) -> list[str]:
+        other = await uow.table("console", "away", "coc")
+        assert other is not None
+        return [sheet.name for sheet in await uow.sheets(table=other)]
+    core = await Core.open(any_settings)
+    try:
+        await in_unit(core, add, channel="away")
+        await _write_again(core, sql.SHEETS, sql.SHEETS.c.name == "甲")
+        assert await in_unit(core, away) == ["甲", "乙"]
+    finally:
+        await core.close()
+
+
+async def test_logs_come_back_oldest_first_after_a_row_was_written_again(
+        any_settings: Settings) -> None:
+    async def start(uow: UnitOfWork) -> None:
+        for name in ("一", "二"):
+            await uow.new_log(name, "k")
+
+    async def logs(uow: UnitOfWork) -> list[str]:
+        return [log.name for log in await uow.logs()]
+    core = await Core.open(any_settings)
+    try:
+        await in_unit(core, start)
+        await _write_again(core, sql.LOGS, sql.LOGS.c.name == "一")
+        assert await stored(core, logs) == ["一", "二"]
+    finally:
+        await core.close()
+
+
+async def test_a_deleted_sheet_drops_only_its_own_changes(core: Core) -> None:
+    """One command deletes a sheet and changes another sheet and the table: the other
+    changes are stored (the deleted sheet comes first in every list)."""
+    async def set_up(uow: UnitOfWork) -> None:
+        for owner, name in (("alice", "甲"), ("bob", "乙")):
+            await uow.add_sheet(owner, name)
+    await in_unit(core, set_up)
+
+    async def mixed(uow: UnitOfWork) -> None:
+        first, second = await uow.sheets()
+        uow.save(HAND, Hand(["甲's card"]), first)
+        uow.save(HAND, Hand(["乙's card"]), second)
+        uow.save(NOTE_A, Note("the table's"))
+        second.stats["hp"] = 7
+        await uow.delete_sheet(first)
+    await in_unit(core, mixed)
+
+    async def read(uow: UnitOfWork) -> tuple[list[tuple[str, dict[str, Any]]], list[str], str]:
+        [sheet] = await uow.sheets()
+        return ([(s.name, s.stats) for s in await uow.sheets()],
+                (await uow.load(HAND, sheet)).cards, (await uow.load(NOTE_A)).text)
+    assert await stored(core, read) == ([("乙", {"hp": 7})], ["乙's card"], "the table's")
+
+
+async def test_a_sheet_added_and_deleted_by_one_command_leaves_nothing(core: Core) -> None:
+    async def both(uow: UnitOfWork) -> None:
+        await uow.delete_sheet(await uow.add_sheet("alice", "甲"))
+
+    async def names(uow: UnitOfWork) -> list[str]:
+        return [s.name for s in await uow.sheets()]
+    await asyncio.wait_for(in_unit(core, both), 10)
+    assert await in_unit(core, names) == []
+    assert await stored(core, names) == []
+
+
+async def test_a_write_that_returns_no_rows_gives_none(core: Core) -> None:
+    async def rename(uow: UnitOfWork) -> Any:
+        return await uow.link.write_now(
+            update(sql.CHANNELS).where(sql.CHANNELS.c.id == uow.channel.id).values(
+                locale="en"))
+    assert await in_unit(core, rename) is None

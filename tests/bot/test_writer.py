@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ import pytest
 from sqlalchemy import Connection, event, insert, select
 from sqlalchemy import text as sql_text
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.config import Settings
 from bot.context import Context
@@ -35,7 +37,9 @@ from bot.errors import CommandError
 from bot.kits.acting import NICKNAMES
 from bot.messages import Incoming, Outgoing
 from bot.routes import router as routes
+from bot.store import db
 from bot.store import statements as sql
+from bot.store.connection import runner_for
 from bot.store.writer import BatchFailed, ConnectionLink, Unit, Writer
 from tests.conftest import make_settings
 from tests.support import Table
@@ -1159,3 +1163,53 @@ async def test_closing_the_writer_waits_for_its_commit_task(core: Core) -> None:
     assert writer.commits == commits + 1
     assert await command == 1
     assert await _outbox_count(core, "console") == 1
+
+
+# ------------------------------------------------------------------ the writer's engine
+async def test_the_writers_thread_runs_one_work_at_a_time(tmp_path: Path) -> None:
+    """On SQLite the writer's connection is used by one thread of its own (named for a
+    thread dump): a second work given meanwhile starts only once the first ended."""
+    runner = runner_for(db.make_writer_engine(f"sqlite+aiosqlite:///{tmp_path}/w.db"))
+    second_began = threading.Event()
+
+    def first(_c: Connection) -> bool:
+        return second_began.wait(0.3)
+
+    def second(_c: Connection) -> str:
+        second_began.set()
+        return threading.current_thread().name
+    try:
+        overlapped, thread = await asyncio.gather(runner(first), runner(second))
+    finally:
+        await runner.dispose()
+    assert overlapped is False
+    assert thread.startswith("trpgbot-writer")
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", "sqlite+aiosqlite://"])
+def test_an_in_memory_writer_engine_opens(url: str) -> None:
+    """SQLAlchemy's in-memory URLs, with or without ``:memory:`` (``sqlite://`` was
+    taken for a file named ``sqlite:`` and given a file's pool options, which an
+    in-memory engine refuses)."""
+    engine = db.make_writer_engine(url)
+    assert not isinstance(engine, AsyncEngine)
+    with engine.connect() as connection:
+        assert connection.scalar(sql_text("SELECT 1")) == 1
+    engine.dispose()
+
+
+async def test_a_stores_folders_are_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         ) -> None:
+    """A database file in folders that do not exist yet, its URL relative (the working
+    directory's) or absolute: every folder is made, by either engine."""
+    monkeypatch.chdir(tmp_path)
+    engine = db.make_engine("sqlite+aiosqlite:///data/a/store.db")
+    writer = db.make_writer_engine(f"sqlite+aiosqlite:///{tmp_path}/b/c/store.db")
+    try:
+        assert (tmp_path / "data" / "a").is_dir() and (tmp_path / "b" / "c").is_dir()
+        async with engine.connect() as connection:
+            assert await connection.scalar(sql_text("SELECT 1")) == 1
+    finally:
+        await engine.dispose()
+        assert not isinstance(writer, AsyncEngine)
+        writer.dispose()
