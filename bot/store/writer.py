@@ -263,12 +263,18 @@ class Writer:
         self.commits += 1
         self.committed += len(units)
         live = [unit for unit, _ in units if unit.claim not in replayed]
-        if any(unit.moved for unit in live):
+        try:
+            if any(unit.moved for unit in live):
+                self.cache.clear()
+            else:
+                for unit in live:
+                    if unit.settle is not None:
+                        unit.settle()
+        except Exception:
+            # the batch is stored: its commands must still end; the working set may hold
+            # half of it, so it is dropped and the next commands read the store
+            log.exception("the working set could not take a committed batch; dropped")
             self.cache.clear()
-        else:
-            for unit in live:
-                if unit.settle is not None:
-                    unit.settle()
         for unit, future in units:
             if future.done():
                 continue

@@ -1131,6 +1131,26 @@ async def test_a_batch_that_reaches_its_cap_commits_at_once(core: Core) -> None:
     assert writer.commits == commits + 1
 
 
+async def test_a_working_set_that_cannot_settle_is_dropped_and_the_batch_still_ends(
+        core: Core, caplog: pytest.LogCaptureFixture) -> None:
+    """The commit stored the batch: a failure of the working set after it must neither
+    hang its commands (they would wait forever) nor leave the set half updated."""
+    table = Table(core)
+    await table.text("alice", ".st 觀察 5")
+    assert core.writer.cache.table("console", "table") is not None  # the table is kept
+
+    def broken() -> None:
+        raise RuntimeError("settle failed")
+
+    async def work(_link: ConnectionLink) -> tuple[str, Unit]:
+        return "done", Unit(changes=[], settle=broken, wrote=True)
+
+    assert await asyncio.wait_for(core.writer.run(work), 5) == "done"
+    assert "the working set could not take a committed batch; dropped" in caplog.text
+    assert core.writer.cache.table("console", "table") is None  # read from the store again
+    assert await table.text("alice", ".st 觀察+1") == "alice 的數值已更新：觀察:5→6"
+
+
 async def test_after_the_writer_closed_the_outbox_is_cleaned_on_the_pooled_engine(
         core: Core) -> None:
     """At shutdown the acknowledged replies are deleted once more after the writer
