@@ -270,11 +270,10 @@ class Router:
             self._union_changed()
         heads = self._heads(body)
         key = (heads, system_id)
+        # tables only gain names, and every gain or table change clears the memo: a
+        # remembered resolution always names a command its table still has
         found = self._memo[key] if key in self._memo else self._find(heads, system_id)
         cmd = _command(found)
-        if found is not None and cmd is None:  # a name taken out of its table since
-            found = self._find(heads, system_id)
-            cmd = _command(found)
         self._memo[key] = found
         return None if found is None or cmd is None else (cmd, body[len(found[1]):].strip())
 
