@@ -92,20 +92,11 @@ GROUPS = ("attribute", "skill", "resource", "other")
 skills and resources, then everything else."""
 
 
-def label(ctx: Context, name: str) -> str:
-    """A stored stat's name in the reader's language: an English reader reads a declared
-    stat by the channel's system's Latin alias (精神力 is ap20's MP but ace's SPI; the
-    catalog's one table of English names cannot know which system is played)."""
-    declared = ctx.system.stat(name)
-    if ctx.locale != "en" or declared is None:
-        return name
-    return next((alias for alias in declared.aliases if alias.isascii()), name)
-
-
-def change(ctx: Context, name: str, old: int | None, new: int) -> str:
-    """``生命:25→20`` (``生命:40`` for a new entry)."""
-    shown = label(ctx, name)
-    return f"{shown}:{old}→{new}" if old is not None else f"{shown}:{new}"
+def change(name: str, old: int | None, new: int) -> str:
+    """``生命:25→20`` (``生命:40`` for a new entry). An English reader reads a declared
+    stat by its name in the table's system (the catalog's ``text_at``: 精神力 is ap20's
+    MP but ace's SPI)."""
+    return f"{name}:{old}→{new}" if old is not None else f"{name}:{new}"
 
 
 def grouped(ctx: Context, stats: dict[str, int]) -> str:
@@ -115,7 +106,7 @@ def grouped(ctx: Context, stats: dict[str, int]) -> str:
     for name, value in stats.items():
         declared = ctx.system.stat(name)
         groups.setdefault(declared.kind if declared else "other", []).append(
-            f"{label(ctx, name)}:{value}")
+            f"{name}:{value}")
     if len(groups) <= 1:
         return " ".join(next(iter(groups.values()), [])) or ctx.t("core.st.empty")
     return ctx.t("core.st.group_sep").join(
@@ -171,7 +162,7 @@ async def st(ctx: Context) -> list[Outgoing]:
             raise CommandError("core.error.st_usage")
         character.stats = stats
         return [ctx.reply(ctx.t("core.st.deleted", pc=character.name,
-                                names=[label(ctx, name) for name in removed]))]
+                                names=removed))]
     if _LONE_NAME.fullmatch(ctx.args.strip()):  # `.st 生命`: that stat, not a syntax error
         character = await sheet(ctx, create=False)
         if character is None:
@@ -198,11 +189,11 @@ async def st(ctx: Context) -> list[Outgoing]:
             for key, value in character.stats.items():  # what the system wrote (a cap,
                 if stored.get(key) != value:  # the HP a new 體質 gives): kept, and listed
                     if not taken:  # as typed changes when the system says nothing else
-                        changes.append(change(ctx, key, stats.get(key), value))
+                        changes.append(change(key, stats.get(key), value))
                     stats[key] = value
             continue
         stats[name] = new
-        changes.append(change(ctx, name, old, new))
+        changes.append(change(name, old, new))
     if len(stats) > MAX_STATS:
         raise CommandError("core.error.st_too_many", limit=MAX_STATS)
     character.stats = stats
