@@ -168,6 +168,10 @@ class OutboxMessage(Base):
     """The sending process (:func:`bot.store.outbox.process_name`); None: nobody."""
     lease_until: Mapped[datetime | None] = mapped_column(default=None)
     """When the claim lapses unless renewed (UTC); None or past: free to take."""
+    account: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The bot account that sends it, the one that received the command
+    (``Incoming.account``: a QQ ``X-Self-ID``, a Plurk user id); None: any account of
+    the platform (one-account platforms, rows stored before migration 0011)."""
 
 
 class PendingPrivate(Base):
