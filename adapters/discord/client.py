@@ -53,6 +53,11 @@ def intents_for(settings: DiscordSettings) -> discord.Intents:
     return intents
 
 
+def shards_of(settings: DiscordSettings) -> dict[str, Any]:
+    """``shard_ids=`` when the settings name them (discord.py's default: all)."""
+    return {} if settings.shard_ids is None else {"shard_ids": settings.shard_ids}
+
+
 class TrpgDiscordClient(discord.AutoShardedClient):
     """discord.py's ``AutoShardedClient``: the shards ``shard_ids`` of ``shard_count``
     (settings; unset: as many as Discord recommends, all here) on one client, so several
@@ -66,7 +71,7 @@ class TrpgDiscordClient(discord.AutoShardedClient):
         (``adapters.discord.sync``); ``None`` syncs at every start."""
         super().__init__(intents=intents_for(settings),
                          allowed_mentions=discord.AllowedMentions.none(),
-                         shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                         shard_count=settings.shard_count, **shards_of(settings),
                          **options)
         self.core = core
         self.settings = settings

@@ -122,9 +122,8 @@ def _free(now: Any) -> Any:
 def _sent_by(platform: str, account: str) -> Any:
     """The rows ``account`` of ``platform`` sends: its own, and those of no account
     (stored by a one-account adapter, or before accounts were recorded)."""
-    mine = _OUTBOX.c.account.is_(None)
-    if account:
-        mine = or_(mine, _OUTBOX.c.account == account)
+    none = _OUTBOX.c.account.is_(None)
+    mine = or_(none, _OUTBOX.c.account == account) if account else none
     return (_OUTBOX.c.platform == platform) & mine
 
 

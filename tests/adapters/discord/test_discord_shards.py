@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from adapters.cli import main
 from adapters.config import Settings
 from adapters.discord import serve
-from adapters.discord.settings import DiscordSettings
+from adapters.discord.settings import DiscordSettings, discord_section
 from bot.core import Core
 from bot.messages import Incoming
 from rules.dice.source import ScriptedSource
@@ -51,7 +51,7 @@ def test_shard_settings_are_read_from_the_environment_and_checked(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRPGBOT_DISCORD__SHARD_COUNT", "4")
     monkeypatch.setenv("TRPGBOT_DISCORD__SHARD_IDS", "2,3")
-    section = Settings(_env_file=None).discord
+    section = discord_section(Settings(_env_file=None))
     assert (section.shard_count, section.shard_ids, section.syncs_commands) == (4, [2, 3], False)
     assert DiscordSettings(shard_count=2, shard_ids=[0]).syncs_commands
     assert DiscordSettings().syncs_commands  # every shard here
@@ -62,7 +62,7 @@ def test_shard_settings_are_read_from_the_environment_and_checked(
                             ({"shard_ids": [1, 1], "shard_count": 2}, "names a shard twice"),
                             ({"shard_count": 0}, "greater than or equal to 1")):
         with pytest.raises(ValidationError, match=problem.replace("[", r"\[")):
-            DiscordSettings(**shards)  # type: ignore[arg-type]
+            DiscordSettings(**shards)
 
 
 def test_trpgbot_refuses_shards_outside_the_count_at_start_without_showing_the_token(
