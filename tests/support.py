@@ -10,8 +10,8 @@ from sqlalchemy import insert, select
 
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
-from bot.store.models import Channel, ChannelState, OutboxMessage
 from rules.dice.source import ScriptedSource
+from tests.orm import Channel, ChannelState, OutboxMessage
 
 
 class Table:

@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from bot.store.models import Base
+from bot.store.models import metadata
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -139,7 +139,7 @@ def alembic_config() -> Config:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-    cfg.attributes["target_metadata"] = Base.metadata
+    cfg.attributes["target_metadata"] = metadata
     return cfg
 
 

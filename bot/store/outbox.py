@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, CursorResult, Result, or_, select, update
 
-from bot.store.models import OutboxMessage, table_of, utc_now
+from bot.store.models import OUTBOX, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,6 @@ MARGIN = 15.0
 """Seconds a process stops trusting its lease before it lapses (clock skew between
 machines, a renewal's own time)."""
 
-_OUTBOX = table_of(OutboxMessage)
 
 
 # --- who is claiming ----------------------------------------------------------------
@@ -116,15 +115,15 @@ def new_claim(claimant: str) -> dict[str, Any]:
 
 # --- statements (run in the caller's transaction) ------------------------------------
 def _free(now: Any) -> Any:
-    return or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < now)
+    return or_(OUTBOX.c.lease_until.is_(None), OUTBOX.c.lease_until < now)
 
 
 def _sent_by(platform: str, account: str) -> Any:
     """The rows ``account`` of ``platform`` sends: its own, and those of no account
     (stored by a one-account adapter, or before accounts were recorded)."""
-    none = _OUTBOX.c.account.is_(None)
-    mine = or_(none, _OUTBOX.c.account == account) if account else none
-    return (_OUTBOX.c.platform == platform) & mine
+    none = OUTBOX.c.account.is_(None)
+    mine = or_(none, OUTBOX.c.account == account) if account else none
+    return (OUTBOX.c.platform == platform) & mine
 
 
 def take(session: Connection, platform: str, claimant: str,
@@ -135,13 +134,13 @@ def take(session: Connection, platform: str, claimant: str,
     now = utc_now()
     rows_of = _sent_by(platform, account)
     dead = [other for other in session.execute(
-        select(_OUTBOX.c.claimed_by).distinct().where(
-            rows_of, _OUTBOX.c.claimed_by.is_not(None),
-            _OUTBOX.c.claimed_by != claimant, ~_free(now))).scalars() if is_dead(other)]
-    free = or_(_free(now), _OUTBOX.c.claimed_by.in_(dead)) if dead else _free(now)
+        select(OUTBOX.c.claimed_by).distinct().where(
+            rows_of, OUTBOX.c.claimed_by.is_not(None),
+            OUTBOX.c.claimed_by != claimant, ~_free(now))).scalars() if is_dead(other)]
+    free = or_(_free(now), OUTBOX.c.claimed_by.in_(dead)) if dead else _free(now)
     rows = session.execute(
-        update(_OUTBOX).where(rows_of, free)
-        .values(new_claim(claimant)).returning(_OUTBOX.c.id, _OUTBOX.c.message)).all()
+        update(OUTBOX).where(rows_of, free)
+        .values(new_claim(claimant)).returning(OUTBOX.c.id, OUTBOX.c.message)).all()
     return sorted((row_id, message) for row_id, message in rows)
 
 
@@ -154,22 +153,22 @@ def _matched(result: Result[Any]) -> int:
 
 def renew(session: Connection, claimant: str) -> int:
     """Extend every claim of ``claimant``: how many rows it holds."""
-    return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
+    return _matched(session.execute(update(OUTBOX).where(OUTBOX.c.claimed_by == claimant)
                                     .values(new_claim(claimant))))
 
 
 def confirm(session: Connection, claimant: str, row_id: int) -> bool:
     """Claim row ``row_id`` again if it is still ``claimant``'s or free; False when it
     is gone (delivered) or another process's."""
-    return _matched(session.execute(update(_OUTBOX).where(
-        _OUTBOX.c.id == row_id,
-        or_(_OUTBOX.c.claimed_by == claimant, _free(utc_now()))).values(
+    return _matched(session.execute(update(OUTBOX).where(
+        OUTBOX.c.id == row_id,
+        or_(OUTBOX.c.claimed_by == claimant, _free(utc_now()))).values(
         new_claim(claimant)))) == 1
 
 
 def release(session: Connection, claimant: str) -> int:
     """Free every claim of ``claimant`` (it stops): the next start sends those rows."""
-    return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
+    return _matched(session.execute(update(OUTBOX).where(OUTBOX.c.claimed_by == claimant)
                                     .values(claimed_by=None, lease_until=None)))
 
 

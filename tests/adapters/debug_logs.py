@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from adapters.config import Settings
 from bot.core import Core
-from bot.store.models import ChannelState
+from tests.orm import ChannelState
 
 HIDDEN_DIE, SECRET_DIE = 13, 16
 """The hidden check rolls 13 (13 + 觀察 5 = 18), the GM's secret roll 16 (= 21)."""

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from bot.core import Core
 from bot.normalize import looks_blank
-from bot.store.models import ChannelState, Character
+from tests.orm import ChannelState, Character
 from tests.support import Table
 
 HANGUL_FILLER, BRAILLE_BLANK, ZWSP = "\u3164", "\u2800", "\u200b"

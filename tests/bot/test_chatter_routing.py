@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from adapters.config import Settings
 from bot.core import Core
-from bot.store.models import GameLog, GameLogLine
+from tests.orm import GameLog, GameLogLine
 from tests.support import Table
 
 

@@ -28,12 +28,12 @@ from bot.messages import Incoming, Outgoing, PlatformDie
 from bot.records import Gm
 from bot.routes import router as _router
 from bot.store import db, outbox
-from bot.store.models import Character
 from bot.unit_of_work import UnitOfWork
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem, Stat
 from tests.conftest import make_settings
+from tests.orm import Character
 from tests.support import Table, stored_replies
 
 ROUTER = _router()

@@ -18,8 +18,8 @@ from bot.core import Core
 from bot.documents import DamagedDocument, Doc
 from bot.messages import Outgoing
 from bot.router import CommandTable
-from bot.store.models import Character, CharacterState
 from rules.kits.game_system import GameSystem
+from tests.orm import Character, CharacterState
 from tests.support import Table, store_document, stored_document
 
 TOYS = CommandTable("toys")

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from adapters.config import Settings
 from bot.core import Core
 from bot.normalize import visible
-from bot.store.models import Character, GameLogLine
+from tests.orm import Character, GameLogLine
 from tests.support import Table
 
 RLO, PDF = "\u202e", "\u202c"

@@ -16,9 +16,9 @@ from adapters.config import Settings
 from bot.core import Core
 from bot.gamelog import book
 from bot.messages import Outgoing
-from bot.store.models import GameLogLine
 from bot.unit_of_work import UnitOfWork
 from tests.conftest import make_settings
+from tests.orm import GameLogLine
 from tests.support import Table, engines
 
 

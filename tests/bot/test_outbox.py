@@ -22,8 +22,8 @@ from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
 from bot.messages import Attachment, Incoming, Outgoing
 from bot.store import db, outbox
-from bot.store.models import OutboxMessage, PendingPrivate
 from tests.conftest import make_settings
+from tests.orm import OutboxMessage, PendingPrivate
 from tests.support import Table, engines, stored_replies
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
-from bot.store.models import OutboxMessage
+from tests.orm import OutboxMessage
 
 
 def said(account: str, group: str, line: str) -> Incoming:

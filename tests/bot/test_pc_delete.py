@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from bot.store.models import Character, CharacterState
+from tests.orm import Character, CharacterState
 from tests.support import Table
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from bot.core import Core
 from bot.messages import Outgoing
-from bot.store.models import ChannelState, Character, CharacterState
+from tests.orm import ChannelState, Character, CharacterState
 from tests.support import Table
 
 SEEDS = [11, 22, 33]

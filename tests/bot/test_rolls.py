@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from bot.core import Core
 from bot.messages import PlatformDie
-from bot.store.models import Channel
+from tests.orm import Channel
 from tests.support import Table, visible
 
 

@@ -17,7 +17,7 @@ from adapters.delivery import Delivery, take_over_forever
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from bot.store import outbox
-from bot.store.models import OutboxMessage
+from tests.orm import OutboxMessage
 from tests.support import Table
 
 

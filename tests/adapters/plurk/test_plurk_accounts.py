@@ -11,9 +11,9 @@ from sqlalchemy import select
 from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
-from bot.store.models import OutboxMessage
 from tests.adapters.plurk.fake_plurk import BOT_ID, FakePlurk
 from tests.adapters.plurk.test_plurk_listener import ALICE, Bot, plurk_settings
+from tests.orm import OutboxMessage
 
 
 async def test_a_kept_reply_of_another_plurk_account_is_not_posted(

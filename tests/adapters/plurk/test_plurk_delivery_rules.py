@@ -30,8 +30,8 @@ from adapters.plurk.text import PLURK_LIMIT, neutralise, plurk_length
 from bot.core import Core
 from bot.messages import Outgoing
 from bot.normalize import normalize
-from bot.store.models import PendingPrivate
 from tests.adapters.plurk.fake_plurk import BOT_ID, MARKUP_TAGS, FakePlurk, render_markup
+from tests.orm import PendingPrivate
 
 FAST = RetryPolicy(
     anti_flood_base_delay=0.01,

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.core import Core
-from bot.store.models import ChannelState
+from tests.orm import ChannelState
 from tests.support import Table
 
 ALICE = ".st 力量6 敏捷5 體質5 精神力5 運動4 機械3 醫療2"

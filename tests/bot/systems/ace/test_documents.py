@@ -11,7 +11,6 @@ from sqlalchemy import select
 
 from bot import systems
 from bot.core import Core
-from bot.store.models import Character, CharacterState
 from bot.systems.ace.documents import (
     ENEMIES,
     EXTENDED,
@@ -29,6 +28,7 @@ from rules.systems.ace.fight import Fight, Member, Posture
 from rules.systems.ace.grapple import Hold
 from rules.systems.ace.mark import Mark, Stack
 from rules.systems.ace.stealth import Hidden
+from tests.orm import Character, CharacterState
 from tests.support import Table, store_document, stored_document
 
 WHERE = "console:table"

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.core import Core
-from bot.store.models import ChannelState, Character
+from tests.orm import ChannelState, Character
 from tests.support import Table
 
 ALICE = ".st 力量6 敏捷5 體質5 精神力5 基本步法1 基本近戰2 武器3 隱藏3 基本射擊2"

@@ -16,7 +16,7 @@ from bot import systems
 from bot.core import Core
 from bot.i18n import LOCALES, rule_key
 from bot.messages import Outgoing
-from bot.store.models import ChannelState
+from tests.orm import ChannelState
 from tests.support import Table
 
 ROOT = Path(__file__).resolve().parents[4]

@@ -24,7 +24,7 @@ from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Outgoing
 from bot.routes import router as _router
-from bot.store.models import ChannelState, Character
+from tests.orm import ChannelState, Character
 from tests.support import Table
 
 ROUTER = _router()
