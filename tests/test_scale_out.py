@@ -22,8 +22,6 @@ from typing import Any
 
 import aiohttp
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.adapters.discord.doubles import APP_ID, command_payload
 from tests.adapters.discord.fake_discord import TOKEN as DISCORD_TOKEN
@@ -31,7 +29,7 @@ from tests.adapters.discord.fake_discord import FakeDiscord
 from tests.adapters.onebot.harness import TOKEN as ONEBOT_TOKEN
 from tests.adapters.onebot.harness import free_port
 from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text
-from tests.conftest import POSTGRES_LOCK, POSTGRES_URL
+from tests.conftest import empty_postgres
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -42,22 +40,8 @@ GROUP_A, GROUP_B, ALICE, BOB = 20001, 20002, 30001, 30002
 
 @pytest.fixture
 async def postgres_url() -> AsyncIterator[str]:
-    """An empty schema on the test PostgreSQL, this test's alone (tests/conftest.py)."""
-    if not POSTGRES_URL:
-        if os.environ.get("TRPGBOT_REQUIRE_POSTGRES"):  # CI: never a silent skip
-            pytest.fail("TRPGBOT_REQUIRE_POSTGRES is set but TRPGBOT_TEST_POSTGRES_URL is not")
-        pytest.skip("TRPGBOT_TEST_POSTGRES_URL is not set (.ci/postgres.sh sets it up)")
-    engine = create_async_engine(POSTGRES_URL)
-    try:
-        async with engine.connect() as lock:
-            await lock.execute(text(f"SELECT pg_advisory_lock({POSTGRES_LOCK})"))
-            await lock.commit()
-            async with engine.begin() as conn:
-                await conn.execute(text("DROP SCHEMA public CASCADE"))
-                await conn.execute(text("CREATE SCHEMA public"))
-            yield POSTGRES_URL
-    finally:
-        await engine.dispose()
+    async with empty_postgres() as url:
+        yield url
 
 
 class Process:
