@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from adapters.watch import watched_by
 from bot.core import Core
 from bot.messages import Incoming
 from rules.dice.source import ScriptedSource
@@ -80,7 +81,13 @@ async def test_a_kept_reply_waits_for_its_own_account(tmp_path: Path) -> None:
         # the second account connects first: it sends its own reply, not the other's
         async with OneBotPeer(running.url, token=TOKEN, self_id=SECOND) as second:
             assert await posted(second, 1) == [(GROUP_B, f"🎲 {BOB}：1d6 = [4] = 4")]
-            assert (await running.core.outbox_depth())[0] == 1  # the first one's waits
+            # once the sent one's deletion committed (grouped: ACK_DELAY), the first
+            # account's reply is what still waits
+            for _ in range(100):
+                if (await running.core.outbox_depth())[0] == 1:
+                    break
+                await asyncio.sleep(0.05)
+            assert (await running.core.outbox_depth())[0] == 1
             async with OneBotPeer(running.url, token=TOKEN, self_id=FIRST) as first:
                 assert await posted(first, 1) == [(GROUP_A, f"🎲 {ALICE}：1d20 = [17] = 17")]
             assert group_posts(second.actions) == [(GROUP_B, f"🎲 {BOB}：1d6 = [4] = 4")]
@@ -88,15 +95,32 @@ async def test_a_kept_reply_waits_for_its_own_account(tmp_path: Path) -> None:
         await stop_bot(running)
 
 
+class States:
+    """The connection states the adapter reports (adapters/watch.py), as /healthz sees them."""
+
+    def __init__(self) -> None:
+        self.qq: list[str] = []
+
+    def adapter_state(self, platform: str, state: str) -> None:
+        self.qq.append(state)
+
+    def reply(self, platform: str, *, sent: bool) -> None:
+        pass
+
+
 async def test_an_account_the_process_does_not_serve_is_not_answered(tmp_path: Path) -> None:
-    running = await start_bot(onebot_settings(tmp_path, self_ids=[str(FIRST)]),
-                              dice=ScriptedSource([17]))
+    states = States()
+    with watched_by(states):  # type: ignore[arg-type]
+        running = await start_bot(onebot_settings(tmp_path, self_ids=[str(FIRST)]),
+                                  dice=ScriptedSource([17]))
     try:
         await wait_listening(running)
-        async with OneBotPeer(running.url, token=TOKEN, self_id=SECOND) as other, \
-                OneBotPeer(running.url, token=TOKEN, self_id=FIRST) as served:
+        async with OneBotPeer(running.url, token=TOKEN, self_id=SECOND) as other:
             assert await other.say(to(other, GROUP_B, BOB, ".r 1d6", "Bob"), expect=0) == []
-            await served.say(to(served, GROUP_A, ALICE, ".r 1d20", "Alice"))
+            assert states.qq[-1] == "waiting"  # only an account it does not serve is there
+            async with OneBotPeer(running.url, token=TOKEN, self_id=FIRST) as served:
+                assert states.qq[-1] == "connected"
+                await served.say(to(served, GROUP_A, ALICE, ".r 1d20", "Alice"))
         assert group_posts(served.actions) == [(GROUP_A, "🎲 Alice：1d20 = [17] = 17")]
     finally:
         await stop_bot(running)
