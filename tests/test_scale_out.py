@@ -165,7 +165,13 @@ async def test_two_processes_with_their_own_shards_and_accounts_play_one_table(
                                      command_payload("gm", 601, "Carol"))
         _, _, answer = await fake.wait_for_request("POST", "/interactions/", timeout=15)
         assert "Carol" in answer["data"]["content"]
-        assert (await a.health())["outbox_pending"] == (await b.health())["outbox_pending"]
+        # every reply was sent and left the shared outbox (both processes see it empty)
+        for _ in range(100):
+            pending = [(await p.health())["outbox_pending"] for p in (a, b)]
+            if pending == [0, 0]:
+                break
+            await asyncio.sleep(0.1)
+        assert pending == [0, 0]
     finally:
         codes = await asyncio.gather(a.stop(), b.stop(), return_exceptions=True)
         await fake.close()
