@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from adapters.config import Settings
 from adapters.logs import start_logging
@@ -198,8 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = Settings()
-    except ValidationError as exc:  # refused at start, before anything connects
-        print(f"trpgbot: invalid settings (docs/configuration.md):\n{settings_problems(exc)}",
+    except (ValidationError, SettingsError) as exc:  # refused before anything connects
+        problems = settings_problems(exc) if isinstance(exc, ValidationError) else f"  {exc}"
+        print(f"trpgbot: invalid settings (docs/configuration.md):\n{problems}",
               file=sys.stderr)
         return 2
     command = args.command or "console"

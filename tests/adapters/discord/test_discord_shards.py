@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from adapters.cli import main
 from adapters.config import Settings
 from adapters.discord import serve
 from adapters.discord.settings import DiscordSettings, discord_section
@@ -63,23 +62,6 @@ def test_shard_settings_are_read_from_the_environment_and_checked(
                             ({"shard_count": 0}, "greater than or equal to 1")):
         with pytest.raises(ValidationError, match=problem.replace("[", r"\[")):
             DiscordSettings(**shards)
-
-
-def test_trpgbot_refuses_shards_outside_the_count_at_start_without_showing_the_token(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path: Path) -> None:
-    monkeypatch.chdir(tmp_path)  # no .env of the checkout
-    monkeypatch.setenv("TRPGBOT_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("TRPGBOT_DISCORD__ENABLED", "true")
-    monkeypatch.setenv("TRPGBOT_DISCORD__TOKEN", "a-secret-token")
-    monkeypatch.setenv("TRPGBOT_DISCORD__SHARD_COUNT", "2")
-    monkeypatch.setenv("TRPGBOT_DISCORD__SHARD_IDS", "1,2")
-    assert main(["run"]) == 2
-    err = capsys.readouterr().err
-    assert err == ("trpgbot: invalid settings (docs/configuration.md):\n  discord: Value "
-                   "error, TRPGBOT_DISCORD__SHARD_IDS [2] not within 0 to 1 "
-                   "(TRPGBOT_DISCORD__SHARD_COUNT=2)\n")
-    assert not (tmp_path / "trpgbot.db").exists()  # nothing was opened
 
 
 async def test_a_process_runs_only_its_shards_and_only_shard_0_syncs(
