@@ -74,7 +74,6 @@ class DiscordSettings(PlatformSettings):
         ),
     )
 
-
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
