@@ -22,7 +22,7 @@ from tests.adapters.onebot.harness import (
     stop_bot,
     wait_listening,
 )
-from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text
+from tests.adapters.onebot.peer import OneBotPeer, group_event, message_text, private_event
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -61,6 +61,27 @@ async def test_each_group_is_answered_through_the_account_it_wrote_to(tmp_path: 
         assert group_posts(second.actions) == [(GROUP_B, "🎲 Bob：1d6 = [4] = 4")]
         assert not running.core.is_user_id("qq", str(FIRST))  # both are the bot
         assert not running.core.is_user_id("qq", str(SECOND))
+    finally:
+        await stop_bot(running)
+
+
+async def test_one_player_writing_privately_to_two_accounts_is_answered_by_both(
+        tmp_path: Path) -> None:
+    """Each implementation numbers its own messages: the same id from two accounts is
+    two messages, not a replay (a private chat's channel, ``dm:<user>``, is shared)."""
+    running = await start_bot(onebot_settings(tmp_path), dice=ScriptedSource([17, 4]))
+    try:
+        await wait_listening(running)
+        async with OneBotPeer(running.url, token=TOKEN, self_id=FIRST) as first, \
+                OneBotPeer(running.url, token=TOKEN, self_id=SECOND) as second:
+            for peer, line in ((first, ".r 1d20"), (second, ".r 1d6")):
+                event = {**private_event(ALICE, line, nickname="Alice", message_id=7),
+                         "self_id": peer.self_id}
+                await peer.say(event)
+        assert [message_text(a["params"]) for a in first.actions] == [
+            "🎲 Alice：1d20 = [17] = 17"]
+        assert [message_text(a["params"]) for a in second.actions] == [
+            "🎲 Alice：1d6 = [4] = 4"]
     finally:
         await stop_bot(running)
 
