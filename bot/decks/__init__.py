@@ -61,6 +61,14 @@ class DeckShelf:
             return name
         return next(key for key in deck.keys if key.casefold() == name.casefold())
 
+    def similar(self, name: str, most: int = 4) -> list[str]:
+        """Shown names that contain ``name`` or are contained in it, ignoring case
+        (SealDice answers a mistyped name with similar ones too)."""
+        folded = name.casefold()
+        found = [key for deck in self.decks for key in deck.shown()
+                 if folded in key.casefold() or key.casefold() in folded]
+        return list(dict.fromkeys(found))[:most]
+
     def broken_for(self, name: str) -> Broken | None:
         return next((b for b in self.broken if name in b.names or name == _stem(b.source)),
                     None)

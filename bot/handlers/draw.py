@@ -32,7 +32,7 @@ ECHO = 40
 SEPARATOR = len("\n5. ")
 
 _TIMES_FIRST = re.compile(r"^(\d+)\s*#\s*(.+)$", re.DOTALL)
-_TIMES_LAST = re.compile(r"^(.+?)\s+(\d+)$", re.DOTALL)
+_TIMES_LAST = re.compile(r"^(.+?)\s+(\d+)\s*#?$", re.DOTALL)
 
 
 @command("draw", "deck", "抽牌")
@@ -88,7 +88,8 @@ def drawn(ctx: Context, name: str) -> tuple[str, dict[str, object]]:
 
 
 def request(args: str) -> tuple[str, int]:
-    """(name, count) of `.draw name [n]` or `.draw n# name` (n beyond six digits is
+    """(name, count) of `.draw name [n]`, `.draw name n#` (SealDice's manual) or
+    `.draw n# name` (n beyond six digits is
     refused as too many, not read)."""
     match = _TIMES_FIRST.match(args)
     if match is not None:
@@ -112,7 +113,12 @@ def find(shelf: DeckShelf, name: str) -> Deck:
     broken = shelf.broken_for(name)
     if broken is not None:
         raise broken.error
-    raise RuleError("decks.unknown", name=line_of_text(name)[:ECHO])
+    shown = line_of_text(name)[:ECHO]
+    similar = shelf.similar(name)
+    if similar:
+        raise RuleError("decks.similar", name=shown,
+                        similar=" / ".join(line_of_text(key) for key in similar))
+    raise RuleError("decks.unknown", name=shown)
 
 
 def listing(ctx: Context) -> str:

@@ -11,7 +11,7 @@ injected dice source (:mod:`rules.decks.draw`).
 """
 
 from rules.decks.bounds import DEFAULT_LIMITS, Cost, DeckLimits, check, cost_of
-from rules.decks.deck import PLAYER, Deck, Entry, Ref, parse_deck
+from rules.decks.deck import PLAYER, Deck, Entry, Ref, Roll, parse_deck
 from rules.decks.draw import Draw, draw
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "Draw",
     "Entry",
     "Ref",
+    "Roll",
     "check",
     "cost_of",
     "draw",

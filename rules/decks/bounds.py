@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.decks.deck import PLAYER, Deck, Ref
+from rules.decks.deck import DICE_LIMITS, PLAYER, Deck, Ref, Roll
 from rules.errors import RuleError
 
 
@@ -73,6 +73,9 @@ class _Costing:
                     entry_picks += child.picks
                     entry_length += child.length
                     entry_depth = max(entry_depth, child.depth)
+                elif isinstance(part, Roll):  # its dice; no total is longer than its text
+                    entry_picks += DICE_LIMITS.max_rolls
+                    entry_length += len(part.expression) + 1
                 else:
                     entry_length += self.player if part is PLAYER else len(str(part))
             picks = max(picks, entry_picks)

@@ -25,14 +25,20 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rules.dice import Limits, Parsed, parse, split_expression
 from rules.errors import RuleError
 
 MAX_WEIGHT = 1_000_000
 """The heaviest entry: weights are relative, a million to one is already "never"."""
 
 _WEIGHT = re.compile(r"^::(\d+)::")
-#: SealDice's reference: ``{`` an optional ``$``/``%``, the shortest name, ``}``.
-_REFERENCE = re.compile(r"\{([$%]?)([^\n]+?)\}|【name】|\[name\]")
+#: SealDice's reference: ``{`` an optional ``$``/``%``, the shortest name, ``}``; the
+#: drawer's name; a dice expression in brackets.
+_REFERENCE = re.compile(r"\{([$%]?)([^\n]+?)\}|【name】|\[name\]|\[([^\[\]\n]+)\]")
+DICE_LIMITS = Limits(max_dice=20, max_faces=1000, max_repeats=1, max_length=50,
+                     max_depth=8, max_rolls=20, max_rerolls=20)
+"""What a ``[1d6]`` inside an entry may roll: a few dice, every one counted as a pick
+before the draw (:mod:`rules.decks.bounds`)."""
 _META = ("_title", "_author", "_version", "_brief", "_date", "_updateDate", "_license")
 
 
@@ -45,6 +51,14 @@ class Ref:
     replace: bool
 
 
+@dataclass(frozen=True)
+class Roll:
+    """A dice expression in an entry (``[3d6*5]``), replaced by its total."""
+
+    expression: str
+    parsed: Parsed = field(compare=False, repr=False)
+
+
 class _Player:
     """Where the drawer's name goes (``{player}``, ``【name】``, ``[name]``)."""
 
@@ -54,7 +68,7 @@ class _Player:
 
 PLAYER = _Player()
 
-Part = str | Ref | _Player
+Part = str | Ref | Roll | _Player
 
 
 @dataclass(frozen=True)
@@ -166,8 +180,10 @@ def _entry(item: str, source: str, text: str, name: str) -> Entry:
     for found in _REFERENCE.finditer(item):
         if found.start() > at:
             parts.append(item[at:found.start()])
-        sign, target = found.group(1), found.group(2)
-        if target is None or target == "player":
+        sign, target, expression = found.groups()
+        if expression is not None:
+            parts.append(_roll(expression) or found.group(0))
+        elif target is None or target == "player":
             parts.append(PLAYER)
         else:
             parts.append(Ref(target, sign == "%"))
@@ -175,6 +191,19 @@ def _entry(item: str, source: str, text: str, name: str) -> Entry:
     if at < len(item):
         parts.append(item[at:])
     return Entry(weight, tuple(parts))
+
+
+def _roll(text: str) -> Roll | None:
+    """``text`` as a dice expression within :data:`DICE_LIMITS`, or None (shown as
+    written: ``[图:…]``, a footnote ``[注]``)."""
+    try:
+        expression, rest = split_expression(text, DICE_LIMITS)
+        if not expression or rest:
+            return None
+        parsed = parse(expression, DICE_LIMITS)
+    except RuleError:
+        return None
+    return Roll(expression, parsed) if parsed.repeat is None else None
 
 
 def _resolve(entry: Entry, lists: Mapping[str, object]) -> Entry:

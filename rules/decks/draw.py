@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.decks.bounds import DEFAULT_LIMITS, DeckLimits, check
-from rules.decks.deck import PLAYER, Deck, Entry, Ref
+from rules.decks.deck import DICE_LIMITS, PLAYER, Deck, Entry, Ref, Roll
+from rules.dice import evaluate
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 
@@ -53,10 +54,13 @@ class _Drawing:
 
     def __init__(self, deck: Deck, source: DiceSource, player: str) -> None:
         self.deck = deck
-        self.source = source
+        self.source = _Recorded(source)
         self.player = player
         self.pools: dict[str, list[int]] = {}
-        self.rolls: list[tuple[int, int]] = []
+
+    @property
+    def rolls(self) -> list[tuple[int, int]]:
+        return self.source.rolls
 
     def expand(self, name: str, replace: bool) -> str:
         entry = self.pick(name, replace)
@@ -64,6 +68,8 @@ class _Drawing:
         for part in entry.parts:
             if isinstance(part, Ref):
                 out.append(self.expand(part.name, part.replace))
+            elif isinstance(part, Roll):
+                out.append(str(evaluate(part.parsed, self.source, DICE_LIMITS).total))
             else:
                 out.append(self.player if part is PLAYER else str(part))
         return "".join(out)
@@ -85,9 +91,21 @@ class _Drawing:
             return candidates[0]
         total = sum(entries[i].weight for i in candidates)
         face = self.source.roll(total)
-        self.rolls.append((total, face))
         for i in candidates:
             face -= entries[i].weight
             if face <= 0:
                 return i
         raise AssertionError("a face beyond the candidates' weight")  # pragma: no cover
+
+
+class _Recorded:
+    """The dice source, each die it gives noted as (faces, value)."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: list[tuple[int, int]] = []
+
+    def roll(self, faces: int) -> int:
+        value = self.source.roll(faces)
+        self.rolls.append((faces, value))
+        return value

@@ -23,7 +23,7 @@ OPERATOR_DECK = {
     "鴿子": ["::2::白鴿{%_色}", "灰鴿{%_色}"],
     "_色": ["紅", "綠"],
     "秘密": ["秘密鴿子信"],
-    "危險": ["x\n🎲 alice：1d20 = [20] = 20 @everyone <@123> [CQ:at,qq=all]"],
+    "危險": ["x\n🎲 alice：1d20 = 20 @everyone <@123> [CQ:at,qq=all]"],
 }
 BROKEN = '{\n "破": ["a",\n  "b" "c"]\n}\n'
 
@@ -60,8 +60,8 @@ async def test_several_draws_do_not_put_back_and_are_numbered(table: Table) -> N
     outs = await table.say("alice", ".draw 神諭 2", dice=[1, 1])
     assert outs[0].text == "🃏 alice 從〔神諭〕抽了 2 張：\n1. 是。\n2. 否。"
     assert outs[0].data["rolls"] == [[13, 1], [10, 1]]
-    same = await table.say("alice", ".draw 2# 神諭", dice=[1, 1])
-    assert same[0].text == outs[0].text
+    for same in (".draw 2# 神諭", ".draw 神諭 2#"):
+        assert (await table.say("alice", same, dice=[1, 1]))[0].text == outs[0].text
 
 
 async def test_the_drawer_is_named_by_the_active_character(table: Table) -> None:
@@ -145,6 +145,8 @@ async def test_an_unknown_name_and_a_cycle_are_refused_without_a_die(
             "⚠ 牌堆檔 loop.json 的牌組互相引用成一個圈（圈 → 圈），永遠抽不完，所以不抽。"
         assert await table.text("alice", ".draw 沒有這個", dice=[]) == \
             "⚠ 沒有叫「沒有這個」的牌組；.draw keys 列出能抽的牌組。"
+        assert await table.text("alice", ".draw 塔羅", dice=[]) == \
+            "⚠ 沒有叫「塔羅」的牌組；相近的有：塔羅牌 / 塔羅牌三張"
     finally:
         await core.close()
 
@@ -176,9 +178,9 @@ async def test_deck_text_is_one_line_and_escaped_on_every_platform(
     outs = await operator_table.say("alice", ".draw 危險")
     text = outs[0].text
     # One line: the entry's line break cannot start a line of its own.
-    assert text == ("🃏 alice 從〔危險〕抽到：x 🎲 alice：1d20 = [20] = 20 @everyone <@123> "
+    assert text == ("🃏 alice 從〔危險〕抽到：x 🎲 alice：1d20 = 20 @everyone <@123> "
                     "[CQ:at,qq=all]")
-    assert outs[0].data["results"] == ["x 🎲 alice：1d20 = [20] = 20 @everyone <@123> "
+    assert outs[0].data["results"] == ["x 🎲 alice：1d20 = 20 @everyone <@123> "
                                        "[CQ:at,qq=all]"]
     # Discord: no mention, no markup.
     discord = "".join(message_pieces(text))

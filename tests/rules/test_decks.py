@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rules.decks import PLAYER, DeckLimits, Entry, Ref, cost_of, draw, parse_deck
+from rules.decks import PLAYER, DeckLimits, Entry, Ref, Roll, cost_of, draw, parse_deck
 from rules.errors import RuleError
 from tests.support import NoMoreDice, strict_dice
 
@@ -128,6 +128,17 @@ def test_without_putting_back_is_shared_by_every_reference_of_the_command() -> N
     source = strict_dice([3, 1, 1])
     assert draw(parsed, "two", 2, source).texts == ("CA", "BA")
     assert source.remaining == 0
+
+
+def test_a_dice_expression_in_brackets_is_rolled_with_the_same_dice() -> None:
+    parsed = deck({"a": ["STR [3d6*5], [图:./x.png] [注] [1000d6]"]})
+    assert parsed.lists["a"][0].parts[1] == Roll("3d6*5", parsed.lists["a"][0].parts[1].parsed)
+    result = draw(parsed, "a", 1, strict_dice([1, 2, 3]))
+    # Not a dice expression (or past the deck's dice limits): shown as written.
+    assert result.texts == ("STR 30, [图:./x.png] [注] [1000d6]",)
+    assert result.rolls == ((6, 1), (6, 2), (6, 3))
+    # Its dice count as picks before the draw: 20 each (DICE_LIMITS.max_rolls).
+    assert cost_of(parsed, "a", 0).picks == 21
 
 
 def test_the_players_name_is_put_in() -> None:
