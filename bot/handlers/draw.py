@@ -18,6 +18,7 @@ from bot.decks import DeckShelf
 from bot.errors import CommandError
 from bot.i18n import rule_key
 from bot.kits.acting import acting_name
+from bot.kits.hidden import deliver
 from bot.messages import Outgoing
 from bot.normalize import line_of_text
 from bot.router import command
@@ -56,13 +57,8 @@ async def hidden_draw(ctx: Context) -> list[Outgoing]:
     GM what was drawn — privately. Nothing of the draw enters the channel message."""
     name = await acting_name(ctx)
     detail, data = drawn(ctx, name)
-    own = ctx.private(ctx.user, ctx.t("core.draw.hidden_result", detail=detail), data)
-    if ctx.incoming.is_private:
-        return [own]
-    announce = ctx.reply(ctx.t("core.draw.hidden_announce", name=name),
-                         {"kind": "hidden_draw", "user": ctx.user})
-    gm_text = ctx.t("core.draw.hidden_result_gm", name=name, detail=detail)
-    return [announce, own, *ctx.to_gms(gm_text, data, exclude=ctx.user)]
+    return deliver(ctx, ctx.user, name, detail, data, hidden=True, kind="hidden_draw",
+                   words="core.draw.hidden")
 
 
 def drawn(ctx: Context, name: str) -> tuple[str, dict[str, object]]:
