@@ -39,7 +39,6 @@ DICE_LIMITS = Limits(max_dice=20, max_faces=1000, max_repeats=1, max_length=50,
                      max_depth=8, max_rolls=20, max_rerolls=20)
 """What a ``[1d6]`` inside an entry may roll: a few dice, every one counted as a pick
 before the draw (:mod:`rules.decks.bounds`)."""
-_META = ("_title", "_author", "_version", "_brief", "_date", "_updateDate", "_license")
 
 
 @dataclass(frozen=True)
@@ -111,36 +110,42 @@ def parse_deck(text: str, source: str) -> Deck:
     lists: dict[str, tuple[Entry, ...]] = {}
     meta: dict[str, str] = {}
     for name, value in raw.items():
-        if name.startswith("_") and isinstance(value, str):
-            meta[name] = value
-            continue
+        if name.startswith("_") and not isinstance(value, list):
+            if isinstance(value, str):  # a description written as one text
+                meta[name] = value
+            continue  # a description of another kind (a number, an object): not a list
         if not isinstance(value, list):
             raise RuleError("decks.not_a_list", file=source, line=line_of(text, name),
                             name=name)
         if not all(isinstance(item, str) for item in value):
             raise RuleError("decks.not_text", file=source, line=line_of(text, name),
                             name=name)
-        if name.startswith("_") and not name.startswith(("_keys", "_export")):
+        if name.startswith("_"):
             meta.setdefault(name, " / ".join(value))
         lists[name] = tuple(_entry(item, source, text, name) for item in value)
-    unknown: list[tuple[int, str]] = []
-    for name, entries in lists.items():
-        if name in ("_keys", "_export", "_exports") or name in _META:
-            continue
-        if not entries:
-            raise RuleError("decks.empty_list", file=source, line=line_of(text, name),
-                            name=name)
-        if not any(entry.weight for entry in entries):
-            raise RuleError("decks.no_weight", file=source, line=line_of(text, name),
-                            name=name)
-        unknown.extend((line_of(text, name), part.name) for entry in entries
-                       for part in entry.parts
-                       if isinstance(part, Ref) and _target(part, lists) is None)
+    keys = _keys(raw, lists)
     resolved = {name: tuple(_resolve(entry, lists) for entry in entries)
                 for name, entries in lists.items()}
-    return Deck(source, meta.get("_title") or source.rsplit(".", 1)[0], resolved,
-                _keys(raw, lists), meta.get("_author", ""), meta.get("_version", ""),
-                tuple(unknown))
+    drawn = set(keys) | {part.name for entries in resolved.values() for entry in entries
+                         for part in entry.parts if isinstance(part, Ref)}
+    for name in drawn:
+        _check_list(name, resolved[name], source, text)
+    unknown = tuple((line_of(text, name), part.name) for name, entries in lists.items()
+                    for entry in entries for part in entry.parts
+                    if isinstance(part, Ref) and _target(part, lists) is None)
+    return Deck(source, meta.get("_title") or source.rsplit(".", 1)[0], resolved, keys,
+                meta.get("_author", ""), meta.get("_version", ""), unknown)
+
+
+def _check_list(name: str, entries: tuple[Entry, ...], source: str, text: str) -> None:
+    """A list that can be drawn (by `.draw` or a reference) has an entry that can come
+    up (descriptions such as an empty ``_updateUrls`` are never drawn, never checked)."""
+    if not entries:
+        raise RuleError("decks.empty_list", file=source, line=line_of(text, name),
+                        name=name)
+    if not any(entry.weight for entry in entries):
+        raise RuleError("decks.no_weight", file=source, line=line_of(text, name),
+                        name=name)
 
 
 def _keys(raw: Mapping[str, object], lists: Mapping[str, object]) -> dict[str, bool]:

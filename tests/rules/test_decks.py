@@ -48,6 +48,15 @@ def test_names_starting_with_an_underscore_are_drawn_only_through_references() -
     assert draw(parsed, "shown", 1, NoMoreDice()).texts == ("h",)
 
 
+def test_descriptions_of_any_shape_are_accepted_but_a_drawn_list_must_be_drawable() -> None:
+    parsed = deck({"_version": 2, "_updateUrls": [], "_etag": "x", "_license": {"a": 1},
+                   "a": ["x"]})
+    assert dict(parsed.keys) == {"a": True}
+    with pytest.raises(RuleError) as refused:
+        parse_deck('{\n "a": ["{_b}"],\n "_b": []\n}', "t.json")
+    assert (refused.value.code, refused.value.params["line"]) == ("decks.empty_list", 3)
+
+
 def test_keys_and_exports_as_sealdice_reads_them() -> None:
     # _keys: those are listed; every other name stays drawable, unlisted.
     listed = deck({"_keys": ["a"], "a": ["1"], "b": ["2"]})
