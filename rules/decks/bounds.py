@@ -17,14 +17,14 @@ from rules.errors import RuleError
 
 @dataclass(frozen=True)
 class DeckLimits:
+    """What one `.draw` may ask for: ``picks`` random picks (every reference and every
+    draw counted), ``length`` characters of the whole result (one chat message),
+    ``depth`` lists nested inside each other, ``count`` draws (SealDice's old cap)."""
+
     picks: int = 500
-    """Random picks per command, every reference and every draw of ``n`` counted."""
     length: int = 1500
-    """Characters of the whole result: one chat message."""
     depth: int = 12
-    """Lists nested inside each other (a reference inside a drawn entry is one)."""
     count: int = 5
-    """Draws of one `.draw` (SealDice's limit too)."""
 
 
 DEFAULT_LIMITS = DeckLimits()
