@@ -107,6 +107,8 @@ BIG_NUMBERS = ("0", "-0", "+0", "00", "007", "-1", "1", "99", "100", "101", "999
                "+5", "--5", "+-5", "-+5", "NaN", "nan", "inf", "-inf", "∞", "1/0", "5%")
 PREFIXES = (*".........。。。．．//｡／", ". .", "..", ". ", "", "/ ", "\u200b.", "!", "。。")
 """Mostly ones that work (full-width too), some that are no command prefix at all."""
+WORKING_PREFIXES = (".", "。", "．", "/", "｡", "／")
+"""The prefixes that make a command of what follows (a name taken in turn gets one)."""
 ADV = ("adv", "dis", "advantage", "disadvantage", "優勢", "劣勢", "优势", "劣势", "ADV")
 CONDITIONS = (">=", ">", "<=", "<", "=", "")
 
@@ -271,6 +273,8 @@ class Block:
         """The rest of the walk through a system's help examples being played."""
         self.walk_channel = self.ch
         self.turn = number * 50
+        self.in_turn = False
+        """Whether the input being made names a command in turn."""
         """Where this block's turn through every command name starts: each block takes
         about a hundred in turn, so consecutive blocks overlap and n blocks name the
         first ~50·n + 50 names whatever each block's luck (the test's ten: 550)."""
@@ -324,6 +328,7 @@ class Block:
         return self.voc.names_of[self.ch.system]
 
     def _random_input(self) -> tuple[str, Incoming]:
+        self.in_turn = False
         rng = self.rng
         if not self.walk and rng.random() < 0.008:
             self._start_walk()
@@ -362,8 +367,8 @@ class Block:
             kind, text = "chatter", self._chatter()
         else:
             return "replay", rng.choice(self.sent[-50:])
-        if kind not in ("system", "lang") and rng.random() < 0.25:
-            text = self._transform(text)
+        if kind not in ("system", "lang") and rng.random() < 0.25 and not self.in_turn:
+            text = self._transform(text)  # (a name taken in turn stays whole: covered)
         if ch.platform == "plurk" and rng.random() < 0.1:
             text, dice = self._emoticon_dice(text)
             extra["platform_dice"] = dice
@@ -428,13 +433,17 @@ class Block:
         if rng.random() < 0.3:  # every name in turn, whatever the channel plays
             name = self.voc.names[self.turn % len(self.voc.names)]
             self.turn += 1
+            self.in_turn = True
         else:
             name = rng.choice(self._names())
         args = [self._arg(name) for _ in range(rng.choice((0, 1, 1, 2, 2, 3, 4, 6)))]
         glue = " " if rng.random() < 0.85 else ""
         if rng.random() < 0.05:
             name = name.upper()
-        return self._prefix() + name + (glue + " ".join(args) if args else "")
+        prefix = self._prefix()
+        if self.in_turn and prefix not in WORKING_PREFIXES:
+            prefix = "."  # the turn is what covers every name: it must reach the command
+        return prefix + name + (glue + " ".join(args) if args else "")
 
     def _dice_command(self) -> str:
         rng = self.rng

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.decks import DeckShelf
 from bot.messages import Attachment, Incoming, Outgoing
 from bot.unit_of_work import Table, UnitOfWork
 from rules.dice.source import DiceSource
@@ -59,6 +60,8 @@ class Services:
     """The plugin of a table's system (for a layered id, its base's)."""
     layers_of: Callable[[str], Sequence[PluginInfo]]
     """The layers a table plays on its base (``ap20+v6`` → v6's plugin)."""
+    decks: DeckShelf = field(default_factory=DeckShelf)
+    """The decks `.draw` draws from (bot/decks), read at start."""
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, delete
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot import systems
+from bot import decks, systems
 from bot.config import Settings
 from bot.context import Services
 from bot.dispatcher import Dispatcher, Handled
@@ -69,7 +69,6 @@ class Core:
         self.settings = settings
         self.engine = engine
         """The pooled engine of reads outside the writer (and of tests)."""
-        self.sessions = db.sessionmaker(engine)
         if group_commit is None:
             group_commit = settings.group_commit
         claimant = process_name()
@@ -88,7 +87,7 @@ class Core:
         self.services = Services(self.catalog, self.is_user_id, self.system_of_id,
                                  self.default_system, self.logbook, self.platform_locale,
                                  self.router.commands, self.router.find, systems.get,
-                                 systems.layers)
+                                 systems.layers, decks.load(settings.resolved_decks_dir()))
         rate = settings.rate
         self.dispatcher = Dispatcher(
             self.writer, engine, self.router, self.services, self.dice, self.platform_locale,

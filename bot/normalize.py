@@ -102,6 +102,12 @@ def shown(incoming: Incoming) -> Incoming:
     return replace(incoming, text=text, display_name=name, typed=typed)
 
 
+def line_of_text(text: str) -> str:
+    """``text`` with every line break (and other line separator) turned into a space:
+    echoed text (a reason, a deck's entry) cannot start a line of its own."""
+    return _LINE_BREAKS.sub(" ", text)
+
+
 def one_line(incoming: Incoming) -> Incoming:
     """The message with every line break (and other line separator) turned into a space,
     in its text and in the speaker's name.
@@ -109,8 +115,8 @@ def one_line(incoming: Incoming) -> Incoming:
     Reasons, names and skill names are echoed into replies: a line break in them could
     start a line that looks like the bot's own result. A command is one line anyway.
     """
-    text = _LINE_BREAKS.sub(" ", incoming.text)
-    name = _LINE_BREAKS.sub(" ", incoming.display_name)
+    text = line_of_text(incoming.text)
+    name = line_of_text(incoming.display_name)
     if text == incoming.text and name == incoming.display_name:
         return incoming
     return replace(incoming, text=text, display_name=name)

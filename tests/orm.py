@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Table
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import registry
 
+from bot.core import Core
 from bot.store import models
 
 _mapper = registry(metadata=models.metadata)
@@ -53,3 +55,8 @@ _map(OutboxMessage, models.OUTBOX)
 _map(PendingPrivate, models.PENDING)
 _map(GameLog, models.LOGS)
 _map(GameLogLine, models.LINES)
+
+
+def sessions(core: Core) -> AsyncSession:
+    """An ORM session on ``core``'s pooled engine (the bot itself has none)."""
+    return async_sessionmaker(core.engine, expire_on_commit=False)()

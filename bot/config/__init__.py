@@ -22,7 +22,7 @@ from bot.platforms import Platforms
 
 class BackupSettings(BaseModel):
     """The daily backup of a SQLite store by `trpgbot run` (``TRPGBOT_BACKUP__<FIELD>``,
-    bot/store/backup.py); PostgreSQL is backed up with ``pg_dump``."""
+    adapters/backup.py); PostgreSQL is backed up with ``pg_dump``."""
 
     enabled: bool = False
     dir: Path | None = Field(
@@ -58,6 +58,9 @@ class Settings(BaseSettings):
         default=None, description="TOML file overriding catalog messages per locale"
     )
     default_system: str = "plurk"
+    decks_dir: Path | None = Field(
+        default=None, description="the folder of deck files `.draw` reads at start "
+        "(docs/decks.md); default data_dir/decks")
     log_level: str = "INFO"
     group_commit: bool = Field(
         default=True,
@@ -72,6 +75,9 @@ class Settings(BaseSettings):
         """The locale and user-id rule of each platform these settings configure (none
         here: the composed settings add every adapter's)."""
         return Platforms()
+
+    def resolved_decks_dir(self) -> Path:
+        return self.decks_dir if self.decks_dir is not None else self.data_dir / "decks"
 
     def resolved_database_url(self) -> str:
         if self.database_url:

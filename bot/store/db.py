@@ -26,11 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import (
-    AsyncEngine,
-    async_sessionmaker,
-    create_async_engine,
-)
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.store.models import metadata
 
@@ -128,10 +124,6 @@ def _sqlite_events(engine: Engine, writer: bool) -> None:
         @event.listens_for(engine, "begin")
         def _begin(conn: Connection) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
-    return async_sessionmaker(engine, expire_on_commit=False)
 
 
 def alembic_config() -> Config:

@@ -18,7 +18,7 @@ CALLS = {"t", "text", "has", "CommandError", "_error", "text_or"}
 
 
 def owners() -> set[str]:
-    return {"core", "dice", "platform", "encounter", *systems.plugins()}
+    return {"core", "dice", "platform", "encounter", "decks", *systems.plugins()}
 
 
 def named_keys() -> tuple[set[str], set[str]]:

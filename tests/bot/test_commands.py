@@ -189,10 +189,10 @@ async def test_help_lists_every_command_in_messages_that_fit(table: Table) -> No
         ".st / .數值 / .数值 / .屬性 / .属性\n角色卡數值")
 
 
-EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .nn .gm .log .battle .turn .enemy .act .pass .bp "
-                 ".push .fate .sc .op .secret .rm .rg .parry .atk .dmg .field .place .move "
-                 ".party .ap .cp .hp .san .intervene .accept .fatal .campaign .system .lang "
-                 ".bot .ban .unban .dismiss .help")
+EVERY_COMMAND = (".r .rh .ra .rah .set .st .pc .nn .gm .draw .drawh .log .battle .turn .enemy "
+                 ".act .pass .bp .push .fate .sc .op .secret .rm .rg .parry .atk .dmg .field "
+                 ".place .move .party .ap .cp .hp .san .intervene .accept .fatal .campaign "
+                 ".system .lang .bot .ban .unban .dismiss .help")
 
 
 async def test_plain_help_names_every_command_in_one_short_message(table: Table) -> None:

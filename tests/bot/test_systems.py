@@ -70,8 +70,8 @@ async def test_help_lists_each_channels_own_commands(duel_core: Core) -> None:
     plurk, duel = Table(duel_core, "thread-p"), Table(duel_core, "thread-d")
     await duel.text("gm", ".system duel")
     assert (await duel.text("u", ".help")).splitlines()[1] == (
-        ".r .rh .set .st .pc .nn .gm .log .ap .atk .campaign .system .lang .bot .ban "
-        ".unban .dismiss .help")
+        ".r .rh .set .st .pc .nn .gm .draw .drawh .log .ap .atk .campaign .system .lang "
+        ".bot .ban .unban .dismiss .help")
     assert (await plurk.text("u", ".help")).splitlines()[1].startswith(".r .rh .ra .rah .set")
     assert await duel.text("u", ".help attack") == ".atk / .attack\nduel.help.atk"
     assert await duel.text("u", ".help ra") == (
