@@ -9,7 +9,7 @@ from sqlalchemy import select
 from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Incoming
-from tests.orm import OutboxMessage
+from tests.orm import OutboxMessage, sessions
 
 
 def said(account: str, group: str, line: str) -> Incoming:
@@ -23,7 +23,7 @@ async def test_a_kept_reply_goes_out_through_the_account_that_received_its_comma
         await last_run.handle(said("111", "20001", ".st 觀察 5"))
         await last_run.handle(said("222", "20002", ".st 觀察 6"))
         await last_run.handle(said("", "20003", ".st 觀察 7"))  # no account: any sends it
-        async with last_run.sessions() as session:
+        async with sessions(last_run) as session:
             stored = (await session.execute(
                 select(OutboxMessage.account).order_by(OutboxMessage.id))).scalars().all()
         assert stored == ["111", "222", None]

@@ -14,7 +14,7 @@ from bot.core import Core
 from bot.messages import Incoming
 from tests.adapters.plurk.fake_plurk import BOT_ID, FakePlurk
 from tests.adapters.plurk.test_plurk_listener import ALICE, Bot, plurk_settings
-from tests.orm import OutboxMessage
+from tests.orm import OutboxMessage, sessions
 
 
 async def test_a_kept_reply_of_another_plurk_account_is_not_posted(
@@ -58,7 +58,7 @@ async def test_a_reply_is_stored_under_the_account_that_received_the_command(
         fake.add_response(pid, ALICE, "@dicebot .gm")
         await fake.wait_for_calls("Responses/responseAdd")  # waiting: still stored
         assert bot.core is not None
-        async with bot.core.sessions() as session:
+        async with sessions(bot.core) as session:
             accounts = (await session.execute(select(OutboxMessage.account))).scalars().all()
         assert accounts == [str(BOT_ID)]
     finally:
