@@ -217,6 +217,10 @@ class GameLogLine(Base):
     user: Mapped[str] = mapped_column(String(200))
     name: Mapped[str] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
+    character: Mapped[str | None] = mapped_column(String(200), default=None)
+    """The name of the speaker's active character when the line was said (a ``said``
+    line; None without one, or for a line recorded before migration 0011): the story
+    is told by characters, the account stays beside it in the GM's copy."""
 
 
 class StoreEpoch(Base):

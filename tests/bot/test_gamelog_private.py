@@ -83,11 +83,12 @@ async def test_no_copy_of_the_log_holds_a_hand_the_summary_is_there(
     assert shown and all(o.player_private and o.secret for o in private)
     assert sorted({o.user for o in private}) == ["alice", "bob", "gm"]
     copies = {}
-    for fmt in ("md", "html"):
+    for fmt in ("md", "html", "txt"):
         outs = await table.say("gm", f".log export 劍局 {fmt}")
         copies.update({name: text for name, (_, text) in _files(outs).items()})
         clock.now += timedelta(minutes=1)
-    assert sorted(copies) == ["劍局-gm.html", "劍局-gm.md", "劍局.html", "劍局.md"]
+    assert sorted(copies) == ["劍局-gm.html", "劍局-gm.md", "劍局-gm.txt", "劍局.html",
+                              "劍局.md", "劍局.txt"]
     for name, text in copies.items():
         assert [card for card in CARD_NAMES if card in text] == [], name
         assert "你的手牌" not in text and "你抽到" not in text, name
@@ -99,6 +100,8 @@ async def test_no_copy_of_the_log_holds_a_hand_the_summary_is_there(
         assert text.count("gm 的手牌（6 張）已私訊送出。") == 1, name
         assert text.count("bob 的手牌（6 張）已私訊送出。") == 1, name
     assert copies["劍局-gm.md"].count("🔒 私訊 alice") == 4
+    assert copies["劍局-gm.txt"].count("🔒 私訊 alice\n") == 4
+    assert copies["劍局.txt"].count("🔒 私訊 alice\n") == 4  # sealed: every copy
     # the GM's one private line: the notice of the first export (md), sent to gm
     assert copies["劍局-gm.html"].count('class="line private"') == 1
     assert copies["劍局-gm.html"].count('class="line sealed"') == 6
@@ -147,6 +150,13 @@ async def test_only_the_gm_of_the_time_sees_a_secret(table: Table, clock: Clock)
               if o.to == "private" and o.attachment is not None}
     assert sorted(copies) == ["alice", "carol"]
     assert "\\[42\\]" in copies["carol"] and "\\[42\\]" not in copies["alice"]
+    clock.now += timedelta(minutes=1)
+    outs = await table.say("alice", ".log export 夜 txt")  # the text form alike
+    copies = {o.user or "channel": o.attachment.data.decode() for o in outs
+              if o.attachment is not None}
+    assert sorted(copies) == ["alice", "carol", "channel"]
+    assert "[42]" in copies["carol"] and "[42]" not in copies["alice"]
+    assert "[42]" not in copies["channel"] and "🔒" not in copies["channel"]
 
 
 # --------------------------------------------------------------------------- item 7
