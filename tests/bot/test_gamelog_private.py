@@ -259,6 +259,12 @@ def test_trpgbot_log_export_writes_the_whole_file(
     assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "123456",
                  "長 夜", "--for", "9"]) == 0
     assert "[42]" in gm_file.read_text("utf-8")
+    # the text form story viewers import, the GM's copy: accounts as IDs, the secret
+    txt = tmp_path / "gm.txt"
+    assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "123456",
+                 "長 夜", "--for", "9", "--format", "txt", "--out", str(txt)]) == 0
+    text = txt.read_text("utf-8")
+    assert text.startswith("9(9) ") and "\n第 59 句\n\n" in text and "[42]" in text
     assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "123456",
                  "長 夜", "--out", str(out)]) == 1  # never over an existing file
     assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "999",
