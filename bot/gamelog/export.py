@@ -143,13 +143,20 @@ h1{font-size:1.4rem;margin-bottom:.2rem}.summary{color:#777;margin-top:0}
 .private{border-color:#b06a6a;background:#f8eeee}
 .sealed{border-color:#b06a6a;color:#777}.tail{color:#777;font-style:italic}
 .line .account{color:#777;margin-left:.4rem;font-size:.85rem}
-.views a{color:#6a8caf;font-size:.9rem}.views .to-whole{display:none}
-#story:target .views .to-story{display:none}#story:target .views .to-whole{display:inline}
-#story:target [data-aside]{display:none}
+#story-view{position:absolute;opacity:0}
+.views{color:#6a8caf;font-size:.9rem;cursor:pointer;text-decoration:underline}
+.views .to-whole{display:none}
+#story:not(:target)>#story-view:checked~[data-aside],
+#story:target>#story-view:not(:checked)~[data-aside],
+#story:not(:target)>#story-view:checked~.views .to-story,
+#story:target>#story-view:not(:checked)~.views .to-story{display:none}
+#story:not(:target)>#story-view:checked~.views .to-whole,
+#story:target>#story-view:not(:checked)~.views .to-whole{display:inline}
 """.strip()
-"""The story view is CSS alone (no script): the page's content sits in ``#story``, and
-opening ``<file>#story`` (the link at the top) makes it the target, which hides the
-lines marked ``data-aside`` — commands and out-of-character chatter."""
+"""The story view is CSS alone — no script, no link: the switch at the top (a checkbox
+and its label) hides the lines marked ``data-aside`` (commands and out-of-character
+chatter), and so does the address ``<file>#story`` (``#story`` holds the page's
+content and becomes the target); the switch then brings the whole log back."""
 
 
 def _html_entry(line: LogLine, labels: Labels) -> str:
@@ -165,8 +172,9 @@ def _html_entry(line: LogLine, labels: Labels) -> str:
 
 def _html_head(labels: Labels) -> str:
     e = html.escape
-    views = (f'<p class="views"><a class="to-story" href="#story">{e(labels.story)}</a>'
-             f'<a class="to-whole" href="#">{e(labels.whole)}</a></p>\n'
+    views = ('<input type="checkbox" id="story-view"><label class="views" for="story-view">'
+             f'<span class="to-story">{e(labels.story)}</span>'
+             f'<span class="to-whole">{e(labels.whole)}</span></label>\n'
              if labels.story else "")
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
@@ -187,7 +195,7 @@ def _txt_entry(line: LogLine, labels: Labels) -> str:
     line, the message's lines, an empty line. A private or sealed line is the bot's,
     its recipient on a line of its own above it (“🔒 to alice”), as the page shows it."""
     if line.kind == "said":
-        who = line.character or line.name
+        who = _who(line, labels)
         ident = line.user if labels.gm else text_form.pseudonym(labels.speakers, line.user)
         body = line.text
     else:

@@ -23,7 +23,8 @@ from bot.handlers import log as log_handler
 from bot.messages import Outgoing
 from bot.store.models import GameLogLine
 from tests.conftest import make_settings
-from tests.support import Table
+from tests.support import Clock, Table
+from tests.support import attached_files as _files
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = json.loads((ROOT / "rules/systems/jianshou/decks/sample.json").read_text("utf-8"))
@@ -31,24 +32,10 @@ CARD_NAMES = [card["name"] for card in SAMPLE["cards"]] + [
     card["en"] for card in SAMPLE["cards"] if "en" in card]
 
 
-def _files(outs: list[Outgoing]) -> dict[str, tuple[Outgoing, str]]:
-    return {o.attachment.filename: (o, o.attachment.data.decode("utf-8"))
-            for o in outs if o.attachment is not None}
-
-
-class Clock:
-    """The log book's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 20, 0, 0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 def clock(core: Core) -> Clock:
-    ticking = Clock()
+    """The log book's clock, moved by the test."""
+    ticking = Clock(datetime(2026, 12, 1, 20, 0, 0))
     core.logbook.clock = ticking
     return ticking
 

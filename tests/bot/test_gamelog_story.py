@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 
 from bot import unit_of_work
 from bot.gamelog import export, text_form
-from bot.messages import Outgoing
 from bot.records import LogLine
-from tests.support import Table
+from tests.support import Clock, Table
+from tests.support import attached_files as _files
 
 # --------------------------------------------------------------------------- the painter
 
@@ -96,29 +96,16 @@ def painter(text: str) -> list[Item]:
 # --------------------------------------------------------------------------- a session
 
 
-def _files(outs: list[Outgoing]) -> dict[str, tuple[Outgoing, str]]:
-    return {o.attachment.filename: (o, o.attachment.data.decode("utf-8"))
-            for o in outs if o.attachment is not None}
-
-
-class Clock:
-    """What the store takes for now (UTC) while a line is recorded: set by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 20, 15, 0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def at(self, second: int) -> None:
-        self.now = datetime(2026, 12, 1, 20, 15, second)
-
-
 @pytest.fixture
 def seconds(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    clock = Clock()
+    """What the store takes for now (UTC) while a line is recorded: set by the test."""
+    clock = Clock(datetime(2026, 12, 1, 20, 15, 0))
     monkeypatch.setattr(unit_of_work, "utc_now", clock)
     return clock
+
+
+def _at(clock: Clock, second: int) -> None:
+    clock.now = datetime(2026, 12, 1, 20, 15, second)
 
 
 async def _session(table: Table, clock: Clock) -> None:
@@ -134,7 +121,7 @@ async def _session(table: Table, clock: Clock) -> None:
             ("bob", ".rh 1d100", [42]),
             ("alice", "// brb", None),
             ("alice", "...等等", None)], start=1):
-        clock.at(second)
+        _at(clock, second)
         await table.say(user, text, dice)
 
 
@@ -199,7 +186,7 @@ async def test_a_message_cannot_pass_for_another_speakers_line(
     line ends as the painter's ``\\n``."""
     await table.say("gm", ".gm")
     await table.say("gm", ".log on 夜")
-    seconds.at(2)
+    _at(seconds, 2)
     await table.say("alice", FORGED)
     await table.say("bob", "我在這裡")
     for name, text in _files(await table.say("gm", ".log export 夜 txt")).items():
@@ -247,9 +234,9 @@ async def test_lines_are_named_by_the_character_of_the_time(
     names what follows, not what came before; the account stands beside the
     character's name in the GM's copy only."""
     await _session(table, seconds)
-    seconds.at(10)
+    _at(seconds, 10)
     await table.say("alice", ".pc new 莉絲")  # said as 艾莉絲; 莉絲 is active after it
-    seconds.at(11)
+    _at(seconds, 11)
     await table.say("alice", "換我了")
     outs = await table.say("gm", ".log export 第一夜")
     page = _files(outs)["第一夜.html"][1]
@@ -290,7 +277,7 @@ async def test_the_page_marks_what_its_story_view_leaves_out(
                       ("command", ".r 1d20+2 開門"), ("command", ".pc new 鮑伯"),
                       ("ooc", "（我去買飲料）"), ("command", ".rh 1d100"), ("ooc", "// brb")]
     assert page.count('data-aside="') == 7  # "...等等" and the chatter stay: the story
-    assert "<script" not in page and "http" not in page
+    assert "<script" not in page and "http" not in page and "href" not in page
 
 
 # --------------------------------------------------------------------------- in a browser
@@ -304,20 +291,20 @@ needs_browser = pytest.mark.skipif(
 
 PROBE = """<script>
 /* the test's reader: what is on screen (computed style), as the page is opened, after
-   a click on the story link, and after a click on the link back */
+   a click on the story switch, and after a click on it again */
 function seen() {
   const shown = e => getComputedStyle(e).display !== "none";
   return {
     lines: [...document.querySelectorAll(".line")].filter(shown).map(
       e => e.querySelector(".who").textContent + ": " + e.querySelector("p").textContent),
-    links: [...document.querySelectorAll(".views a")].filter(shown).map(e => e.textContent),
+    switch: [...document.querySelectorAll(".views span")].filter(shown).map(
+      e => e.textContent),
   };
 }
 window.addEventListener("load", () => {
   const views = {opened: seen()};
   document.querySelector(".to-story").click();
   views.story = seen();
-  views.hash = location.hash;
   document.querySelector(".to-whole").click();
   views.whole = seen();
   const out = document.createElement("pre");
@@ -365,10 +352,10 @@ async def test_the_story_view_in_a_real_browser(
         f"{BOT}: 🎲 艾莉絲「開門」：1d20+2 = [15]+2 = 17",
         f"{BOT}: 已建立角色「鮑伯」並設為使用中。", f"{BOT}: 🎲 鮑伯 進行了一次暗骰。",
         "艾莉絲: ...等等"]
-    assert views["opened"] == {"lines": whole, "links": ["📖 故事檢視：不含指令與場外發言"]}
-    assert views["story"] == {"lines": story, "links": ["📜 完整日誌"]}
-    assert views["hash"] == "#story"
+    assert views["opened"] == {"lines": whole, "switch": ["📖 故事檢視：不含指令與場外發言"]}
+    assert views["story"] == {"lines": story, "switch": ["📜 完整日誌"]}
     assert views["whole"] == views["opened"]
-    # the story view has an address of its own: opened at …#story, it shows the story
+    # the story view has an address of its own: opened at …#story, it shows the story,
+    # and the switch brings the whole log back
     direct = _read_in_browser(page, tmp_path, "#story")
-    assert direct["opened"] == views["story"]
+    assert direct["opened"] == views["story"] and direct["story"] == views["opened"]
