@@ -23,7 +23,7 @@ def aside(line: LogLine) -> str:
     the story."""
     if line.kind != "said":
         return ""
-    text = normalize(line.text)
+    text = normalize(line.text.lstrip()[:2])  # its start is enough (a log is long)
     if text[:1] in PREFIXES and text[1:2].isalpha():
         return "command"
     if text.startswith(OOC):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 
 BOT_ID = "bot"
 """The ID of the bot's own lines (the painter groups a speaker by name and ID)."""
@@ -48,6 +49,7 @@ def body(text: str) -> str:
     return "\n".join(_line(part) for part in _LINE_END.split(text))
 
 
+@lru_cache(maxsize=256)
 def name(text: str) -> str:
     """A name (or an ID) fit for the speaker's line: on one line, no bracket that
     would end it early, no clock time, and not starting with ``#`` — the painter's
