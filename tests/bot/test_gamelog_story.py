@@ -23,11 +23,11 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot import unit_of_work
-from bot.gamelog import export, text_form
+from bot.gamelog import export, storyline, text_form
 from bot.records import LogLine
 from tests.support import Clock, Table
 from tests.support import attached_files as _files
@@ -208,6 +208,7 @@ _TEXTS = st.lists(_PIECES, max_size=14).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
+@example(said=[("", " "), ("#1", "")], gm=False)  # found: a name's "#" ended the line above
 @given(said=st.lists(st.tuples(_TEXTS, _TEXTS), min_size=1, max_size=5), gm=st.booleans())
 def test_any_message_and_any_name_make_exactly_one_item(
         said: list[tuple[str, str]], gm: bool) -> None:
@@ -278,6 +279,19 @@ async def test_the_page_marks_what_its_story_view_leaves_out(
                       ("ooc", "（我去買飲料）"), ("command", ".rh 1d100"), ("ooc", "// brb")]
     assert page.count('data-aside="') == 7  # "...等等" and the chatter stay: the story
     assert "<script" not in page and "http" not in page and "href" not in page
+
+
+@pytest.mark.parametrize(("text", "aside"), [
+    (".r 1d20", "command"), ("。日誌 off", "command"), ("/roll 2d6", "command"),
+    ("  ．ｒ 1d6", "command"), ("(去倒水)", "ooc"), ("（我去買飲料", "ooc"),
+    ("　（場外）", "ooc"), ("//brb", "ooc"), ("／／ 等等", "ooc"),
+    ("...等等", ""), ("。。。", ""), (". 我", ""), ("/ 2", ""), ("我（小聲）說", ""),
+    ("", "")])
+def test_what_the_story_view_leaves_out(text: str, aside: str) -> None:
+    """A command is a prefix and a letter; table talk starts with a bracket or ``//``;
+    a pause (``...``) and a bracket inside a line are the story."""
+    assert storyline.aside(LogLine(datetime(2026, 12, 1), "said", "a", "a", text)) == aside
+    assert storyline.aside(LogLine(datetime(2026, 12, 1), "reply", "", "", text)) == ""
 
 
 # --------------------------------------------------------------------------- in a browser
