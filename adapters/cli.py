@@ -100,7 +100,8 @@ async def _upgrade(settings: CoreSettings) -> None:
 
 def _database(args: argparse.Namespace, settings: CoreSettings) -> int:
     """`trpgbot db backup|restore PATH`: SQLite only; PostgreSQL has its own tools."""
-    from bot.store import backup, holders
+    from adapters import backup
+    from bot.store import holders
 
     database = holders.sqlite_file(settings.resolved_database_url())
     if database is None:

@@ -20,6 +20,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 
+from adapters.backup import start_daily
 from adapters.config import ServiceSettings
 from adapters.ops import Ops, serving
 from adapters.plugin import Adapter, plugins
@@ -27,7 +28,6 @@ from adapters.watch import FAILED, report_state, watched_by
 from bot.config import Settings
 from bot.core import Core
 from bot.heap import freeze_start_up
-from bot.store.backup import start_daily
 
 log = logging.getLogger(__name__)
 

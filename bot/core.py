@@ -69,7 +69,6 @@ class Core:
         self.settings = settings
         self.engine = engine
         """The pooled engine of reads outside the writer (and of tests)."""
-        self.sessions = db.sessionmaker(engine)
         if group_commit is None:
             group_commit = settings.group_commit
         claimant = process_name()

@@ -11,8 +11,8 @@ from sqlalchemy import insert, select
 
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
-from bot.store.models import Channel, ChannelState, OutboxMessage
 from rules.dice.source import ScriptedSource
+from tests.orm import Channel, ChannelState, OutboxMessage, sessions
 
 
 class Table:
@@ -68,7 +68,7 @@ def engines(core: Core) -> list[Any]:
 async def stored_replies(core: Core, platform: str = "console") -> list[Outgoing]:
     """Every reply of ``platform`` in the outbox, oldest first, whoever claimed it
     (``core.undelivered`` gives only what no live core sends)."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = await session.scalars(select(OutboxMessage).where(
             OutboxMessage.platform == platform).order_by(OutboxMessage.id))
         return [replace(Outgoing.from_record(row.message), outbox_id=row.id) for row in rows]

@@ -646,7 +646,7 @@ def test_dockerfile_runs_the_bot_as_an_unprivileged_user() -> None:
 # --- the operator's docs -------------------------------------------------------------------
 
 def test_the_docs_give_the_backup_commands_the_code_prints() -> None:
-    from bot.store.backup import PG_DUMP, PG_RESTORE
+    from adapters.backup import PG_DUMP, PG_RESTORE
 
     readme = (ROOT / "README.md").read_text("utf-8")
     operations = (ROOT / "docs" / "operations.md").read_text("utf-8")

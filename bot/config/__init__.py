@@ -22,7 +22,7 @@ from bot.platforms import Platforms
 
 class BackupSettings(BaseModel):
     """The daily backup of a SQLite store by `trpgbot run` (``TRPGBOT_BACKUP__<FIELD>``,
-    bot/store/backup.py); PostgreSQL is backed up with ``pg_dump``."""
+    adapters/backup.py); PostgreSQL is backed up with ``pg_dump``."""
 
     enabled: bool = False
     dir: Path | None = Field(

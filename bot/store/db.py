@@ -26,13 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import (
-    AsyncEngine,
-    async_sessionmaker,
-    create_async_engine,
-)
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from bot.store.models import Base
+from bot.store.models import metadata
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -130,16 +126,12 @@ def _sqlite_events(engine: Engine, writer: bool) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
-    return async_sessionmaker(engine, expire_on_commit=False)
-
-
 def alembic_config() -> Config:
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-    cfg.attributes["target_metadata"] = Base.metadata
+    cfg.attributes["target_metadata"] = metadata
     return cfg
 
 

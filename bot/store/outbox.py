@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, CursorResult, Result, or_, select, update
 
-from bot.store.models import OutboxMessage, table_of, utc_now
+from bot.store.models import OUTBOX, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,6 @@ MARGIN = 15.0
 """Seconds a process stops trusting its lease before it lapses (clock skew between
 machines, a renewal's own time)."""
 
-_OUTBOX = table_of(OutboxMessage)
 
 
 # --- who is claiming ----------------------------------------------------------------
@@ -115,7 +114,7 @@ def new_claim(claimant: str) -> dict[str, Any]:
 
 # --- statements (run in the caller's transaction) ------------------------------------
 def _free(now: Any) -> Any:
-    return or_(_OUTBOX.c.lease_until.is_(None), _OUTBOX.c.lease_until < now)
+    return or_(OUTBOX.c.lease_until.is_(None), OUTBOX.c.lease_until < now)
 
 
 def take(session: Connection, platform: str, claimant: str) -> list[tuple[int, dict[str, Any]]]:
@@ -123,13 +122,13 @@ def take(session: Connection, platform: str, claimant: str) -> list[tuple[int, d
     first."""
     now = utc_now()
     dead = [other for other in session.execute(
-        select(_OUTBOX.c.claimed_by).distinct().where(
-            _OUTBOX.c.platform == platform, _OUTBOX.c.claimed_by.is_not(None),
-            _OUTBOX.c.claimed_by != claimant, ~_free(now))).scalars() if is_dead(other)]
-    free = or_(_free(now), _OUTBOX.c.claimed_by.in_(dead)) if dead else _free(now)
+        select(OUTBOX.c.claimed_by).distinct().where(
+            OUTBOX.c.platform == platform, OUTBOX.c.claimed_by.is_not(None),
+            OUTBOX.c.claimed_by != claimant, ~_free(now))).scalars() if is_dead(other)]
+    free = or_(_free(now), OUTBOX.c.claimed_by.in_(dead)) if dead else _free(now)
     rows = session.execute(
-        update(_OUTBOX).where(_OUTBOX.c.platform == platform, free)
-        .values(new_claim(claimant)).returning(_OUTBOX.c.id, _OUTBOX.c.message)).all()
+        update(OUTBOX).where(OUTBOX.c.platform == platform, free)
+        .values(new_claim(claimant)).returning(OUTBOX.c.id, OUTBOX.c.message)).all()
     return sorted((row_id, message) for row_id, message in rows)
 
 
@@ -142,22 +141,22 @@ def _matched(result: Result[Any]) -> int:
 
 def renew(session: Connection, claimant: str) -> int:
     """Extend every claim of ``claimant``: how many rows it holds."""
-    return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
+    return _matched(session.execute(update(OUTBOX).where(OUTBOX.c.claimed_by == claimant)
                                     .values(new_claim(claimant))))
 
 
 def confirm(session: Connection, claimant: str, row_id: int) -> bool:
     """Claim row ``row_id`` again if it is still ``claimant``'s or free; False when it
     is gone (delivered) or another process's."""
-    return _matched(session.execute(update(_OUTBOX).where(
-        _OUTBOX.c.id == row_id,
-        or_(_OUTBOX.c.claimed_by == claimant, _free(utc_now()))).values(
+    return _matched(session.execute(update(OUTBOX).where(
+        OUTBOX.c.id == row_id,
+        or_(OUTBOX.c.claimed_by == claimant, _free(utc_now()))).values(
         new_claim(claimant)))) == 1
 
 
 def release(session: Connection, claimant: str) -> int:
     """Free every claim of ``claimant`` (it stops): the next start sends those rows."""
-    return _matched(session.execute(update(_OUTBOX).where(_OUTBOX.c.claimed_by == claimant)
+    return _matched(session.execute(update(OUTBOX).where(OUTBOX.c.claimed_by == claimant)
                                     .values(claimed_by=None, lease_until=None)))
 
 

@@ -15,31 +15,18 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.records import Gm, Log, Sheet, Table
 from bot.store.models import (
-    Channel,
-    ChannelBinding,
-    ChannelGM,
-    ChannelState,
-    Character,
-    CharacterState,
-    GameLog,
-    GameLogLine,
-    OutboxMessage,
-    PendingPrivate,
-    ProcessedMessage,
-    table_of,
+    BINDINGS,
+    CHANNELS,
+    GMS,
+    LINES,
+    LOGS,
+    OUTBOX,
+    PENDING,
+    PROCESSED,
+    SHEET_STATES,
+    SHEETS,
+    STATES,
 )
-
-CHANNELS = table_of(Channel)
-GMS = table_of(ChannelGM)
-SHEETS = table_of(Character)
-STATES = table_of(ChannelState)
-SHEET_STATES = table_of(CharacterState)
-BINDINGS = table_of(ChannelBinding)
-LOGS = table_of(GameLog)
-LINES = table_of(GameLogLine)
-OUTBOX = table_of(OutboxMessage)
-PENDING = table_of(PendingPrivate)
-PROCESSED = table_of(ProcessedMessage)
 
 Change = tuple[Executable, dict[str, Any]]
 """One write: a statement of this module and its parameters."""

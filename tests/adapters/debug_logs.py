@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from adapters.config import Settings
 from bot.core import Core
-from bot.store.models import ChannelState
+from tests.orm import ChannelState, sessions
 
 HIDDEN_DIE, SECRET_DIE = 13, 16
 """The hidden check rolls 13 (13 + 觀察 5 = 18), the GM's secret roll 16 (= 21)."""
@@ -69,7 +69,7 @@ def forms(secret: str) -> set[str]:
 
 async def stored_checks(core: Core) -> list[dict[str, Any]]:
     """The channel state documents that keep the last checks (the hidden one's JSON)."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = await session.scalars(select(ChannelState).where(
             ChannelState.key == "plurk.checks"))
         return [row.data for row in rows]

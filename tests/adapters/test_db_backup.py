@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from adapters import backup
+from adapters.backup import DailyBackups
 from adapters.config import Settings
 from bot.core import Core
-from bot.store import backup
-from bot.store.backup import DailyBackups
 from tests.conftest import make_settings
 from tests.support import Table
 

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from bot.core import Core
 from bot.normalize import looks_blank
-from bot.store.models import ChannelState, Character
+from tests.orm import ChannelState, Character, sessions
 from tests.support import Table
 
 HANGUL_FILLER, BRAILLE_BLANK, ZWSP = "\u3164", "\u2800", "\u200b"
@@ -42,7 +42,7 @@ def test_names_with_something_visible(name: str) -> None:
 
 async def snapshot(core: Core) -> dict[str, Any]:
     """What a refused name must leave as it was: the table's documents and the sheets."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return {
             "table": {row.key: row.data for row in await session.scalars(select(ChannelState))},
             "sheets": sorted((row.owner, row.name, row.active)

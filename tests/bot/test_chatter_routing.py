@@ -8,13 +8,13 @@ from sqlalchemy import select
 
 from adapters.config import Settings
 from bot.core import Core
-from bot.store.models import GameLog, GameLogLine
+from tests.orm import GameLog, GameLogLine, sessions
 from tests.support import Table
 
 
 async def said(core: Core, log_name: str) -> list[str]:
     """What players said, as the log named ``log_name`` recorded it."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return list(await session.scalars(
             select(GameLogLine.text).join(GameLog, GameLog.id == GameLogLine.log_id)
             .where(GameLog.name == log_name, GameLogLine.kind == "said")

@@ -28,12 +28,12 @@ from bot.messages import Incoming, Outgoing, PlatformDie
 from bot.records import Gm
 from bot.routes import router as _router
 from bot.store import db, outbox
-from bot.store.models import Character
 from bot.unit_of_work import UnitOfWork
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
 from rules.kits.game_system import GameSystem, Stat
 from tests.conftest import make_settings
+from tests.orm import Character, sessions
 from tests.support import Table, stored_replies
 
 ROUTER = _router()
@@ -240,7 +240,7 @@ async def test_a_failed_batch_commit_answers_the_internal_error(core: Core) -> N
             "later or tell the operator."))]
     finally:
         event.remove(core.writer.sync_engine, "commit", fail)
-    async with core.sessions() as session:  # nothing of the batch was stored
+    async with sessions(core) as session:  # nothing of the batch was stored
         assert await session.scalar(select(func.count()).select_from(Character)) == 0
 
 

@@ -18,8 +18,8 @@ from bot.core import Core
 from bot.documents import DamagedDocument, Doc
 from bot.messages import Outgoing
 from bot.router import CommandTable
-from bot.store.models import Character, CharacterState
 from rules.kits.game_system import GameSystem
+from tests.orm import Character, CharacterState, sessions
 from tests.support import Table, store_document, stored_document
 
 TOYS = CommandTable("toys")
@@ -197,7 +197,7 @@ async def test_sheet_documents_move_with_the_sheet_on_campaign_bind(toys: Core) 
     assert await thread.text("alice", ".bag 繩子") == "繩子"
     await thread.text("gm", ".campaign bind 夜")
     assert await thread.text("alice", ".bag 火把") == "繩子, 火把"
-    async with toys.sessions() as session:
+    async with sessions(toys) as session:
         [(owner, key, data)] = (await session.execute(
             select(Character.owner, CharacterState.key, CharacterState.data)
             .join(Character, Character.id == CharacterState.character_id))).all()

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from adapters.config import Settings
 from bot.core import Core
 from bot.normalize import visible
-from bot.store.models import Character, GameLogLine
+from tests.orm import Character, GameLogLine, sessions
 from tests.support import Table
 
 RLO, PDF = "\u202e", "\u202c"
@@ -49,7 +49,7 @@ async def test_a_name_stored_before_the_fix_is_shown_without_them(settings: Sett
     core = await Core.open(settings)
     try:
         await Table(core).text("alice", ".pc new 艾莉絲")
-        async with core.sessions() as session, session.begin():
+        async with sessions(core) as session, session.begin():
             await session.execute(update(Character).values(name=TRICK))
     finally:
         await core.close()
@@ -65,7 +65,7 @@ async def test_chatter_enters_the_log_without_them(table: Table) -> None:
     await table.text("gm", ".gm")
     await table.text("gm", ".log on")
     assert await table.say("alice", f"我{RLO}推開門\n看看", display_name=f"艾{RLO}莉絲") == []
-    async with table.core.sessions() as session:
+    async with sessions(table.core) as session:
         lines = list(await session.execute(
             select(GameLogLine.name, GameLogLine.text).where(GameLogLine.kind == "said")))
     assert ("艾莉絲", "我推開門\n看看") in [tuple(line) for line in lines]

@@ -21,8 +21,8 @@ from bot.core import Core
 from bot.gamelog import export
 from bot.handlers import log as log_handler
 from bot.messages import Outgoing
-from bot.store.models import GameLogLine
 from tests.conftest import make_settings
+from tests.orm import GameLogLine
 from tests.support import Clock, Table
 from tests.support import attached_files as _files
 

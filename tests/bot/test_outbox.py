@@ -22,8 +22,8 @@ from adapters.config import Settings
 from bot.core import ACK_DELAY, Core
 from bot.messages import Attachment, Incoming, Outgoing
 from bot.store import db, outbox
-from bot.store.models import OutboxMessage, PendingPrivate
 from tests.conftest import make_settings
+from tests.orm import OutboxMessage, PendingPrivate, sessions
 from tests.support import Table, engines, stored_replies
 
 
@@ -151,7 +151,7 @@ async def test_closing_flushes_the_grouped_acks_without_waiting_out_the_delay(
 
 
 async def _outbox_rows(core: Core) -> int:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return await session.scalar(select(func.count()).select_from(OutboxMessage))
 
 
@@ -199,7 +199,7 @@ async def test_a_message_id_is_claimed_once_per_platform(core: Core) -> None:
 async def test_kept_private_messages_belong_to_the_table(core: Core) -> None:
     await Table(core, "t1").say("k", ".gm")
     await core.private_delivery_failed("console", Outgoing("private", "t1", "s", user="k"))
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = list(await session.scalars(select(PendingPrivate)))
     assert [(r.user, r.text) for r in rows] == [("k", "s")]
 
@@ -227,7 +227,7 @@ def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
 
 
 async def _claims_of(core: Core) -> dict[int, str | None]:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = await session.execute(select(OutboxMessage.id, OutboxMessage.claimed_by))
         return {row.id: row.claimed_by for row in rows}
 
@@ -236,7 +236,7 @@ async def test_a_claim_is_confirmed_on_the_one_row_if_it_is_ours_or_free(core: C
     now = datetime.now(UTC).replace(tzinfo=None)
     leases = {"mine": now + timedelta(minutes=5), "other": now + timedelta(minutes=5),
               "lapsed": now - timedelta(minutes=5)}
-    async with core.sessions() as session, session.begin():
+    async with sessions(core) as session, session.begin():
         session.add_all(OutboxMessage(
             id=row_id, platform="console", claimed_by=who, lease_until=leases[who],
             message=Outgoing("channel", "table", who).to_record())
@@ -277,7 +277,7 @@ async def test_a_claim_that_cannot_be_confirmed_is_not_held(
 async def _add_rows(core: Core, *rows: tuple[int, str]) -> None:
     """Rows of the console's outbox: (id, claimant), each lease five minutes ahead."""
     later = datetime.now(UTC).replace(tzinfo=None) + timedelta(minutes=5)
-    async with core.sessions() as session, session.begin():
+    async with sessions(core) as session, session.begin():
         session.add_all(OutboxMessage(
             id=row_id, platform="console", claimed_by=who, lease_until=later,
             message=Outgoing("channel", "table", who).to_record()) for row_id, who in rows)
@@ -350,7 +350,7 @@ def _statements(core: Core, renewals_only: bool = False) -> list[str]:
 
 
 async def _lease(core: Core, row_id: int | None) -> datetime:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return await session.scalar(select(OutboxMessage.lease_until).where(
             OutboxMessage.id == row_id))
 
@@ -428,7 +428,7 @@ async def test_a_take_claims_every_free_row_of_its_platform_with_a_dead_ones(
     rows = [(1, "console", None, None), (2, "console", "gone", past),
             (3, "console", dead, later), (4, "console", "alive", later),
             (5, "qq", None, None)]
-    async with core.sessions() as session, session.begin():
+    async with sessions(core) as session, session.begin():
         session.add_all(OutboxMessage(
             id=row_id, platform=platform, claimed_by=who, lease_until=lease,
             message=Outgoing("channel", "table", str(row_id)).to_record())

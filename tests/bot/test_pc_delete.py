@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from bot.store.models import Character, CharacterState
+from tests.orm import Character, CharacterState, sessions
 from tests.support import Table
 
 
 async def _count(table: Table, model: type) -> int:
-    async with table.core.sessions() as session:
+    async with sessions(table.core) as session:
         return await session.scalar(select(func.count()).select_from(model)) or 0
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from bot.core import Core
 from bot.messages import Outgoing
-from bot.store.models import ChannelState, Character, CharacterState
+from tests.orm import ChannelState, Character, CharacterState, sessions
 from tests.support import Table
 
 SEEDS = [11, 22, 33]
@@ -43,7 +43,7 @@ async def seated(table: Table, players: tuple[str, ...] = ("alice", "bob", "caro
 
 async def stored(core: Core) -> dict[str, Any]:
     """The stored ``jianshou.game`` document: the game and the pending agreements."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = {row.key: row.data for row in await session.scalars(select(ChannelState))}
     return rows["jianshou.game"]
 
@@ -373,7 +373,7 @@ async def test_plurk_without_a_gm_raw_damage_hits_only_gm_run_or_own(table: Tabl
 async def snapshot(core: Core) -> dict[str, Any]:
     """Everything a refused command must leave as it was: the table's documents, the
     characters' documents (an ace mark) and sheets."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return {
             "table": {row.key: row.data for row in await session.scalars(select(ChannelState))},
             "characters": {(row.character_id, row.key): row.data

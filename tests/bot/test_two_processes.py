@@ -17,7 +17,7 @@ from adapters.delivery import Delivery, take_over_forever
 from bot.core import Core
 from bot.messages import Incoming, Outgoing
 from bot.store import outbox
-from bot.store.models import OutboxMessage
+from tests.orm import OutboxMessage, sessions
 from tests.support import Table
 
 
@@ -109,7 +109,7 @@ class Recorder(Delivery):
 
 
 async def outbox_rows(core: Core) -> list[tuple[int, str | None]]:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return [tuple(row) for row in await session.execute(  # type: ignore[misc]
             select(OutboxMessage.id, OutboxMessage.claimed_by).order_by(OutboxMessage.id))]
 
@@ -150,7 +150,7 @@ async def test_an_expired_claim_is_taken_over_and_its_holder_stands_down(
         assert holder == first.claims.claimant
         second = await Core.open(any_settings)
         assert await second.undelivered("console") == []  # the lease still runs
-        async with first.sessions() as session, session.begin():
+        async with sessions(first) as session, session.begin():
             await session.execute(update(OutboxMessage).values(
                 lease_until=datetime(2000, 1, 1)))  # its lease is past…
         first.claims.valid_until = 0.0  # …and the first process knows its own lapsed
@@ -205,7 +205,7 @@ async def test_a_dead_process_of_this_machine_is_taken_over_at_once(
         assert outbox.is_dead(dead) and not outbox.is_dead(elsewhere) \
             and not outbox.is_dead(alive)
         lease = datetime.now(UTC).replace(tzinfo=None) + timedelta(minutes=5)
-        async with core.sessions() as session, session.begin():
+        async with sessions(core) as session, session.begin():
             session.add_all(OutboxMessage(
                 platform="console", claimed_by=who, lease_until=lease,
                 message=Outgoing("channel", "table", text).to_record())
@@ -229,7 +229,7 @@ async def test_a_running_process_takes_over_what_a_dead_one_left(
             live, "console", Recorder(live, "live", sent).deliver, lambda: ready, every=0.05))
         await asyncio.sleep(0.2)
         assert sent == []  # its lease runs
-        async with dying.sessions() as session, session.begin():
+        async with sessions(dying) as session, session.begin():
             await session.execute(update(OutboxMessage).values(
                 lease_until=datetime(2000, 1, 1)))  # it died long ago
         await asyncio.sleep(0.2)

@@ -26,7 +26,7 @@ from bot.gamelog.book import Line
 from bot.messages import Incoming
 from bot.records import Gm, Log, LogLine, Table, campaign_key
 from bot.store import statements as sql
-from bot.store.models import Channel, table_of, utc_now
+from bot.store.models import utc_now
 from bot.store.writer import ConnectionLink, Unit
 from bot.unit_of_work import SheetClash, UnitOfWork
 
@@ -346,11 +346,6 @@ async def test_kept_private_messages_are_taken_oldest_first_once(core: Core) -> 
     assert await in_unit(core, take) == ["一", "二"]
     assert await in_unit(core, take) == []
     assert await in_unit(core, take, "other") == ["一", "二"]
-
-
-def test_the_statements_are_built_on_the_models_tables() -> None:
-    assert table_of(Channel) is Channel.__table__
-    assert sql.CHANNELS is Channel.__table__
 
 
 async def test_lines_come_back_in_the_order_recorded_after_a_row_was_rewritten(

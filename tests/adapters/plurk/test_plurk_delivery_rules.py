@@ -30,8 +30,8 @@ from adapters.plurk.text import PLURK_LIMIT, neutralise, plurk_length
 from bot.core import Core
 from bot.messages import Outgoing
 from bot.normalize import normalize
-from bot.store.models import PendingPrivate
 from tests.adapters.plurk.fake_plurk import BOT_ID, MARKUP_TAGS, FakePlurk, render_markup
+from tests.orm import PendingPrivate, sessions
 
 FAST = RetryPolicy(
     anti_flood_base_delay=0.01,
@@ -83,7 +83,7 @@ async def test_client_never_sends_a_friends_wide_audience(
 
 
 async def pending_users(core: Core) -> list[str]:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         return list(await session.scalars(select(PendingPrivate.user)))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.core import Core
-from bot.store.models import ChannelState
+from tests.orm import ChannelState, sessions
 from tests.support import Table
 
 ALICE = ".st 力量6 敏捷5 體質5 精神力5 運動4 機械3 醫療2"
@@ -24,7 +24,7 @@ async def setup(table: Table, *, gm: bool = True) -> None:
 
 
 async def states(core: Core) -> dict[str, Any]:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = await session.scalars(select(ChannelState))
         return {row.key: row.data for row in rows}
 

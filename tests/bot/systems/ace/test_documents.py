@@ -11,7 +11,6 @@ from sqlalchemy import select
 
 from bot import systems
 from bot.core import Core
-from bot.store.models import Character, CharacterState
 from bot.systems.ace.documents import (
     ENEMIES,
     EXTENDED,
@@ -29,6 +28,7 @@ from rules.systems.ace.fight import Fight, Member, Posture
 from rules.systems.ace.grapple import Hold
 from rules.systems.ace.mark import Mark, Stack
 from rules.systems.ace.stealth import Hidden
+from tests.orm import Character, CharacterState, sessions
 from tests.support import Table, store_document, stored_document
 
 WHERE = "console:table"
@@ -134,7 +134,7 @@ async def test_an_old_table_plays_on(core: Core) -> None:
     for key, data in (("ace.fight", OLD_FIGHT), ("ace.enemies", OLD_ENEMIES),
                       ("ace.extended", OLD_EXTENDED), ("ace.options", OLD_OPTIONS)):
         await store_document(core, key, data)
-    async with core.sessions() as session, session.begin():
+    async with sessions(core) as session, session.begin():
         alice = await session.scalar(select(Character).where(Character.name == "艾莉絲"))
         assert alice is not None
         session.add(CharacterState(character_id=alice.id, key="ace.mark", data=OLD_MARK,

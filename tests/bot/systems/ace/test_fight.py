@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.core import Core
-from bot.store.models import ChannelState, Character
+from tests.orm import ChannelState, Character, sessions
 from tests.support import Table
 
 ALICE = ".st 力量6 敏捷5 體質5 精神力5 基本步法1 基本近戰2 武器3 隱藏3 基本射擊2"
@@ -45,13 +45,13 @@ async def setup(table: Table) -> None:
 
 
 async def states(core: Core) -> dict[str, Any]:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = await session.scalars(select(ChannelState))
         return {row.key: row.data for row in rows}
 
 
 async def sheet(core: Core, name: str) -> dict[str, int]:
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         found = await session.scalar(select(Character).where(Character.name == name))
         assert found is not None
         return dict(found.stats)

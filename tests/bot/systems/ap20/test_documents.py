@@ -9,9 +9,9 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from bot.core import Core
-from bot.store.models import Channel, ChannelState, Character
 from bot.systems.ap20.documents import COMBAT
 from rules.systems.ap20 import Combat, Fighter
+from tests.orm import Channel, ChannelState, Character
 from tests.support import Table
 
 OLD_FIGHT: dict[str, Any] = {

@@ -16,7 +16,7 @@ from bot import systems
 from bot.core import Core
 from bot.i18n import LOCALES, rule_key
 from bot.messages import Outgoing
-from bot.store.models import ChannelState
+from tests.orm import ChannelState, sessions
 from tests.support import Table
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -40,7 +40,7 @@ async def ready(table: Table, locale: str | None = None) -> list[Outgoing]:
 
 async def game(core: Core) -> dict:
     """The stored game (``jianshou.game``'s ``game``), as JSON."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = {row.key: row.data for row in await session.scalars(select(ChannelState))}
     return rows["jianshou.game"]["game"]
 

@@ -24,7 +24,7 @@ from adapters.config import Settings
 from bot.core import Core
 from bot.messages import Outgoing
 from bot.routes import router as _router
-from bot.store.models import ChannelState, Character
+from tests.orm import ChannelState, Character, sessions
 from tests.support import Table
 
 ROUTER = _router()
@@ -82,7 +82,7 @@ def current(battle: dict[str, Any]) -> str:
 
 async def stored(core: Core) -> dict[str, Any]:
     """Every stored channel_state document and sheet, straight from the database."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         docs = {row.key: (row.data, row.version)
                 for row in await session.scalars(select(ChannelState))}
         sheets = {row.name: dict(row.stats) for row in await session.scalars(select(Character))}
@@ -687,7 +687,7 @@ async def test_pl12_battles_and_fatal_events_stored_without_sheet_ids_still_work
     no `character_id` in a fatal event) is still read by owner and name."""
     await started(table)
     await table.text("gm", ".dmg Ann 15")
-    async with table.core.sessions() as session, session.begin():
+    async with sessions(table.core) as session, session.begin():
         for row in await session.scalars(select(ChannelState)):
             if row.key == "plurk.battle":
                 row.data = {k: v for k, v in row.data.items() if k != "sheets"}

@@ -19,7 +19,6 @@ from bot.core import Core
 from bot.i18n import LOCALES, Catalog, rule_key
 from bot.messages import Incoming, Outgoing, PlatformDie
 from bot.router import CommandTable
-from bot.store.models import ChannelState
 from bot.systems import SystemPlugin
 from bot.systems.plurk_trpg.documents import FatalEvent
 from bot.systems.plurk_trpg.fatal import fatal_event, on_fatal_resolved
@@ -27,6 +26,7 @@ from bot.systems.plurk_trpg.terms import parse_terms
 from rules.kits.game_system import GameSystem
 from rules.systems import plurk_trpg as plurk
 from tests.bot.test_commands import sheets
+from tests.orm import ChannelState, sessions
 from tests.support import Table, visible
 
 ALICE = ".st 觀察 5 靈巧 3 力量 2 潛行 1 心理學 0 武器 4 體力 10 理智 50 因果點數 12"
@@ -62,7 +62,7 @@ async def one(table: Table, user: str, text: str, dice: list[int] | None = None,
 
 async def states(core: Core) -> dict[str, Any]:
     """Every channel state document, by key (for "a refusal changes nothing")."""
-    async with core.sessions() as session:
+    async with sessions(core) as session:
         rows = await session.scalars(select(ChannelState))
         return {row.key: row.data for row in rows}
 

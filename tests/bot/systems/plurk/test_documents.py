@@ -13,7 +13,6 @@ from sqlalchemy import insert, select
 
 from bot import systems
 from bot.core import Core
-from bot.store.models import Channel, ChannelState
 from bot.systems.plurk_trpg.commands.points import ap_data
 from bot.systems.plurk_trpg.documents import (
     ACTION_POINTS,
@@ -37,6 +36,7 @@ from bot.systems.plurk_trpg.documents import (
 from rules.errors import RuleError
 from rules.systems import plurk_trpg as plurk
 from rules.systems.plurk_trpg import Battle, Combatant
+from tests.orm import Channel, ChannelState
 from tests.support import Table, strict_dice
 
 WHERE = "console:table"
