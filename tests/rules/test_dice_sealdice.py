@@ -1,0 +1,45 @@
+"""SealDice inputs typed into `.r` (issue 26 items 8 and 9): the exact result each gives
+here under scripted dice, or its refusal and hint key (tests/rules/dice_sealdice.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.dice import ERROR_CODES, roll
+from rules.errors import RuleError
+from tests.support import strict_dice
+
+TABLE = tomllib.loads((Path(__file__).parent / "dice_sealdice.toml").read_text("utf-8"))
+ROLLS: list[dict[str, Any]] = TABLE["roll"]
+REFUSED: list[dict[str, Any]] = TABLE["refused"]
+
+
+def test_the_table_covers_at_least_sixty_inputs() -> None:
+    inputs = [(case["input"], case.get("default")) for case in ROLLS + REFUSED]
+    assert len(inputs) == len(set(inputs)) >= 60
+
+
+@pytest.mark.parametrize(
+    "case", ROLLS, ids=[f"{case['input']}@{case.get('default', 'd20')}" for case in ROLLS])
+def test_sealdice_input_rolls_to_the_scripted_result(case: dict[str, Any]) -> None:
+    source = strict_dice(case["dice"])
+    result = roll(case["input"], source, default=case.get("default", "d20"))
+    assert result.expression == case["expression"]
+    assert result.totals == case.get("totals", [case.get("total")])
+    assert result.reason == case.get("reason", "")
+    fate = "dF" in result.expression  # a Fate face 1, 2, 3 reads -1, 0, +1
+    assert result.dice == [face - 2 if fate else face for face in case["dice"]]
+    assert source.remaining == 0  # every scripted face was drawn, none more
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=[case["input"] for case in REFUSED])
+def test_sealdice_input_is_refused_with_its_hint(case: dict[str, Any]) -> None:
+    source = strict_dice([])  # nothing may be rolled before the refusal
+    with pytest.raises(RuleError) as info:
+        roll(case["input"], source)
+    assert (info.value.code, info.value.params) == (case["code"], case["params"])
+    assert set(case["params"]) == set(ERROR_CODES[case["code"]])
