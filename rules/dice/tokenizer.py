@@ -116,8 +116,9 @@ def find_expression_end(text: str, max_length: int) -> int:
        (``stealth``, ``dice``, ``bow``, ``kill2``) has no expression: it is all reason.
     1. Tokens are read from the start. Reading stops at the first character
        that starts no token (``攻`` in ``d20+3攻擊``) — but an ASCII letter glued
-       to the token before it (``d20kill``, ``3x``, ``1d20+str``, ``4d6r``) is
-       refused with ``dice.glued_letters``: it is never read as the reason.
+       to the token before it (``d20kill``, ``3x``, ``1d20+str``, ``4d6r``), or
+       where an operand must come (``1d20+ str``), is refused with
+       ``dice.glued_letters``: it is never read as the reason.
     2. Whitespace outside parentheses, after a token that can end an operand,
        ends the expression unless what follows is a binary operator (or ``#``)
        followed by something that starts an operand, or an ``adv``/``dis``
@@ -142,7 +143,8 @@ def find_expression_end(text: str, max_length: int) -> int:
     while pos < n:
         m = _match(text, pos)
         if m is None:
-            if ends and ends[-1] == pos and _is_letter(text[pos]):
+            # a letter glued to a token, or where an operand must come (``1d20+ x``)
+            if ends and _is_letter(text[pos]) and (ends[-1] == pos or last not in OPERAND_END):
                 raise _glued(text, pos)
             break
         kind = m.lastgroup
