@@ -6,8 +6,13 @@ Both engines cache parsed expressions, so after the first round this measures
 evaluation plus result construction, which is what a bot does all day. Where
 the two notations differ (d20 writes explode as ``e6``, reroll as ``rr1``,
 drop-lowest as ``pl1``) the corpus lists each engine's spelling of the same
-roll. Not collected by pytest (it lives outside ``tests/`` and is not named
-``test_*``).
+roll. SealDice's notations (issue 26) are in the corpus too: where d20 has the same
+roll (``4d6k`` = ``4d6kh1``, ``d20优势+5`` = ``2d20kh1+5``, ``2d`` = ``2d20`` with the
+default die) it is the same roll; where d20 has no such term (``b2``, ``5a8``, ``3c8``,
+``f``) the d20 side rolls the same dice with comparable work (``b2``: four d10 kept
+lowest; ``5a8``: five d10 exploding on 8+; ``3c8``: three d10 exploding on 8+, keep
+the highest; ``f``: ``4d3-8``). Not collected by pytest (it lives outside ``tests/``
+and is not named ``test_*``).
 """
 
 from __future__ import annotations
@@ -45,6 +50,16 @@ CORPUS: list[tuple[str, str]] = [
     ("1d20+1d4+2", "1d20+1d4+2"),
     ("-1d4+10", "-1d4+10"),
     ("3d6*10", "3d6*10"),
+    # SealDice notation (issue 26 item 9)
+    ("4d6k", "4d6kh1"),
+    ("2d20q1", "2d20kl1"),
+    ("d20优势+5", "2d20kh1+5"),
+    ("2d", "2d20"),
+    ("b2", "(3d10kl1-1)*10+1d10"),
+    ("p+10", "(2d10kh1-1)*10+1d10+10"),
+    ("5a8", "5d10e>7"),
+    ("3c8", "3d10e>7kh1"),
+    ("f", "4d3-8"),
 ]
 
 
@@ -116,7 +131,7 @@ def main(rounds: int = 4000) -> None:
         for _ in range(per_rounds):
             d20.roll(other)
         b = per_rounds / (time.perf_counter() - start)
-        print(f"  {text:12} {a:>10,.0f}/s   d20 {other:10} {b:>10,.0f}/s   {a / b:5.2f}x")
+        print(f"  {text:12} {a:>10,.0f}/s   d20 {other:22} {b:>10,.0f}/s   {a / b:5.2f}x")
 
 
 if __name__ == "__main__":

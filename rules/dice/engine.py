@@ -48,7 +48,11 @@ def roll(
     without faces (``d``, ``2d``, ``d优势``, as in SealDice). Every limit is checked
     before the first die is drawn; refusals are ``RuleError`` (codes in docs/dice.md).
     """
-    faces = default_faces(default)
+    faces = _FACES.get(default)
+    if faces is None:
+        faces = default_faces(default)
+        if len(_FACES) < _CACHE_TEXT_MAX:  # a handful of dies in practice; bounded anyway
+            _FACES[default] = faces
     if len(text) <= _CACHE_TEXT_MAX:
         parsed, reason = _prepare_cached(text, limits.max_length, limits.max_depth, faces)
     else:
@@ -59,6 +63,9 @@ def roll(
     else:
         parsed.check_limits(limits)
     return evaluate(parsed, source, limits, reason, defaulted)
+
+
+_FACES: dict[str, int] = {}
 
 
 def default_faces(default: str) -> int:

@@ -318,16 +318,6 @@ class _Parser:
     @overload
     def _cond(self, required: Literal[True]) -> Cond: ...
 
-    def _glued_advantage(self, token: Token, term: DiceTerm) -> bool:
-        """An adv word written right after a one-die term (no space) belongs to it."""
-        return (
-            token.start == self.tokens[self.i - 1].end
-            and term.count == 1
-            and not term.fudge
-            and term.keep is None
-            and term.success is None
-        )
-
     @overload
     def _cond(self, required: Literal[False]) -> Cond | None: ...
 

@@ -8,7 +8,8 @@ term, so the result line, ``RollResult.dice`` (every face drawn, in order) and
 lays out; the code is this project's own.
 
 - ``b[N]`` / ``p[N]``: a d100 with N (default 1) bonus / penalty tens dice, rolled by
-  the shared percentile kit (``rules.kits.percentile``), at most three.
+  the shared percentile roll (``rules.kits.percentile``, implemented in
+  ``rules.dice.percentile``), at most three.
 - ``[X]aY[mZ][kN|qN]``: X d Z (default 1 d10); every die showing Y or more adds one
   die to the next round (Y = 0: none); the value is the number of dice, over every
   round, showing N or more (``k``, default 8) or N or less (``q``).
@@ -22,19 +23,32 @@ add-dice line that keeps firing ends in ``dice.too_many_rolls``, not in a hang.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rules.dice.nodes import Node
+from rules.dice.percentile import MAX_EXTRA_DICE, read, roll_percentile
 from rules.dice.rolling import over_budget
 from rules.dice.terms import Die, TermResult
 from rules.errors import RuleError
-from rules.kits.percentile import MAX_EXTRA_DICE, read, roll_percentile
 
 if TYPE_CHECKING:
     from rules.dice.rolling import Context
     from rules.dice.spec import Cond
 
 _PART = re.compile(r"([a-z])([0-9]+)")
+
+
+class _PoolResult(TermResult):
+    """A pool term's result: its dice are described from the faces only when read (most
+    rolls are never inspected die by die; building them is most of the cost)."""
+
+    __slots__ = ()
+
+    @property
+    def dice(self) -> list[Die]:
+        if self._dice is None:
+            self._dice = cast(PoolTerm, self.term).describe(self.rolled)
+        return self._dice
 
 
 class PoolTerm(Node):
@@ -55,6 +69,10 @@ class PoolTerm(Node):
 
     def notation(self) -> str:
         return self.text
+
+    def describe(self, rolled: list[int]) -> list[Die]:  # pragma: no cover - abstract
+        """The dice shown for the faces ``rolled`` (in drawing order)."""
+        raise NotImplementedError
 
     def _take(self, ctx: Context, wanted: int) -> None:
         if ctx.rolls + wanted > ctx.max_rolls:
@@ -94,12 +112,17 @@ class PercentileTerm(PoolTerm):
     def evaluate(self, ctx: Context) -> int:
         self._take(ctx, self.count)
         rolled = roll_percentile(ctx.source, self.bonus)
-        readings = [read(tens, rolled.units) for tens in rolled.tens]
-        kept = readings.index(rolled.value)
-        dice = [Die(value, kept=i == kept) for i, value in enumerate(readings)]
-        faces = [rolled.units + 1, *(tens + 1 for tens in rolled.tens)]
-        ctx.terms.append(TermResult(self, faces, rolled.value, dice=dice))
+        faces = [rolled.units + 1, *[tens + 1 for tens in rolled.tens]]
+        ctx.terms.append(_PoolResult(self, faces, rolled.value))
         return rolled.value
+
+    def describe(self, rolled: list[int]) -> list[Die]:
+        """Each tens die as the d100 it reads with the units die; only the kept one counts."""
+        units = rolled[0] - 1
+        readings = [read(face - 1, units) for face in rolled[1:]]
+        best = min(readings) if self.bonus > 0 else max(readings)
+        kept = readings.index(best)
+        return [Die(value, kept=i == kept) for i, value in enumerate(readings)]
 
 
 class WodTerm(PoolTerm):
@@ -131,26 +154,48 @@ class WodTerm(PoolTerm):
         return cls(pool, line, faces, threshold, at_least)
 
     def evaluate(self, ctx: Context) -> int:
-        roll, faces, line, threshold = ctx.roll, self.faces, self.line, self.threshold
+        roll, faces, line = ctx.roll, self.faces, self.line
         rolled: list[int] = []
-        dice: list[Die] = []
-        successes = 0
         pending = self.count
-        extra = False
         while pending:
             self._take(ctx, pending)
             batch = [roll(faces) for _ in range(pending)]
-            pending = 0
-            for face in batch:
-                again = line != 0 and face >= line
-                success = face >= threshold if self.at_least else face <= threshold
-                dice.append(Die(face, exploded=again, extra=extra, success=success))
-                successes += success
-                pending += again
-            rolled.extend(batch)
-            extra = True
-        ctx.terms.append(TermResult(self, rolled, successes, dice=dice))
+            rolled += batch
+            pending = sum(1 for face in batch if face >= line) if line else 0
+        threshold = self.threshold
+        if self.at_least:
+            successes = sum(1 for face in rolled if face >= threshold)
+        else:
+            successes = sum(1 for face in rolled if face <= threshold)
+        ctx.terms.append(_PoolResult(self, rolled, successes))
         return successes
+
+    def describe(self, rolled: list[int]) -> list[Die]:
+        """``!`` on a die that added one to the next round, ``*`` on a success."""
+        line, threshold, at_least = self.line, self.threshold, self.at_least
+        later = _later_rounds(rolled, self.count, line or self.faces + 1)  # 0: no adds
+        return [
+            Die(
+                face,
+                exploded=line != 0 and face >= line,
+                extra=extra,
+                success=face >= threshold if at_least else face <= threshold,
+            )
+            for face, extra in zip(rolled, later, strict=True)
+        ]
+
+
+def _later_rounds(rolled: list[int], first: int, line: int) -> list[bool]:
+    """For each face, whether a later round rolled it: a round is as large as the number
+    of dice of the round before that showed ``line`` or more."""
+    flags: list[bool] = []
+    start, size = 0, first
+    while size and start < len(rolled):
+        batch = rolled[start : start + size]
+        flags += [start > 0] * len(batch)
+        start += size
+        size = sum(1 for face in batch if face >= line)
+    return flags
 
 
 class DoubleCrossTerm(PoolTerm):
@@ -174,17 +219,22 @@ class DoubleCrossTerm(PoolTerm):
     def evaluate(self, ctx: Context) -> int:
         roll, faces, line = ctx.roll, self.faces, self.line
         rolled: list[int] = []
-        dice: list[Die] = []
         total = 0
         pending = self.count
-        extra = False
         while pending:
             self._take(ctx, pending)
             batch = [roll(faces) for _ in range(pending)]
-            pending = sum(face >= line for face in batch)
+            rolled += batch
+            pending = sum(1 for face in batch if face >= line)
             total += 10 if pending else max(batch)
-            dice.extend(Die(face, exploded=face >= line, extra=extra) for face in batch)
-            rolled.extend(batch)
-            extra = True
-        ctx.terms.append(TermResult(self, rolled, total, dice=dice))
+        ctx.terms.append(_PoolResult(self, rolled, total))
         return total
+
+    def describe(self, rolled: list[int]) -> list[Die]:
+        """``!`` on a critical (its round counts 10)."""
+        line = self.line
+        later = _later_rounds(rolled, self.count, line)
+        return [
+            Die(face, exploded=face >= line, extra=extra)
+            for face, extra in zip(rolled, later, strict=True)
+        ]

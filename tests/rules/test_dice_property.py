@@ -311,7 +311,7 @@ _CONTINUING = frozenset("0123456789+-*/()#!<>=")
 def _can_continue(before: str, rest: str) -> bool:
     """Could ``rest`` (what follows ``before``) still be part of the expression?"""
     char = rest[0]
-    if char.isascii() and char.isalpha() or char in _CONTINUING:
+    if (char.isascii() and char.isalpha()) or char in _CONTINUING:
         return True
     if char == "%":  # only d% continues
         return before[-1:].lower() == "d"

@@ -43,3 +43,20 @@ def test_sealdice_input_is_refused_with_its_hint(case: dict[str, Any]) -> None:
         roll(case["input"], source)
     assert (info.value.code, info.value.params) == (case["code"], case["params"])
     assert set(case["params"]) == set(ERROR_CODES[case["code"]])
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "line"),
+    [
+        ("b2", [6, 3, 8, 1], "b2 = [(25), (75), 5] = 5"),
+        ("p", [1, 1, 5], "p1 = [100, (40)] = 100"),
+        ("5a8", [9, 3, 8, 10, 1, 2, 8, 5, 4], "5a8 = [9!*, 3, 8!*, 10!*, 1, 2, 8!*, 5, 4] = 4"),
+        ("2c5", [3, 7, 2], "2c5 = [3, 7!, 2] = 12"),
+        ("f-1", [3, 2, 1, 3], "4dF-1 = [+, 0, -, +]-1 = 0"),
+        ("d20优势+5", [8, 15], "2d20kh1+5 = [(8), 15]+5 = 20"),
+    ],
+)
+def test_every_sealdice_term_shows_its_dice_in_the_line(
+        text: str, faces: list[int], line: str) -> None:
+    """docs/dice.md ("render() notation"): each new term renders every die it rolled."""
+    assert roll(text, strict_dice(faces)).render() == line
