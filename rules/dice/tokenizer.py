@@ -133,7 +133,7 @@ def find_expression_end(text: str, max_length: int) -> int:
     long line costs at most ``max_length`` characters of work.
     """
     n = len(text)
-    if n and _is_letter(text[0]) and _is_prose(text):
+    if n and _is_letter(text[0]) and _is_prose(text, max_length):
         return 0
     pos = 0
     depth = 0
@@ -179,16 +179,18 @@ def _is_letter(char: str) -> bool:
 _LETTER_STARTS = frozenset({"dice", "coc", "wod", "fate", "adv", "dis"})
 
 
-def _is_prose(text: str) -> bool:
+def _is_prose(text: str, max_length: int) -> bool:
     """Rule 0: is the leading run of ASCII letters and digits a word, not notation?
 
     Notation starts with a die, ``b``/``p``, a pool, ``f`` or an advantage word; a
     word without digits must moreover be notation to its end (``dice`` is prose,
     ``dk`` is not). A word with digits that starts as notation (``d20kill``) is
-    left to the scanner, which refuses its glued letters.
+    left to the scanner, which refuses its glued letters. At most ``max_length + 1``
+    characters are looked at.
     """
     end = 0
-    while end < len(text) and (_is_letter(text[end]) or "0" <= text[end] <= "9"):
+    stop = min(len(text), max_length + 1)
+    while end < stop and (_is_letter(text[end]) or "0" <= text[end] <= "9"):
         end += 1
     m = _match(text, 0)
     if m is None or m.lastgroup not in _LETTER_STARTS:
@@ -213,7 +215,8 @@ def _glued(text: str, pos: int) -> RuleError:
     while start > 0 and _is_letter(text[start - 1]):
         start -= 1
     end = pos
-    while end < len(text) and (_is_letter(text[end]) or "0" <= text[end] <= "9"):
+    stop = min(len(text), pos + _FOUND_MAX + 1)  # enough to name it: a huge word costs no more
+    while end < stop and (_is_letter(text[end]) or "0" <= text[end] <= "9"):
         end += 1
     found = text[start:end]
     if len(found) > _FOUND_MAX:  # the word is echoed in the refusal: keep it a chat line
