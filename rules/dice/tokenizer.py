@@ -149,7 +149,7 @@ def find_expression_end(text: str, max_length: int) -> int:
             break
         kind = m.lastgroup
         if kind == "ws":
-            if depth == 0 and last in OPERAND_END and not _continues(text, m.end()):
+            if depth == 0 and last in OPERAND_END and not _continues(text, m.end(), max_length):
                 break
             pos = m.end()
             continue
@@ -224,7 +224,7 @@ def _glued(text: str, pos: int) -> RuleError:
     return RuleError("dice.glued_letters", position=start, found=found)
 
 
-def _continues(text: str, pos: int) -> bool:
+def _continues(text: str, pos: int, max_length: int) -> bool:
     """After whitespace at ``pos``: does an operator-and-operand (or adv word) follow?"""
     m = _match(text, pos)
     if m is None:
@@ -241,4 +241,6 @@ def _continues(text: str, pos: int) -> bool:
     if m is None:
         return False
     kind = m.lastgroup
+    if kind in _LETTER_STARTS:  # ``1d20 + bonus``: a word, not ``b`` glued to "onus"
+        return not _is_prose(text[m.start() : m.start() + max_length + 1], max_length)
     return kind in _OPERAND_START or (kind == "op" and m.group() in "+-")

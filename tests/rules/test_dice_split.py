@@ -47,6 +47,9 @@ from rules.errors import RuleError
         ("fireball", "", "fireball"),
         ("kill2", "", "kill2"),
         ("1d20 advance", "1d20", "advance"),
+        ("1d20 + bonus", "1d20", "+ bonus"),  # b, p, f, d starting a word after a space
+        ("1d20 - fire 3", "1d20", "- fire 3"),
+        ("1d20 + b2 侦查", "1d20 + b2", "侦查"),
         ("advantage", "advantage", ""),
         # SealDice's letters glued to a die are notation (issue 26 item 9)
         ("4d6kh", "4d6kh", ""),
