@@ -65,6 +65,8 @@ from rules.errors import RuleError
         ("1d20+5 adv 攻擊", "1d20+5 adv", "攻擊"),
         ("1d20+5 adv+2", "1d20+5 adv+2", ""),
         ("d20优势+5 偷襲", "d20优势+5", "偷襲"),
+        ("dadv+5 hit", "dadv+5", "hit"),  # the default die with advantage, ASCII
+        ("dadvice", "", "dadvice"),
         ("1d20 優勢偷襲", "1d20 優勢", "偷襲"),
         ("1d20 (adv)", "1d20", "(adv)"),
         # numbers are expressions too
