@@ -39,7 +39,6 @@ from rules.dice.tokenizer import Token, dice_parts, tokenize
 from rules.errors import RuleError
 
 _KEEP_NAMES = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "q": "kl"}
-_DIGITS = "0123456789"
 
 
 class Parsed:
@@ -268,11 +267,16 @@ class _Parser:
             kind = token.kind
             if kind == "keep":
                 self._next()
-                name = token.text.rstrip(_DIGITS)
                 if term.keep is not None:
-                    raise RuleError("dice.duplicate_modifier", position=token.start, modifier=name)
-                number = token.text[len(name):]
-                term.keep = (_KEEP_NAMES[name], int(number) if number else 1)
+                    raise RuleError(
+                        "dice.duplicate_modifier", position=token.start, modifier=token.text
+                    )
+                number = self._peek()
+                if number.kind == "num" and number.start == token.end:  # glued: k3
+                    self._next()
+                    term.keep = (_KEEP_NAMES[token.text], int(number.text))
+                else:  # SealDice: no number means 1 (``4d6k``, ``2d20q``)
+                    term.keep = (_KEEP_NAMES[token.text], 1)
             elif kind == "reroll":
                 self._next()
                 once = token.text == "ro"

@@ -36,7 +36,7 @@ _TOKEN_RE = re.compile(
     |(?P<dc>[0-9]+c[0-9]+(?:m[0-9]+)*)
     |(?P<dice>[0-9]*d(?:[0-9]+|%|f(?![a-z])|f(?=[kq]|d[hl]|ro?[0-9<>=])|(?![a-z0-9%])|(?=[kqr]|adv|dis)))
     |(?P<num>[0-9]+)
-    |(?P<keep>(?:kh|kl|dh|dl|k|q)[0-9]*)
+    |(?P<keep>kh|kl|dh|dl|k|q)
     |(?P<reroll>(?:ro|r)(?=[0-9<>=]))
     |(?P<coc>[bp][0-9]*)
     |(?P<fate>f)
