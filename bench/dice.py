@@ -63,11 +63,23 @@ CORPUS: list[tuple[str, str]] = [
 ]
 
 
-def _rate(fn, rounds: int) -> float:
-    start = time.perf_counter()
-    for _ in range(rounds):
-        fn()
-    return rounds * len(CORPUS) / (time.perf_counter() - start)
+SLICES = 20
+"""Each contender runs its rounds in this many slices, taking turns with the others, so
+a change of load on a shared machine falls on all of them alike (one block each let
+the ratio swing from 2.5x to 4x between runs on a busy machine)."""
+
+
+def _rates(contenders: list[tuple[str, object]], rounds: int, per_call: int) -> dict[str, float]:
+    """Calls per second (times ``per_call`` rolls) of each function, measured in turns."""
+    spent = dict.fromkeys((name for name, _ in contenders), 0.0)
+    step = max(rounds // SLICES, 1)
+    for _ in range(SLICES):
+        for name, fn in contenders:
+            start = time.perf_counter()
+            for _ in range(step):
+                fn()
+            spent[name] += time.perf_counter() - start
+    return {name: step * SLICES * per_call / seconds for name, seconds in spent.items()}
 
 
 def main(rounds: int = 4000) -> None:
@@ -102,16 +114,19 @@ def main(rounds: int = 4000) -> None:
         roll(text, source)
         d20.roll(other)
 
-    results = {}
-    for name, fn in [
-        ("ours  roll", ours_roll),
-        ("d20   roll", d20_roll),
-        ("ours  roll (MT)", ours_seeded),
-        ("ours  roll+render", ours_render),
-        ("d20   roll+str", d20_render),
-    ]:
-        results[name] = _rate(fn, rounds)
-        print(f"{name:18} {results[name]:>11,.0f} rolls/s")
+    results = _rates(
+        [
+            ("ours  roll", ours_roll),
+            ("d20   roll", d20_roll),
+            ("ours  roll (MT)", ours_seeded),
+            ("ours  roll+render", ours_render),
+            ("d20   roll+str", d20_render),
+        ],
+        rounds,
+        len(CORPUS),
+    )
+    for name, rate in results.items():
+        print(f"{name:18} {rate:>11,.0f} rolls/s")
     print(f"ratio ours/d20 (roll)        {results['ours  roll'] / results['d20   roll']:.2f}x")
     print("ratio CSPRNG/MT source       "
           f"{results['ours  roll'] / results['ours  roll (MT)']:.2f}x")
@@ -123,14 +138,13 @@ def main(rounds: int = 4000) -> None:
     print("\nper expression (roll only):")
     per_rounds = max(rounds // 2, 1)
     for text, other in CORPUS:
-        start = time.perf_counter()
-        for _ in range(per_rounds):
-            roll(text, source)
-        a = per_rounds / (time.perf_counter() - start)
-        start = time.perf_counter()
-        for _ in range(per_rounds):
-            d20.roll(other)
-        b = per_rounds / (time.perf_counter() - start)
+        rates = _rates(
+            [("ours", lambda text=text: roll(text, source)),
+             ("d20", lambda other=other: d20.roll(other))],
+            per_rounds,
+            1,
+        )
+        a, b = rates["ours"], rates["d20"]
         print(f"  {text:12} {a:>10,.0f}/s   d20 {other:22} {b:>10,.0f}/s   {a / b:5.2f}x")
 
 
