@@ -116,7 +116,7 @@ ENGLISH: dict[str, str] = {
 
 SYSTEM = GameSystem(
     id="coc7",
-    names=("克蘇魯的呼喚第七版", "Call of Cthulhu 7th edition"),
+    names=("克蘇魯的呼喚第七版", "Call of Cthulhu 7e"),
     stats=(
         *(Stat(name, "attribute", (en, *aliases)) for name, en, aliases in ATTRIBUTES),
         *(Stat(name, "resource", (en, *aliases)) for name, en, aliases in RESOURCES),
