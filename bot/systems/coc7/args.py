@@ -94,7 +94,9 @@ def parse_check(text: str, usage: str = "coc7.error.ra_usage", *,
     if names:
         args.stat = " ".join(names)
         if len(names) > 1 and coc7.SYSTEM.stat(args.stat) is None:
-            raise CommandError("coc7.error.extra_word", word=names[-1][:ECHO])
+            # `.ra 偵查 開門`: the word after a skill; `.en b 偵查`: the first
+            stray = names[1] if coc7.SYSTEM.stat(names[0]) is not None else names[0]
+            raise CommandError("coc7.error.extra_word", word=stray[:ECHO])
     if args.stat is None and args.value is None:
         raise CommandError(usage)
     if abs(args.bonus) > MAX_EXTRA_DICE:  # refused before any die (CO-4)
