@@ -37,7 +37,7 @@ def op_sanity(src: ScriptedSource, i: dict[str, Any]) -> Any:
 
 
 def op_growth(src: ScriptedSource, i: dict[str, Any]) -> Any:
-    result = C.improve(src, i["skill"])
+    result = C.improve(src, i["skill"], i.get("name"))
     return {**plain(result), "value": result.roll.value}
 
 

@@ -66,6 +66,15 @@ def _strip_difficulty(args: CheckArgs, word: str, usage: str) -> str:
     return word
 
 
+def stray(names: list[str]) -> str:
+    """The first word that is no part of a skill: after the longest run of words that
+    names one (`.ra Spot Hidden now` → now), else the first (`.en b 偵查` → b)."""
+    for end in range(len(names) - 1, 0, -1):
+        if coc7.SYSTEM.stat(" ".join(names[:end])) is not None:
+            return names[end]
+    return names[0]
+
+
 def parse_check(text: str, usage: str = "coc7.error.ra_usage", *,
                 extra_dice: bool = True) -> CheckArgs:
     """Read a check line; ``extra_dice`` False where `b`/`p` mean nothing (`.en`)."""
@@ -94,9 +103,7 @@ def parse_check(text: str, usage: str = "coc7.error.ra_usage", *,
     if names:
         args.stat = " ".join(names)
         if len(names) > 1 and coc7.SYSTEM.stat(args.stat) is None:
-            # `.ra 偵查 開門`: the word after a skill; `.en b 偵查`: the first
-            stray = names[1] if coc7.SYSTEM.stat(names[0]) is not None else names[0]
-            raise CommandError("coc7.error.extra_word", word=stray[:ECHO])
+            raise CommandError("coc7.error.extra_word", word=stray(names)[:ECHO])
     if args.stat is None and args.value is None:
         raise CommandError(usage)
     if abs(args.bonus) > MAX_EXTRA_DICE:  # refused before any die (CO-4)

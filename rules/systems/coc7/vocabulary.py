@@ -105,6 +105,9 @@ SKILLS: tuple[tuple[str, Base, str, tuple[str, ...]], ...] = (
 """Skill, base value (the rulebook's, for an investigator of the 1920s), English name,
 other spellings."""
 
+NO_GROWTH = frozenset({"克蘇魯神話", "信用評級"})
+"""Skills that do not grow by experience (CO-7): the Mythos is learned by encounters,
+credit by money."""
 COMBAT = frozenset({"鬥毆", "手槍", "步槍", "投擲", "閃避"})
 
 BASES: dict[str, Base] = {name: base for name, base, _en, _aliases in SKILLS}

@@ -28,7 +28,7 @@ async def en(ctx: Context) -> list[Outgoing]:
     who = character.name if character is not None else ctx.name
     stat = stat_name(args.stat, character)
     before = skill_value(character, stat, args.value, who)
-    result = coc7.improve(ctx.dice, before)
+    result = coc7.improve(ctx.dice, before, stat)
     if character is not None and result.improved:
         write(character, stat, result.after)
     key = "coc7.growth.improved" if result.improved else "coc7.growth.same"

@@ -251,6 +251,8 @@ async def test_growth_writes_the_sheet(table: Table) -> None:
     # a base skill grows from its base: 圖書館使用 20 → 25, now on the sheet
     assert await table.text("alice", ".en 圖書館", dice=[1, 5, 5]) == (
         "艾莉絲 的 圖書館使用 成長檢定：D100=40/20 成長！+1D10=5，圖書館使用 20→25")
+    assert await table.text("alice", ".en 克蘇魯神話", dice=[]) == (
+        "⚠ 克蘇魯神話 不能靠成長檢定提升。")
     assert await table.text("alice", ".en b 偵查", dice=[]) == (
         "⚠ 看不懂「b」：檢定寫成 .ra [b|p][N] [困難|極難]技能 [值]")
 
@@ -283,6 +285,8 @@ async def test_english_and_simplified_readers(table: Table) -> None:
         "艾莉絲's Sanity check: D100=80/70 Failure, SAN −1d6=5 (70→65)\n"
         "🌀 5 SAN lost at once: 艾莉絲, roll INT (.ra INT); on a success, temporary "
         "insanity (.ti / .li).")
+    assert await table.text("alice", ".ra Spot Hidden now", dice=[]) == (
+        "⚠ “now” is not understood: a check reads .ra [b|p][N] [hard|extreme] skill [value]")
     await table.text("kp", ".lang zh-Hans")
     assert await table.text("alice", ".ra 困難圖書館使用", dice=[10, 1]) == (
         "艾莉絲 的 图书馆使用（困难）检定：D100=9/20 困难成功")
