@@ -22,6 +22,8 @@ ECHO = 30
 _EXTRA = re.compile(r"^([bp])(\d{0,2})$", re.IGNORECASE)
 _VALUE = re.compile(r"^\d{1,5}$")
 _GLUED = re.compile(r"^(?P<name>.*?\D)(?P<value>\d{1,5})$")
+_MODIFIER = re.compile(r"^(?P<rest>.*?)(?P<mod>[+-]\d{1,3})$")
+MAX_MODIFIER = 100
 _SPELLINGS: tuple[tuple[Difficulty, tuple[str, ...]], ...] = (
     ("hard", ("困難", "困难", "hard")),
     ("extreme", ("極難", "极难", "極限", "极限", "extreme")),
@@ -34,12 +36,14 @@ _PREFIXES = sorted(DIFFICULTY_WORDS, key=len, reverse=True)
 @dataclass
 class CheckArgs:
     """A check line, read: the skill as typed (None: a bare value), the inline value,
-    the net bonus dice (negative: penalty) and the difficulty."""
+    the net bonus dice (negative: penalty), the difficulty and a modifier."""
 
     stat: str | None = None
     value: int | None = None
     bonus: int = 0
     difficulty: Difficulty = "regular"
+    modifier: int = 0
+    """``侦查+10`` / ``侦查 -20``: added to the skill for this check (SealDice's habit)."""
 
 
 def _difficulty(args: CheckArgs, word: Difficulty, usage: str) -> None:
@@ -66,6 +70,19 @@ def _strip_difficulty(args: CheckArgs, word: str, usage: str) -> str:
     return word
 
 
+def _modifier(args: CheckArgs, token: str, usage: str) -> str:
+    """Take a trailing ``+10`` / ``-20`` off ``token`` into the modifier (one per line)."""
+    found = _MODIFIER.match(token)
+    if found is None:
+        return token
+    if args.modifier:
+        raise CommandError(usage)
+    args.modifier = int(found["mod"])
+    if abs(args.modifier) > MAX_MODIFIER:
+        raise CommandError("coc7.error.bad_modifier", value=args.modifier, max=MAX_MODIFIER)
+    return found["rest"]
+
+
 def stray(names: list[str]) -> str:
     """The first word that is no part of a skill: after the longest run of words that
     names one (`.ra Spot Hidden now` → now), else the first (`.en b 偵查` → b)."""
@@ -80,7 +97,10 @@ def parse_check(text: str, usage: str = "coc7.error.ra_usage", *,
     """Read a check line; ``extra_dice`` False where `b`/`p` mean nothing (`.en`)."""
     args = CheckArgs()
     names: list[str] = []
-    for token in text.split():
+    for typed in text.split():
+        token = _modifier(args, typed, usage)
+        if not token:
+            continue
         folded = fold(token)
         extra = _EXTRA.match(token)
         if extra and extra_dice and not names:

@@ -40,8 +40,8 @@ async def roll_check(ctx: Context, character: Sheet | None, args: CheckArgs
     target = skill_value(character, stat, args.value, who) if stat is not None \
         else args.value
     assert target is not None  # parse_check: a stat or a value
-    result = coc7.check(ctx.dice, target, bonus=args.bonus, difficulty=args.difficulty,
-                        rule=await house_rule(ctx))
+    result = coc7.check(ctx.dice, max(0, target + args.modifier), bonus=args.bonus,
+                        difficulty=args.difficulty, rule=await house_rule(ctx))
     return stat, result
 
 

@@ -66,6 +66,12 @@ async def test_an_inline_value_wins_and_a_missing_skill_has_its_base(table: Tabl
         "艾莉絲 的 圖書館使用 檢定：D100=13/20 成功")
     assert await table.text("alice", ".ra 闪避", dice=[6, 3]) == (
         "艾莉絲 的 閃避 檢定：D100=25/25 成功")  # DEX 50 / 2
+    assert await table.text("alice", ".ra 偵查+10", dice=[4, 3]) == (
+        "艾莉絲 的 偵查 檢定：D100=23/80 困難成功")  # a modifier, as SealDice reads it
+    assert await table.text("alice", ".ra 困難偵查 -20", dice=[4, 3]) == (
+        "艾莉絲 的 偵查（困難）檢定：D100=23/50 困難成功")
+    assert await table.text("alice", ".ra 偵查+200", dice=[]) == (
+        "⚠ 調整值最多 ±100（收到 200）。")
     assert await table.text("alice", ".ra 克苏鲁神话", dice=[2, 1]) == (
         "艾莉絲 的 克蘇魯神話 檢定：D100=1/0 大成功")
     assert await table.text("alice", ".ra 開車") == (
