@@ -60,7 +60,7 @@ NAMES = dict(zip(coc7.ORDER, coc7.ATTRIBUTE_NAMES, strict=True))
 """``STR`` → 力量: the data's keys are English, the text names them as the table does."""
 
 
-@command("coc", "coc7", "人物作成", "車卡", "车卡", precheck=precheck_coc)
+@command("coc", "人物作成", "車卡", "车卡", precheck=precheck_coc)
 async def coc(ctx: Context) -> list[Outgoing]:
     """CO-8: `.coc [n]` rolls n investigators (1–10) with their totals."""
     rolled = coc7.create(ctx.dice, parse_count(ctx.args))
