@@ -69,9 +69,9 @@ async def rah(ctx: Context) -> list[Outgoing]:
     return await speaker_check(ctx, parse_check(ctx.args), hidden_result=True)
 
 
-def extra_dice_line(text: str, sign: int) -> CheckArgs | None:
+def extra_dice_line(text: str, sign: int) -> CheckArgs:
     """`.rb2 侦查` / `.rp 侦查 60` / `.rb`: the count glued to the command, then a check
-    line (None: no skill or value — a bare roll)."""
+    line (neither skill nor value: a bare roll)."""
     head, _, rest = text.strip().partition(" ")
     count = 1
     if head.isdigit() and len(head) <= 2:
@@ -94,7 +94,6 @@ def precheck_extra(text: str) -> None:
 
 async def extra_dice(ctx: Context, sign: int) -> list[Outgoing]:
     args = extra_dice_line(ctx.args, sign)
-    assert args is not None
     if args.stat is not None or args.value is not None:
         return await speaker_check(ctx, args, hidden_result=False)
     character = await ctx.uow.active_sheet(ctx.user)
