@@ -318,3 +318,19 @@ async def test_the_operator_can_make_coc7_the_default(tmp_path: Path) -> None:
         assert (await table.text("u", ".system")).startswith("本頻道的規則系統：coc7")
     finally:
         await core.close()
+
+
+async def test_hidden_and_secret_checks_stay_out_of_the_players_log(table: Table) -> None:
+    """A `.rah` result and a `.secret` one reach the GM's copy of the game log only."""
+    await setup(table)
+    await table.text("kp", ".log on 夜")
+    await table.say("alice", ".rah 偵查", dice=[4, 3])
+    await table.say("kp", ".secret 艾莉絲 聆聽", dice=[8, 9])
+    await table.say("alice", ".ra 圖書館", dice=[6, 1])
+    outs = await table.say("kp", ".log export 夜 md")
+    files = {o.attachment.filename: o.attachment.data.decode("utf-8")
+             for o in outs if o.attachment is not None}
+    public, gm_copy = files["夜.md"], files["夜-gm.md"]
+    assert "D100=5/20" in public and "D100=5/20" in gm_copy  # the public check, in both
+    assert "D100=23/70" not in public and "D100=87/20" not in public
+    assert "D100=23/70" in gm_copy and "D100=87/20" in gm_copy
