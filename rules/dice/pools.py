@@ -8,8 +8,7 @@ term, so the result line, ``RollResult.dice`` (every face drawn, in order) and
 lays out; the code is this project's own.
 
 - ``b[N]`` / ``p[N]``: a d100 with N (default 1) bonus / penalty tens dice, rolled by
-  the shared percentile roll (``rules.kits.percentile``, implemented in
-  ``rules.dice.percentile``), at most three.
+  the shared percentile roll (``rules.dice.percentile``), at most three.
 - ``[X]aY[mZ][kN|qN]``: X d Z (default 1 d10); every die showing Y or more adds one
   die to the next round (Y = 0: none); the value is the number of dice, over every
   round, showing N or more (``k``, default 8) or N or less (``q``).

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from bot.errors import CommandError
 from bot.names import fold
+from rules.dice.percentile import MAX_EXTRA_DICE
 from rules.errors import RuleError
-from rules.kits.percentile import MAX_EXTRA_DICE
 from rules.systems import coc7
 from rules.systems.coc7 import Difficulty
 

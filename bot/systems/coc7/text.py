@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.context import Context
-from rules.kits.percentile import Percentile
+from rules.dice.percentile import Percentile
 from rules.systems.coc7 import Check
 
 

@@ -8,7 +8,7 @@ result dataclasses out; no I/O, no chat text; refusals are
 Rule ids (``docs/systems/coc7.md``, "Rules"):
 
 - CO-1  a d100 is a tens die and a units die, 0 and 0 reading 100
-        (``rules.kits.percentile``, shared with the dice engine's ``b``/``p``)
+        (``rules.dice.percentile``, shared with the dice engine's ``b``/``p``)
 - CO-2  ``levels.level``: critical, extreme ≤ ⌊S/5⌋, hard ≤ ⌊S/2⌋, regular ≤ S,
         failure, fumble — criticals and fumbles placed by the house rule
         (``HOUSE_RULES``, SealDice's `.setcoc` numbers 0–3)

@@ -1,6 +1,6 @@
 """CO-1 … CO-4 a skill check, and CO-10 an opposed check.
 
-A check is a percentile roll (``rules.kits.percentile``: tens and units dice, 00 reads
+A check is a percentile roll (``rules.dice.percentile``: tens and units dice, 00 reads
 100, bonus / penalty dice) read against the skill at the table's house rule (CO-2);
 the difficulty (CO-3) says which level is needed.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.dice.percentile import Percentile, roll_percentile
 from rules.dice.source import DiceSource
-from rules.kits.percentile import Percentile, roll_percentile
 from rules.systems.coc7.levels import (
     RANK,
     RULEBOOK,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.dice.percentile import Percentile, roll_percentile
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
-from rules.kits.percentile import Percentile, roll_percentile
 from rules.systems.coc7.levels import check_skill
 from rules.systems.coc7.vocabulary import NO_GROWTH
 

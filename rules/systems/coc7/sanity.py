@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.dice import DEFAULT_LIMITS, Limits, Parsed, evaluate, parse
+from rules.dice.percentile import Percentile, roll_percentile
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
-from rules.kits.percentile import Percentile, roll_percentile
 from rules.systems.coc7.levels import RULEBOOK, HouseRule, Level, check_skill, level
 
 INSANITY_LOSS = 5

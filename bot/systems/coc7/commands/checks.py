@@ -21,7 +21,7 @@ from bot.systems.coc7.documents import OPTIONS
 from bot.systems.coc7.sheet import skill_value, stat_name
 from bot.systems.coc7.text import check_data, check_text, dice_text, extra_text, roll_data
 from bot.unit_of_work import Sheet
-from rules.kits.percentile import roll_percentile
+from rules.dice.percentile import roll_percentile
 from rules.systems import coc7
 from rules.systems.coc7 import Check
 
