@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the channel id: a QQ group, a Discord channel, a plurk id")
     export.add_argument("--out", default=None,
                         help="the file to write (default: <data dir>/exports/<name>.<format>)")
-    export.add_argument("--format", choices=["html", "md"], default="html")
+    export.add_argument("--format", choices=["html", "md", "txt"], default="html")
     export.add_argument("--for", dest="viewer", default=None, metavar="USER",
                         help="USER's copy, with the private messages USER was sent "
                              "(default: the players' copy)")

@@ -474,15 +474,17 @@ class Dispatcher:
             return outs
         names = {incoming.user: incoming.display_name,
                  **{gm.user: gm.display_name for gm in channel.gms}}
-        lines = [self._said(incoming), *log_book.lines_of(outs, names)]
+        said = self._said(incoming, await uow.character_before(incoming.user))
+        lines = [said, *log_book.lines_of(outs, names)]
         if uow.record(log_row, lines):
             return outs
         return [*outs, self._log_full(incoming, log_row.name, locale)]
 
     @staticmethod
-    def _said(incoming: Incoming) -> Line:
+    def _said(incoming: Incoming, character: str | None) -> Line:
+        """The speaker's line, named by ``character`` (their active one) in the story."""
         return Line("said", incoming.user, incoming.display_name or incoming.user,
-                    incoming.text[:MAX_SAID])
+                    incoming.text[:MAX_SAID], character)
 
     def _log_full(self, incoming: Incoming, name: str, locale: str) -> Outgoing:
         return Outgoing("channel", incoming.channel, self.catalog.text(
@@ -531,7 +533,8 @@ class Dispatcher:
         if log_row is None or incoming.channel in (await uow.load(CONTROLS)).off:
             return [], Unit()  # no log, or the bot is off here: the log pauses too
         outs: list[Outgoing] = []
-        if not uow.record(log_row, [self._said(incoming)]):
+        said = self._said(incoming, await uow.character_before(incoming.user))
+        if not uow.record(log_row, [said]):
             locale = state.table.locale or self.platform_locale(incoming.platform)
             outs = [self._log_full(incoming, log_row.name, locale)]
         return outs, self.unit(uow, incoming, outs)

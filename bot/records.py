@@ -78,3 +78,5 @@ class LogLine:
     user: str
     name: str
     text: str
+    character: str | None = None
+    """The speaker's active character when it was said (a ``said`` line), if any."""

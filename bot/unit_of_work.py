@@ -120,6 +120,13 @@ class UnitOfWork:
     async def active_sheet(self, owner: str) -> Sheet | None:
         return next((s for s in await self._all() if s.active and s.owner == owner), None)
 
+    async def character_before(self, owner: str) -> str | None:
+        """The name of ``owner``'s active character as stored before this command — the
+        one a line was said as (`.pc switch 鮑伯` is still said by 艾莉絲)."""
+        return next((s.name for s in (await self._stored_sheets()).values()
+                     if s.active and s.owner == owner
+                     and s.channel_id == self.channel.id), None)
+
     async def sheet(self, sheet_id: int) -> Sheet | None:
         """The sheet ``sheet_id`` if it is at this table."""
         return next((s for s in await self._all() if s.id == sheet_id), None)
@@ -235,7 +242,8 @@ class UnitOfWork:
         now = utc_now()
         self._lines.extend((sql.insert_line(), {
             "log_id": log.id, "at": now, "kind": line.kind, "user": line.user,
-            "name": line.name, "text": line.text}) for line in lines)
+            "name": line.name, "text": line.text, "character": line.character})
+            for line in lines)
         log.lines += len(lines)
         log.chars += chars
         return True
@@ -243,7 +251,8 @@ class UnitOfWork:
     async def log_lines(self, log: Log) -> list[LogLine]:
         rows = await self.link.read(select(sql.LINES).where(
             sql.LINES.c.log_id == log.id).order_by(sql.LINES.c.id))
-        return [LogLine(row.at, row.kind, row.user, row.name, row.text) for row in rows]
+        return [LogLine(row.at, row.kind, row.user, row.name, row.text, row.character)
+                for row in rows]
 
     async def public_line_counts(self, logs: list[Log]) -> dict[int, int]:
         """Lines of each log's players' copy (no private line), by log id."""

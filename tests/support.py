@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -35,6 +36,22 @@ class Table:
         channel = [o for o in outs if o.to == "channel"]
         assert len(channel) == 1, outs
         return channel[0].text
+
+
+def attached_files(outs: list[Outgoing]) -> dict[str, tuple[Outgoing, str]]:
+    """The files the replies carry, by file name: (the reply, the file's text)."""
+    return {o.attachment.filename: (o, o.attachment.data.decode("utf-8"))
+            for o in outs if o.attachment is not None}
+
+
+class Clock:
+    """A clock the test sets (``now``), standing for the store's or the log book's."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
 
 
 def visible(outs: list[Outgoing]) -> list[tuple[str, str | None, str, bool]]:

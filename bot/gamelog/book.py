@@ -36,6 +36,8 @@ class Line:
     user: str
     name: str
     text: str
+    character: str | None = None
+    """The speaker's active character (a ``said`` line), kept as it was then."""
 
 
 def lines_of(outs: Iterable[Outgoing], names: Mapping[str, str]) -> list[Line]:

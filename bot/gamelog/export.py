@@ -1,8 +1,11 @@
-"""A game log as Markdown or as one self-contained HTML page (styles inline, no
-external resource: it opens offline years later).
+"""A game log as Markdown, as one self-contained HTML page (styles inline, no
+external resource: it opens offline years later), or as the plain text that SealDice
+writes and story viewers (SealDice's story painter, 染色器) import.
 
-Every text is escaped for the format, so nothing a player typed becomes a heading,
-a link or markup in the file: the log shows the words as the table saw them.
+Every line is named by the character its speaker played when it was said; the GM's
+copy shows the account beside it. Every text is escaped for the format, so nothing a
+player typed becomes a heading, a link or markup in the file, nor a second speaker's
+line in the text form: the log shows the words as the table saw them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from bot.gamelog import storyline, text_form
 from bot.records import LogLine
 
 
@@ -24,6 +28,12 @@ class Labels:
     summary: str  # e.g. "12 lines, 2026-12-01 UTC"
     bot: str  # the name shown for the bot's replies
     private: str  # "{name}" → e.g. "privately to {name}"
+    gm: bool = False  # a GM's copy: the account beside each character's name
+    story: str = ""  # the page's link to its story view
+    whole: str = ""  # the story view's link back to the whole log
+    speakers: tuple[str, ...] = ()
+    """The accounts that speak in the whole copy, in order: the players' text copy names
+    them P1, P2, … (no account in it), the same in every part of a long log."""
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&$])")
@@ -67,7 +77,15 @@ def _who(line: LogLine, labels: Labels) -> str:
         return labels.bot
     if line.kind in ("private", "sealed"):
         return labels.private.format(name=line.name)
-    return line.name
+    return line.character or line.name
+
+
+def _account(line: LogLine, labels: Labels) -> str:
+    """The account beside a character's name: in a GM's copy only, and only where the
+    line has a character (else the account is already its name)."""
+    if labels.gm and line.kind == "said" and line.character:
+        return line.name
+    return ""
 
 
 def _time(at: datetime) -> str:
@@ -84,7 +102,10 @@ def visible(lines: Iterable[LogLine], viewer: str | None) -> list[LogLine]:
 
 
 def _md_entry(line: LogLine, labels: Labels) -> str:
-    return f"**{_md(_who(line, labels))}** {_time(line.at)}  \n{_md_body(line.text)}\n\n"
+    account = _account(line, labels)
+    beside = f" \\({_md(account)}\\)" if account else ""
+    return (f"**{_md(_who(line, labels))}**{beside} {_time(line.at)}  \n"
+            f"{_md_body(line.text)}\n\n")
 
 
 def markdown(lines: list[LogLine], labels: Labels, tail: str = "") -> str:
@@ -121,27 +142,75 @@ h1{font-size:1.4rem;margin-bottom:.2rem}.summary{color:#777;margin-top:0}
 .reply{border-color:#6a8caf;background:#f0f4f8}
 .private{border-color:#b06a6a;background:#f8eeee}
 .sealed{border-color:#b06a6a;color:#777}.tail{color:#777;font-style:italic}
+.line .account{color:#777;margin-left:.4rem;font-size:.85rem}
+#story-view{position:absolute;opacity:0}
+.views{color:#6a8caf;font-size:.9rem;cursor:pointer;text-decoration:underline}
+.views .to-whole{display:none}
+#story:not(:target)>#story-view:checked~[data-aside],
+#story:target>#story-view:not(:checked)~[data-aside],
+#story:not(:target)>#story-view:checked~.views .to-story,
+#story:target>#story-view:not(:checked)~.views .to-story{display:none}
+#story:not(:target)>#story-view:checked~.views .to-whole,
+#story:target>#story-view:not(:checked)~.views .to-whole{display:inline}
 """.strip()
+"""The story view is CSS alone — no script, no link: the switch at the top (a checkbox
+and its label) hides the lines marked ``data-aside`` (commands and out-of-character
+chatter), and so does the address ``<file>#story`` (``#story`` holds the page's
+content and becomes the target); the switch then brings the whole log back."""
 
 
 def _html_entry(line: LogLine, labels: Labels) -> str:
     e = html.escape
-    return (f'<div class="line {e(line.kind)}"><span class="who">{e(_who(line, labels))}'
-            f"</span><time>{_time(line.at)}</time><p>{e(line.text)}</p></div>\n")
+    account = _account(line, labels)
+    beside = f'<span class="account">{e(account)}</span>' if account else ""
+    aside = storyline.aside(line)
+    mark = f' data-aside="{aside}"' if aside else ""
+    return (f'<div class="line {e(line.kind)}"{mark}><span class="who">'
+            f"{e(_who(line, labels))}</span>{beside}<time>{_time(line.at)}</time>"
+            f"<p>{e(line.text)}</p></div>\n")
 
 
 def _html_head(labels: Labels) -> str:
     e = html.escape
+    views = ('<input type="checkbox" id="story-view"><label class="views" for="story-view">'
+             f'<span class="to-story">{e(labels.story)}</span>'
+             f'<span class="to-whole">{e(labels.whole)}</span></label>\n'
+             if labels.story else "")
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(labels.title)}</title><style>{_CSS}</style></head>\n<body>"
-        f'<h1>{e(labels.title)}</h1><p class="summary">{e(labels.summary)}</p>\n'
+        f"<title>{e(labels.title)}</title><style>{_CSS}</style></head>\n"
+        f'<body><div id="story">'
+        f'<h1>{e(labels.title)}</h1><p class="summary">{e(labels.summary)}</p>\n{views}'
     )
 
 
 def _html_tail(tail: str) -> str:
-    return (f'<p class="tail">{html.escape(tail)}</p>\n' if tail else "") + "</body></html>\n"
+    return ((f'<p class="tail">{html.escape(tail)}</p>\n' if tail else "")
+            + "</div></body></html>\n")
+
+
+def _txt_entry(line: LogLine, labels: Labels) -> str:
+    """One message as SealDice writes it (:mod:`bot.gamelog.text_form`): the speaker's
+    line, the message's lines, an empty line. A private or sealed line is the bot's,
+    its recipient on a line of its own above it (“🔒 to alice”), as the page shows it."""
+    if line.kind == "said":
+        who = _who(line, labels)
+        ident = line.user if labels.gm else text_form.pseudonym(labels.speakers, line.user)
+        body = line.text
+    else:
+        who, ident = labels.bot, text_form.BOT_ID
+        body = line.text if line.kind == "reply" \
+            else f"{labels.private.format(name=line.name)}\n{line.text}"
+    return text_form.entry(who, ident, line.at, body)
+
+
+def _txt_head(labels: Labels) -> str:
+    return ""
+
+
+def _txt_tail(tail: str) -> str:
+    return f"{text_form.body(tail)}\n" if tail else ""
 
 
 def page(lines: list[LogLine], labels: Labels, tail: str = "") -> str:
@@ -149,11 +218,17 @@ def page(lines: list[LogLine], labels: Labels, tail: str = "") -> str:
 
 
 _FORMATS = {"html": (_html_head, _html_entry, _html_tail),
-            "md": (_md_head, _md_entry, _md_tail)}
+            "md": (_md_head, _md_entry, _md_tail),
+            "txt": (_txt_head, _txt_entry, _txt_tail)}
+
+
+def speakers(lines: Iterable[LogLine]) -> tuple[str, ...]:
+    """The accounts that speak in ``lines``, in the order they first do."""
+    return tuple(dict.fromkeys(line.user for line in lines if line.kind == "said"))
 
 
 def render(lines: list[LogLine], labels: Labels, fmt: str, tail: str = "") -> str:
-    """The file of ``lines`` as ``html`` or ``md``, ``tail`` (a note) at its end."""
+    """The file of ``lines`` as ``html``, ``md`` or ``txt``, ``tail`` (a note) at its end."""
     head, entry, end = _FORMATS[fmt]
     return head(labels) + "".join(entry(line, labels) for line in lines) + end(tail)
 

@@ -3,8 +3,9 @@
 While a log is on, every message of the table is recorded with every reply
 (:mod:`bot.core` does it in the command's own transaction); private messages go
 to the GM's copy only. `.log export` sends the players' copy to the channel and
-the GM's copy to each GM privately, as a self-contained HTML page (or Markdown; the
-default on Plurk, whose adapter posts a file's text, see docs/game-log.md).
+the GM's copy to each GM privately, as a self-contained HTML page (or Markdown, the
+default on Plurk, whose adapter posts a file's text; or the plain text story viewers
+import — see docs/game-log.md).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ ON = ("on", "new", "開", "开", "開始", "开始")
 OFF = ("off", "stop", "關", "关", "停")
 EXPORT = ("export", "get", "匯出", "导出")
 LIST = ("", "list", "列表")
-FORMATS = {"html": "html", "md": "md", "markdown": "md"}
+FORMATS = {"html": "html", "md": "md", "markdown": "md", "txt": "txt", "text": "txt"}
+"""``txt``: the plain text SealDice writes and story viewers import (docs/game-log.md)."""
 DEFAULT_FORMAT = {"plurk": "md"}
 """Where the default is not HTML: Plurk takes no file, the GM's copy arrives as the
 responses of a private plurk, and Markdown reads as text where HTML would be tags."""
@@ -272,6 +274,10 @@ def _labels(catalog: Catalog, locale: str, row: Log, lines: list[LogLine],
                   day=row.created_at.strftime("%Y-%m-%d") if row.created_at else ""),
         bot=t("core.log.bot"),
         private=t("core.log.private"),
+        gm=gm,
+        story=t("core.log.story_view"),
+        whole=t("core.log.whole_view"),
+        speakers=export.speakers(lines),
     )
 
 

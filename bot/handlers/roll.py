@@ -61,18 +61,26 @@ async def hidden_roll(ctx: Context) -> list[Outgoing]:
 
 
 _DIE = re.compile(r"^d?(\d{1,6})$", re.IGNORECASE)
+# SealDice's `.set coc` / `.set dnd`: the habit of CoC (d100) and D&D (d20) tables.
+_GAME_DIE = {"coc": 100, "dnd": 20}
 
 
 @command("set")
 async def set_default_die(ctx: Context) -> list[Outgoing]:
-    """`.set 100` / `.set d100`: the die `.r` rolls when no expression is given."""
+    """`.set 100` / `.set d100` / `.set coc` / `.set dnd`: the die `.r` rolls when no
+    expression is given, and what `d` / `2d` / `d优势` roll."""
     if not ctx.args:
         return [ctx.reply(ctx.t("core.set.show", die=default_die(ctx)))]
     require_gm_if_any(ctx)
-    match = _DIE.match(ctx.args.strip())
-    if match is None:
+    word = ctx.args.strip().lower()
+    match = _DIE.match(word)
+    if word in _GAME_DIE:
+        faces = _GAME_DIE[word]
+    elif match is not None:
+        faces = int(match.group(1))
+    else:
         raise CommandError("core.error.set_usage")
-    expression = f"d{int(match.group(1))}"
+    expression = f"d{faces}"
     dice.parse(expression, dice.DEFAULT_LIMITS)  # d0 or too many faces → RuleError
     ctx.channel.default_die = expression
     return [ctx.reply(ctx.t("core.set.done", die=expression))]

@@ -19,8 +19,12 @@ async def system(ctx: Context) -> list[Outgoing]:
               name=title(ctx, p.game)) for p in systems.plugins().values())
     wanted = ctx.args.strip().replace(" ", "")
     if not wanted:
-        return [ctx.reply(ctx.t("core.system.show", id=ctx.channel.system,
-                                name=names(ctx, ctx.channel.system), available=available))]
+        text = ctx.t("core.system.show", id=ctx.channel.system,
+                     name=names(ctx, ctx.channel.system), available=available)
+        plugin = systems.get(ctx.channel.system)
+        if plugin is not None and plugin.describe is not None:
+            text += "\n" + await plugin.describe(ctx)
+        return [ctx.reply(text)]
     require_gm_if_any(ctx)
     plugin = systems.get(wanted)
     if plugin is None:

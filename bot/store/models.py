@@ -191,6 +191,10 @@ LINES = Table(
     Column("user", String(200), nullable=False),
     Column("name", String(200), nullable=False),
     Column("text", Text, nullable=False),
+    # the speaker's active character when the line was said (a ``said`` line; NULL
+    # without one, or for a line recorded before migration 0011): the story is told by
+    # characters, the account stays beside it in the GM's copy
+    Column("character", String(200), default=None),
 )
 
 EPOCH = Table(

@@ -58,6 +58,8 @@ class SystemPlugin:
     hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Services a system offers the layers played with it, or a layer its base, by
     name (``bot.kits.layers`` names them); neither side imports the other."""
+    describe: Callable[[Context], Awaitable[str]] | None = None
+    """What `.system` adds about the table's own options (coc7: its house rule)."""
 
     @property
     def id(self) -> str:

@@ -15,6 +15,9 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "dice.unclosed_paren": ("position",),
     "dice.unmatched_paren": ("position",),
     "dice.duplicate_modifier": ("position", "modifier"),
+    "dice.glued_letters": ("position", "found"),
+    "dice.adv_not_last": ("position", "found"),
+    "dice.unsupported": ("position", "found"),
     # meaning
     "dice.no_dice": ("count",),
     "dice.bad_faces": ("faces",),
@@ -23,6 +26,9 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "dice.reroll_always": ("notation",),
     "dice.adv_needs_one_d20": ("word", "count"),
     "dice.division_by_zero": (),
+    "dice.bad_again_line": ("line",),
+    "dice.bad_threshold": ("threshold",),
+    "dice.too_many_bonus_dice": ("count", "max"),
     # limits
     "dice.too_long": ("length", "max"),
     "dice.too_deep": ("depth", "max"),

@@ -44,28 +44,50 @@ def roll(
     """Roll a command line such as ``"4d6kh3 力量"`` with dice from ``source``.
 
     ``default`` is rolled when the text has no expression (``.r 開鎖``); the
-    result then has ``defaulted=True``. Every limit is checked before the first
-    die is drawn; refusals are ``RuleError`` (codes in docs/dice.md).
+    result then has ``defaulted=True``. Its faces are also those of a die written
+    without faces (``d``, ``2d``, ``d优势``, as in SealDice). Every limit is checked
+    before the first die is drawn; refusals are ``RuleError`` (codes in docs/dice.md).
     """
+    faces = _FACES.get(default)
+    if faces is None:
+        faces = default_faces(default)
+        if len(_FACES) < _CACHE_TEXT_MAX:  # a handful of dies in practice; bounded anyway
+            _FACES[default] = faces
     if len(text) <= _CACHE_TEXT_MAX:
-        parsed, reason = _prepare_cached(text, limits.max_length, limits.max_depth)
+        parsed, reason = _prepare_cached(text, limits.max_length, limits.max_depth, faces)
     else:
-        parsed, reason = _prepare(text, limits.max_length, limits.max_depth)
+        parsed, reason = _prepare(text, limits.max_length, limits.max_depth, faces)
     defaulted = parsed is None
     if parsed is None:
-        parsed = parse(default, limits)
+        parsed = parse(default, limits, faces)
     else:
         parsed.check_limits(limits)
     return evaluate(parsed, source, limits, reason, defaulted)
 
 
-def _prepare(text: str, max_length: int, max_depth: int) -> tuple[Parsed | None, str]:
+_FACES: dict[str, int] = {}
+
+
+def default_faces(default: str) -> int:
+    """The faces of a default die written ``dN`` / ``1dN`` / ``d%``; 20 for anything else."""
+    count, _, sides = default.strip().lower().partition("d")
+    if count in ("", "1"):
+        if sides == "%":
+            return 100
+        if sides.isascii() and sides.isdigit():
+            return int(sides)
+    return 20
+
+
+def _prepare(
+    text: str, max_length: int, max_depth: int, faces: int
+) -> tuple[Parsed | None, str]:
     limits = Limits(max_length=max_length, max_depth=max_depth)
     expression, reason = split_expression(text, limits)
     if not expression:
         return None, reason
     # The length was checked by the splitter; roll() checks the other limits.
-    return parse_cached(normalise(expression), max_depth), reason
+    return parse_cached(normalise(expression), max_depth, faces), reason
 
 
 _prepare_cached = lru_cache(maxsize=2048)(_prepare)
@@ -79,7 +101,7 @@ def evaluate(
     defaulted: bool = False,
 ) -> RollResult:
     """Roll an already parsed (and limit-checked) expression."""
-    ctx = Context(source.roll, limits)
+    ctx = Context(source, limits)
     root = parsed.root
     if parsed.repeat is None:
         total = root.evaluate(ctx)

@@ -3,15 +3,20 @@
 Grammar (case-insensitive; whitespace between tokens is ignored here — the
 splitter has already decided where the expression ends)::
 
-    command  := [INT "#"] sum [adv-word]
+    command  := [INT "#"] sum [adv-word]          (nothing may follow the adv word)
     sum      := product (("+" | "-") product)*
     product  := unary (("*" | "/") unary)*
     unary    := ("+" | "-")* primary              (a loop, not recursion)
     primary  := INT | dice modifier* [success] | adv-word | "(" sum ")"
-    dice     := [INT] "d" (INT | "%" | "F")
-    modifier := ("kh"|"kl"|"dh"|"dl"|"k") INT
+              | ("b" | "p") [INT]                 (CoC bonus/penalty d100)
+              | [INT] "a" INT (("m"|"k"|"q") INT)*  (WoD pool)
+              | INT "c" INT ("m" INT)*              (Double Cross pool)
+              | "f"                               (4dF)
+    dice     := [INT] "d" [INT | "%" | "F"]       (no faces: the default die)
+    modifier := ("kh"|"kl"|"dh"|"dl"|"k"|"q") [INT]   (no number: 1)
               | ("r" | "ro") cond                 (several r/ro conditions are OR-ed)
               | ("!" | "!!") [cond]
+              | adv-word glued to a one-die term  (``d20优势``: 2d20kh1)
     success  := (">=" | ">" | "<=" | "<" | "=") INT
     cond     := [(">=" | ">" | "<=" | "<" | "=")] INT
 
@@ -28,11 +33,12 @@ from typing import Literal, overload
 
 from rules.dice.limits import Limits, check_length
 from rules.dice.nodes import DiceTerm, Group, Neg, Node, Num, Product, Sum
-from rules.dice.spec import Cond, covers
+from rules.dice.pools import DoubleCrossTerm, PercentileTerm, WodTerm
+from rules.dice.spec import Cond, TermSpec, covers
 from rules.dice.tokenizer import Token, dice_parts, tokenize
 from rules.errors import RuleError
 
-_KEEP_NAMES = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
+_KEEP_NAMES = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "q": "kl"}
 
 
 class Parsed:
@@ -53,7 +59,7 @@ class Parsed:
         "root",
     )
 
-    def __init__(self, root: Node, repeat: int | None, dice_terms: tuple[DiceTerm, ...]) -> None:
+    def __init__(self, root: Node, repeat: int | None, dice_terms: tuple[TermSpec, ...]) -> None:
         self.root = root
         self.repeat = repeat
         self.dice_terms = dice_terms
@@ -90,32 +96,35 @@ def normalise(text: str) -> str:
     return text.strip().lower()
 
 
-def parse(text: str, limits: Limits) -> Parsed:
+def parse(text: str, limits: Limits, default_faces: int = 20) -> Parsed:
     """Parse an expression (no reason after it) and check it against ``limits``.
 
-    The length is checked first, in O(1), before any tokenizing.
+    ``default_faces`` is what a die written without faces (``d``, ``2d``, ``d优势``)
+    rolls: the channel's default die. The length is checked first, in O(1),
+    before any tokenizing.
     """
     check_length(text, limits)
-    parsed = parse_cached(normalise(text), limits.max_depth)
+    parsed = parse_cached(normalise(text), limits.max_depth, default_faces)
     parsed.check_limits(limits)
     return parsed
 
 
 @lru_cache(maxsize=2048)
-def parse_cached(text: str, max_depth: int) -> Parsed:
+def parse_cached(text: str, max_depth: int, default_faces: int = 20) -> Parsed:
     """Parse normalised text; errors are not cached, so only valid input fills the cache."""
     if not text:
         raise RuleError("dice.empty")
-    return _Parser(tokenize(text, max_depth)).command()
+    return _Parser(tokenize(text, max_depth), default_faces).command()
 
 
 class _Parser:
-    __slots__ = ("dice_terms", "i", "tokens")
+    __slots__ = ("default_faces", "dice_terms", "i", "tokens")
 
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Token], default_faces: int) -> None:
         self.tokens = tokens
         self.i = 0
-        self.dice_terms: list[DiceTerm] = []
+        self.default_faces = default_faces
+        self.dice_terms: list[TermSpec] = []
 
     # -- helpers ---------------------------------------------------------------
 
@@ -132,6 +141,8 @@ class _Parser:
     def _unexpected(token: Token) -> RuleError:
         if token.kind == "end":
             return RuleError("dice.unexpected_end", position=token.start)
+        if token.kind == "unsupported":  # SealDice's min/max: named, not just unreadable
+            return RuleError("dice.unsupported", position=token.start, found=token.text)
         return RuleError("dice.unexpected", position=token.start, found=token.text)
 
     def _int(self) -> int:
@@ -156,6 +167,8 @@ class _Parser:
             self._next()
             self._apply_advantage(token)
             token = self._peek()
+            if token.kind != "end":
+                raise RuleError("dice.adv_not_last", position=token.start, found=token.text)
         if token.kind == "rparen":
             raise RuleError("dice.unmatched_paren", position=token.start)
         if token.kind != "end":
@@ -203,6 +216,8 @@ class _Parser:
             term.keep = ("kh" if kind == "adv" else "kl", 1)
             self.dice_terms.append(term)
             return term
+        if kind in ("coc", "wod", "dc", "fate"):
+            return self.pool(token)
         if kind == "lparen":
             inner = self.sum()
             closing = self._next()
@@ -213,6 +228,22 @@ class _Parser:
             return Group(inner)
         raise self._unexpected(token)
 
+    def pool(self, token: Token) -> Node:
+        """The SealDice terms: ``b``/``p`` d100, WoD and Double Cross pools, ``f``."""
+        text = token.text
+        node: DiceTerm | PercentileTerm | WodTerm | DoubleCrossTerm
+        if token.kind == "fate":
+            node = DiceTerm(4, 3, fudge=True, position=token.start)
+        elif token.kind == "coc":
+            count = int(text[1:]) if len(text) > 1 else 1
+            node = PercentileTerm(count if text[0] == "b" else -count)
+        elif token.kind == "wod":
+            node = WodTerm.from_text(text)
+        else:
+            node = DoubleCrossTerm.from_text(text)
+        self.dice_terms.append(node)
+        return node
+
     def dice(self, token: Token) -> DiceTerm:
         count_text, sides = dice_parts(token.text)
         count = int(count_text) if count_text else 1
@@ -221,7 +252,7 @@ class _Parser:
         if sides == "f":
             term = DiceTerm(count, 3, fudge=True, position=token.start)
         else:
-            faces = 100 if sides == "%" else int(sides)
+            faces = 100 if sides == "%" else int(sides) if sides else self.default_faces
             if faces < 1:
                 raise RuleError("dice.bad_faces", faces=faces)
             term = DiceTerm(count, faces, position=token.start)
@@ -240,7 +271,12 @@ class _Parser:
                     raise RuleError(
                         "dice.duplicate_modifier", position=token.start, modifier=token.text
                     )
-                term.keep = (_KEEP_NAMES[token.text], self._int())
+                number = self._peek()
+                if number.kind == "num" and number.start == token.end:  # glued: k3
+                    self._next()
+                    term.keep = (_KEEP_NAMES[token.text], int(number.text))
+                else:  # SealDice: no number means 1 (``4d6k``, ``2d20q``)
+                    term.keep = (_KEEP_NAMES[token.text], 1)
             elif kind == "reroll":
                 self._next()
                 once = token.text == "ro"
@@ -263,10 +299,25 @@ class _Parser:
                 self._next()
                 term.success = Cond(token.text, self._int())
                 break  # success counting is always the last modifier
+            elif (kind == "adv" or kind == "dis") and self._glued_advantage(token, term):
+                # SealDice's ``d20优势``: this one die becomes two, keeping one
+                self._next()
+                term.count = 2
+                term.keep = ("kh" if kind == "adv" else "kl", 1)
             else:
                 break
         term.reroll = tuple(reroll)
         self._check_termination(term)
+
+    def _glued_advantage(self, token: Token, term: DiceTerm) -> bool:
+        """An adv word written right after a one-die term (no space) belongs to it."""
+        return (
+            token.start == self.tokens[self.i - 1].end
+            and term.count == 1
+            and not term.fudge
+            and term.keep is None
+            and term.success is None
+        )
 
     @overload
     def _cond(self, required: Literal[True]) -> Cond: ...
@@ -306,7 +357,8 @@ class _Parser:
         eligible = [
             term
             for term in self.dice_terms
-            if term.count == 1
+            if isinstance(term, DiceTerm)
+            and term.count == 1
             and term.faces == 20
             and not term.fudge
             and term.keep is None

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rules.dice.nodes import DiceTerm, Group, Neg, Node, Num, Product, Sum
+from rules.dice.pools import PoolTerm
 
 if TYPE_CHECKING:
     from rules.dice.terms import Die, TermResult
@@ -59,7 +60,7 @@ def template(root: Node) -> tuple[str | None, ...]:
 
 def _walk(node: Node, out: list[str | None]) -> None:
     """Append ``node``'s text, None for each dice term (same order as evaluation)."""
-    if isinstance(node, DiceTerm):
+    if isinstance(node, DiceTerm | PoolTerm):
         out.append(None)
     elif isinstance(node, Num):
         out.append(str(node.value))

@@ -16,23 +16,25 @@ from rules.errors import RuleError
 
 if TYPE_CHECKING:
     from rules.dice.limits import Limits
+    from rules.dice.source import DiceSource
     from rules.dice.spec import DiceSpec
 
 
 class Context:
     """Per-command evaluation state: the source, the draw budget, the terms so far."""
 
-    __slots__ = ("max_rerolls", "max_rolls", "roll", "rolls", "terms")
+    __slots__ = ("max_rerolls", "max_rolls", "roll", "rolls", "source", "terms")
 
-    def __init__(self, roll: Callable[[int], int], limits: Limits) -> None:
-        self.roll = roll
+    def __init__(self, source: DiceSource, limits: Limits) -> None:
+        self.source = source  # for kits that take a source (the percentile terms)
+        self.roll: Callable[[int], int] = source.roll
         self.rolls = 0
         self.max_rolls = limits.max_rolls
         self.max_rerolls = limits.max_rerolls
         self.terms: list[TermResult] = []
 
 
-def _over_budget(ctx: Context, wanted: int) -> RuleError:
+def over_budget(ctx: Context, wanted: int) -> RuleError:
     return RuleError("dice.too_many_rolls", rolls=ctx.rolls + wanted, max=ctx.max_rolls)
 
 
@@ -42,7 +44,7 @@ def roll_term(term: DiceSpec, ctx: Context) -> int:
         return _roll_complex(term, ctx)
     count = term.count
     if ctx.rolls + count > ctx.max_rolls:
-        raise _over_budget(ctx, count)
+        raise over_budget(ctx, count)
     ctx.rolls += count
     roll = ctx.roll
     faces = term.faces
@@ -94,7 +96,7 @@ def _dropped(values: list[int], keep: tuple[str, int]) -> tuple[int, ...]:
 def _draw(term: DiceSpec, ctx: Context, rolled: list[int]) -> tuple[int, tuple[int, ...]]:
     """One face after rerolls: (face, faces it replaced). Every draw is budgeted."""
     if ctx.rolls >= ctx.max_rolls:
-        raise _over_budget(ctx, 1)
+        raise over_budget(ctx, 1)
     ctx.rolls += 1
     faces = term.faces
     value = ctx.roll(faces)
@@ -108,7 +110,7 @@ def _draw(term: DiceSpec, ctx: Context, rolled: list[int]) -> tuple[int, tuple[i
     replaced: list[int] = []
     while len(replaced) < limit and test(value):
         if ctx.rolls >= ctx.max_rolls:
-            raise _over_budget(ctx, 1)
+            raise over_budget(ctx, 1)
         ctx.rolls += 1
         replaced.append(value)
         value = ctx.roll(faces)

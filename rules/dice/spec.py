@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Protocol
 
 _TESTS: dict[str, Callable[[int, int], bool]] = {
     "=": operator.eq,
@@ -66,6 +67,23 @@ def covers(lo: int, hi: int, conds: list[Cond]) -> bool:
         if need > hi:
             return True
     return need > hi
+
+
+class TermSpec(Protocol):
+    """What the limits, the results and the renderer read of any dice term: ``NdM``
+    (``DiceSpec``) or a SealDice pool (``rules.dice.pools``)."""
+
+    count: int
+    """Dice drawn before any explosion: what ``max_dice`` and ``max_rolls`` count."""
+    faces: int
+    fudge: bool
+    plain: bool
+    """True: the result's dice are its raw faces, nothing to mark."""
+    success: Cond | None
+    text: str
+    """Canonical notation."""
+
+    def finish(self) -> None: ...
 
 
 class DiceSpec:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rules.dice.spec import DiceSpec
+    from rules.dice.spec import TermSpec
 
 
 @dataclass(slots=True)
@@ -53,7 +53,7 @@ class TermResult:
 
     def __init__(
         self,
-        term: DiceSpec,
+        term: TermSpec,
         rolled: list[int],
         value: int,
         dropped: tuple[int, ...] = (),

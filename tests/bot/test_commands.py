@@ -64,11 +64,12 @@ async def test_an_english_list_reads_with_english_commas(table: Table) -> None:
         "📋 Action points (AP): 0\nCosts: observe/search 1, interview 1, move 2, use an item 1")
     await table.text("u", ".system jianshou")
     assert await table.text("u", ".ra 3") == (
-        "⚠ .ra is a command of ace, ap20, plurk; this channel plays jianshou "
+        "⚠ .ra is a command of ace, ap20, coc7, plurk; this channel plays jianshou "
         "(.system changes it).")
     await table.text("u", ".lang zh-Hans")
     assert await table.text("u", ".ra 3") == (
-        "⚠ .ra 是 ace、ap20、plurk 规则系统的指令；本频道玩的是 jianshou（可用 .system 切换）。")
+        "⚠ .ra 是 ace、ap20、coc7、plurk 规则系统的指令；"
+        "本频道玩的是 jianshou（可用 .system 切换）。")
 
 
 async def test_deleting_the_active_character_asks_to_pick_another(table: Table) -> None:
@@ -134,8 +135,8 @@ async def test_sheet_survives_a_new_process_on_the_same_database(
 
 
 async def test_system_and_lang(table: Table) -> None:
-    every = ("ace（王牌進化）、ap20（規則書·戰鬥篇）、jianshou（劍手）、plurk（噗浪式TRPG）、"
-             "ap20+v6（站位與姿勢）")
+    every = ("ace（王牌進化）、ap20（規則書·戰鬥篇）、coc7（克蘇魯的呼喚第七版）、"
+             "jianshou（劍手）、plurk（噗浪式TRPG）、ap20+v6（站位與姿勢）")
     assert await table.text("u", ".system") == (
         f"本頻道的規則系統：plurk（噗浪式TRPG）。可用：{every}")
     assert await table.text("u", ".system nope") == f"⚠ 沒有「nope」這個規則系統。可用：{every}"
@@ -150,7 +151,8 @@ async def test_system_and_lang(table: Table) -> None:
         "zh-Hans (Simplified Chinese), en (English)")
     assert await table.text("u", ".system") == (
         "Rule system of this channel: plurk (Plurk TRPG). Available: ace (Ace Evolution), "
-        "ap20 (AP d20), jianshou (Swordsman duel), plurk (Plurk TRPG), "
+        "ap20 (AP d20), coc7 (Call of Cthulhu 7e), jianshou (Swordsman duel), "
+        "plurk (Plurk TRPG), "
         "ap20+v6 (v6 positioning)")
     assert await table.text("u", ".lang zh-Hans") == "本频道的回复语言改为简体中文。"
     assert await table.text("u", ".lang") == (

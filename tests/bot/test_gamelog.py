@@ -20,11 +20,7 @@ from bot.unit_of_work import UnitOfWork
 from tests.conftest import make_settings
 from tests.orm import GameLogLine, sessions
 from tests.support import Table, engines
-
-
-def _files(outs: list[Outgoing]) -> dict[str, tuple[Outgoing, str]]:
-    return {o.attachment.filename: (o, o.attachment.data.decode("utf-8"))
-            for o in outs if o.attachment is not None}
+from tests.support import attached_files as _files
 
 
 async def _session(table: Table) -> None:

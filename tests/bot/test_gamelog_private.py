@@ -23,7 +23,8 @@ from bot.handlers import log as log_handler
 from bot.messages import Outgoing
 from tests.conftest import make_settings
 from tests.orm import GameLogLine
-from tests.support import Table
+from tests.support import Clock, Table
+from tests.support import attached_files as _files
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = json.loads((ROOT / "rules/systems/jianshou/decks/sample.json").read_text("utf-8"))
@@ -31,24 +32,10 @@ CARD_NAMES = [card["name"] for card in SAMPLE["cards"]] + [
     card["en"] for card in SAMPLE["cards"] if "en" in card]
 
 
-def _files(outs: list[Outgoing]) -> dict[str, tuple[Outgoing, str]]:
-    return {o.attachment.filename: (o, o.attachment.data.decode("utf-8"))
-            for o in outs if o.attachment is not None}
-
-
-class Clock:
-    """The log book's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 20, 0, 0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
 def clock(core: Core) -> Clock:
-    ticking = Clock()
+    """The log book's clock, moved by the test."""
+    ticking = Clock(datetime(2026, 12, 1, 20, 0, 0))
     core.logbook.clock = ticking
     return ticking
 
@@ -83,11 +70,12 @@ async def test_no_copy_of_the_log_holds_a_hand_the_summary_is_there(
     assert shown and all(o.player_private and o.secret for o in private)
     assert sorted({o.user for o in private}) == ["alice", "bob", "gm"]
     copies = {}
-    for fmt in ("md", "html"):
+    for fmt in ("md", "html", "txt"):
         outs = await table.say("gm", f".log export 劍局 {fmt}")
         copies.update({name: text for name, (_, text) in _files(outs).items()})
         clock.now += timedelta(minutes=1)
-    assert sorted(copies) == ["劍局-gm.html", "劍局-gm.md", "劍局.html", "劍局.md"]
+    assert sorted(copies) == ["劍局-gm.html", "劍局-gm.md", "劍局-gm.txt", "劍局.html",
+                              "劍局.md", "劍局.txt"]
     for name, text in copies.items():
         assert [card for card in CARD_NAMES if card in text] == [], name
         assert "你的手牌" not in text and "你抽到" not in text, name
@@ -99,6 +87,8 @@ async def test_no_copy_of_the_log_holds_a_hand_the_summary_is_there(
         assert text.count("gm 的手牌（6 張）已私訊送出。") == 1, name
         assert text.count("bob 的手牌（6 張）已私訊送出。") == 1, name
     assert copies["劍局-gm.md"].count("🔒 私訊 alice") == 4
+    assert copies["劍局-gm.txt"].count("🔒 私訊 alice\n") == 4
+    assert copies["劍局.txt"].count("🔒 私訊 alice\n") == 4  # sealed: every copy
     # the GM's one private line: the notice of the first export (md), sent to gm
     assert copies["劍局-gm.html"].count('class="line private"') == 1
     assert copies["劍局-gm.html"].count('class="line sealed"') == 6
@@ -147,6 +137,13 @@ async def test_only_the_gm_of_the_time_sees_a_secret(table: Table, clock: Clock)
               if o.to == "private" and o.attachment is not None}
     assert sorted(copies) == ["alice", "carol"]
     assert "\\[42\\]" in copies["carol"] and "\\[42\\]" not in copies["alice"]
+    clock.now += timedelta(minutes=1)
+    outs = await table.say("alice", ".log export 夜 txt")  # the text form alike
+    copies = {o.user or "channel": o.attachment.data.decode() for o in outs
+              if o.attachment is not None}
+    assert sorted(copies) == ["alice", "carol", "channel"]
+    assert "[42]" in copies["carol"] and "[42]" not in copies["alice"]
+    assert "[42]" not in copies["channel"] and "🔒" not in copies["channel"]
 
 
 # --------------------------------------------------------------------------- item 7
@@ -249,6 +246,12 @@ def test_trpgbot_log_export_writes_the_whole_file(
     assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "123456",
                  "長 夜", "--for", "9"]) == 0
     assert "[42]" in gm_file.read_text("utf-8")
+    # the text form story viewers import, the GM's copy: accounts as IDs, the secret
+    txt = tmp_path / "gm.txt"
+    assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "123456",
+                 "長 夜", "--for", "9", "--format", "txt", "--out", str(txt)]) == 0
+    text = txt.read_text("utf-8")
+    assert text.startswith("9(9) ") and "\n第 59 句\n\n" in text and "[42]" in text
     assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "123456",
                  "長 夜", "--out", str(out)]) == 1  # never over an existing file
     assert main(["log", "export", "--db", db, "--platform", "plurk", "--channel", "999",

@@ -109,3 +109,42 @@ async def test_hidden_roll_with_emoticon_dice_is_refused_privately(core: Core) -
     # a public roll still uses (and names) the player's own die
     outs = await table.say("11", ".r (dice20)+5", dice=[], platform_dice=die)
     assert outs[0].text == "🎲 11：1d20+5 = [13]+5 = 18\n（使用了玩家自己的噗浪骰：(dice20) 13）"
+
+
+async def test_set_coc_and_dnd_choose_the_die_of_bare_d(table: Table) -> None:
+    """Issue 26 item 9: `.set coc` / `.set dnd` as in SealDice; `d`, `2d`, `d优势` and a
+    roll without an expression then use that die."""
+    assert "d100" in await table.text("u", ".set coc")
+    outs = await table.say("u", ".r 2d 傷害", dice=[55, 7])
+    assert outs[0].data["expression"] == "2d100" and outs[0].data["total"] == 62
+    assert outs[0].data["reason"] == "傷害"
+    outs = await table.say("u", ".r d优势+5", dice=[30, 80])
+    assert outs[0].data["expression"] == "2d100kh1+5" and outs[0].data["total"] == 85
+    assert "d20" in await table.text("u", ".set dnd")
+    outs = await table.say("u", ".r d", dice=[20])
+    assert outs[0].data["expression"] == "1d20" and outs[0].data["total"] == 20
+    assert "d20" in await table.text("u", ".set DND")
+
+
+async def test_set_refuses_an_unknown_game_word(table: Table) -> None:
+    reply = await table.text("u", ".set gurps")
+    assert ".set coc" in reply  # the usage names the accepted words
+    assert "d20" in await table.text("u", ".set")  # nothing changed
+
+
+async def test_coc_bonus_dice_roll_in_arithmetic_with_every_die_shown(table: Table) -> None:
+    # units face 6 → 5, tens faces 3, 8, 1 → 2, 7, 0: readings 25, 75, 5; b2 keeps 5
+    outs = await table.say("u", ".r b2*2 偵查", dice=[6, 3, 8, 1])
+    data = outs[0].data
+    assert (data["expression"], data["total"], data["reason"]) == ("b2*2", 10, "偵查")
+    assert data["dice"] == [6, 3, 8, 1]
+    assert "[(25), (75), 5]*2 = 10" in outs[0].text
+
+
+async def test_glued_letters_are_refused_in_every_language(table: Table) -> None:
+    # strict dice with an empty script: rolling anything would fail the test
+    assert "「kill」緊貼在擲骰算式後面" in await table.text("u", ".r d20kill", dice=[])
+    await table.text("u", ".lang zh-Hans")
+    assert "原因前请加空格" in await table.text("u", ".r 3x")
+    await table.text("u", ".lang en")
+    assert "put a space before a reason" in await table.text("u", ".r 1d20+str")

@@ -61,7 +61,7 @@ async def test_the_same_input_runs_each_channels_own_handler(duel_core: Core) ->
     assert await plurk.text("gm", ".ap set 3") == "行動點數設為 3：0 → 3"
     # a command of another system explains itself; the common ones work everywhere
     assert await duel.text("alice", ".ra 觀察") == (
-        "⚠ .ra 是 ace、ap20、plurk 規則系統的指令；本頻道玩的是 duel（可用 .system 切換）。")
+        "⚠ .ra 是 ace、ap20、coc7、plurk 規則系統的指令；本頻道玩的是 duel（可用 .system 切換）。")
     assert await duel.text("alice", ".st 力量 3") == "alice 的數值已更新：力量:3"
     assert await duel.say("alice", ".rabbit") == []  # still no command at all
 

@@ -60,12 +60,13 @@ async def test_st_show_of_another_player_for_the_gm_or_the_owner(table: Table) -
 
 
 async def test_st_show_is_grouped_by_attributes_skills_resources(table: Table) -> None:
-    await table.text("u", ".st 理智 40 觀察 5 靈巧 3 幸運 7 力量 2")
+    # 名聲 is no system's stat (幸運 was, until coc7 declared it LUCK)
+    await table.text("u", ".st 理智 40 觀察 5 靈巧 3 名聲 7 力量 2")
     assert await table.text("u", ".st show") == (
-        "u：屬性 靈巧:3 力量:2｜技能 觀察:5｜資源 理智:40｜其他 幸運:7")
+        "u：屬性 靈巧:3 力量:2｜技能 觀察:5｜資源 理智:40｜其他 名聲:7")
     await table.text("u", ".lang en")
     assert await table.text("u", ".st show") == (
-        "u: attributes DEX:3 STR:2 | skills Observe:5 | resources SAN:40 | other 幸運:7")
+        "u: attributes DEX:3 STR:2 | skills Observe:5 | resources SAN:40 | other 名聲:7")
     await table.text("v", ".st 觀察 1")
     assert await table.text("v", ".st show") == "v: Observe:1"  # one kind: no labels
 
@@ -98,8 +99,12 @@ async def test_a_typo_of_a_command_gets_did_you_mean(table: Table) -> None:
     assert await table.text("u", ".batle start") == (
         "⚠ 沒有 .batle 這個指令；是要 .battle 嗎？")
     # short words, other bots' commands and chatter stay silent
-    for line in (".ob", ".jrrp", ".coc7", ".rabbit", ".passive", ".hello world", "...", ".bot on"):
+    for line in (".ob", ".jrrp", ".dnd5e", ".rabbit", ".passive", ".hello world", "...",
+                 ".bot on"):
         assert await table.say("u", line) == [], line
+    # `.coc7` was another bot's until coc7 made `.coc` (7 investigators) a command here
+    assert await table.text("u", ".coc7") == (
+        "⚠ .coc 是 coc7 規則系統的指令；本頻道玩的是 plurk（可用 .system 切換）。")
 
 
 @pytest.mark.parametrize(("system", "shown", "other"), [

@@ -50,6 +50,12 @@ def test_defaults() -> None:
         ("1" + "+1" * 5000, "dice.too_long", {"length": 10_001, "max": 500}),
         ("d1!", "dice.explode_always", {"notation": "1d1!"}),
         ("d6r<=6", "dice.reroll_always", {"notation": "1d6r<=6"}),
+        # issue 26: a huge glued word or SealDice pool is refused as quickly
+        ("1d20" + "x" * 100_000, "dice.glued_letters", {"position": 4, "found": "x" * 19 + "…"}),
+        ("1001a8", "dice.too_many_dice", {"count": 1001, "max": 1000}),
+        ("5a8m999999", "dice.too_many_faces", {"faces": 999999, "max": 100_000}),
+        ("20#1000c8", "dice.too_many_rolls", {"rolls": 20_000, "max": 10_000}),
+        ("21#b3", "dice.too_many_repeats", {"repeats": 21, "max": 20}),
     ],
 )
 def test_refused_before_rolling_and_fast(text: str, code: str, params: dict[str, int]) -> None:
@@ -106,6 +112,17 @@ def test_runtime_roll_budget_counts_explosions() -> None:
         roll("5d2!1", source, limits)  # explodes on every 1, forever
     assert info.value.code == "dice.too_many_rolls"
     assert info.value.params == {"rolls": 11, "max": 10}
+
+
+def test_runtime_roll_budget_counts_every_round_of_a_pool() -> None:
+    """A WoD add-dice line of 2 adds a die nine times in ten: the rounds run into the
+    draw budget instead of running on (issue 26; docs/dice.md "Limits")."""
+    source = ScriptedSource([10] * 100)
+    with pytest.raises(RuleError) as info:
+        roll("3a2", source, Limits(max_rolls=50))
+    assert (info.value.code, info.value.params) == ("dice.too_many_rolls", {"rolls": 51, "max": 50})
+    # 16 rounds of 3 dice drew 48; the 17th round (3 more: 51 > 50) was refused whole
+    assert source.remaining == 52
 
 
 def test_runtime_roll_budget_counts_rerolls() -> None:

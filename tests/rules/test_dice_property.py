@@ -290,3 +290,70 @@ def test_rolls_match_an_independent_model(case: tuple[Rolled, int | None, str]) 
     assert [term.value for term in result.terms] == out.term_values, text
     assert source.remaining == 0, text
     assert result.render().endswith(f"= {total}")
+
+
+# ----------------------------------------------- issue 26 item 8: never silently misread
+
+# What typed text is made of: numbers and dice, SealDice's letters (a c q b p f k kh kl
+# dh dl min max), advantage words, operators, blanks and reasons in two scripts.
+GLUED_PIECES = [
+    "1", "2", "5", "10", "d", "d20", "4d6", "2d", "d%", "a", "c", "q", "b", "p", "f", "k",
+    "kh", "kl", "dh", "dl", "min", "max", "m", "r", "x", "hit", "dex", "优势", "劣势", "優勢",
+    "adv", "dis", "+", "-", "*", "/", "(", ")", "#", "!", ">=", "%", " ", " ", "攻擊", "侦查",
+    "。", "_", ".",
+]
+glued_text = st.lists(st.sampled_from(GLUED_PIECES), min_size=1, max_size=12).map("".join)
+
+_OPERATOR_RUN = "+-*/(# \t\r\n\f\v\u3000"
+_CONTINUING = frozenset("0123456789+-*/()#!<>=")
+
+
+def _can_continue(before: str, rest: str) -> bool:
+    """Could ``rest`` (what follows ``before``) still be part of the expression?"""
+    char = rest[0]
+    if (char.isascii() and char.isalpha()) or char in _CONTINUING:
+        return True
+    if char == "%":  # only d% continues
+        return before[-1:].lower() == "d"
+    return rest.startswith(("优势", "劣势", "優勢", "劣勢"))
+
+
+def _check_reason_boundary(text: str) -> None:
+    try:
+        result = roll(text, SeededSource(11), default="d100")
+    except RuleError as error:
+        assert error.code in ERROR_CODES
+        return
+    reason = result.reason
+    stripped = text.strip()
+    if not reason:
+        return
+    before = stripped[: len(stripped) - len(reason)]
+    if before and before[-1].isspace():
+        return  # the reason starts after whitespace
+    if not before and reason[0].isascii() and reason[0].isalpha():
+        return  # a leading word that is not notation (``stealth``, ``dice``): all reason
+    # Operators and "(" left dangling at the end are given back (``1d20+攻擊``); what
+    # comes after them, like a reason glued to the expression, cannot continue it.
+    rest = reason.lstrip(_OPERATOR_RUN)
+    assert not rest or not _can_continue(before, rest), (text, before, reason)
+    assert not (before == "" and reason[0].isdigit()), text  # a number is an expression
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(glued_text)
+def test_a_reason_starts_after_whitespace_or_where_no_expression_can_continue(
+        text: str) -> None:
+    """Issue 26 item 8 over generated text: a letter glued to a number, a die or an
+    operator (SealDice's ``a c q b p f k kh kl dh dl min max``, 优势/劣势 followed by more
+    expression) is understood or refused with a RuleError; it never starts the reason."""
+    _check_reason_boundary(text)
+
+
+def test_the_reason_boundary_property_catches_the_misreads_of_issue_26() -> None:
+    """The property's own check fails on what the engine used to answer (a guard
+    against a vacuous property): reasons that began glued to the expression."""
+    for before, reason in [("d20", "kill"), ("5", "a6"), ("4d6", "k"), ("d20优势", "+5"),
+                           ("1d20", "+str"), ("2", "d")]:
+        rest = reason.lstrip(_OPERATOR_RUN)
+        assert _can_continue(before, rest), (before, reason)

@@ -1,11 +1,11 @@
-"""The percentile kit (rules/kits/percentile.py): tens and units dice, 00 reads 100,
+"""The percentile roll (rules/dice/percentile.py): tens and units dice, 00 reads 100,
 bonus keeps the lowest, penalty the highest, more than three refused before rolling."""
 
 import pytest
 
+from rules.dice.percentile import Percentile, read, roll_percentile
 from rules.dice.source import ScriptedSource
 from rules.errors import RuleError
-from rules.kits.percentile import Percentile, read, roll_percentile
 
 
 def test_zero_and_zero_read_100_and_others_read_as_written() -> None:

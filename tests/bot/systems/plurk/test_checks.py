@@ -737,7 +737,8 @@ async def test_plurk_commands_refuse_in_another_system(table: Table) -> None:
     try:
         await table.text("u", ".system other")
         assert (await one(table, "u", ".ra 5", dice=[])).text == (
-            "⚠ .ra 是 ace、ap20、plurk 規則系統的指令；本頻道玩的是 other（可用 .system 切換）。")
+            "⚠ .ra 是 ace、ap20、coc7、plurk 規則系統的指令；"
+            "本頻道玩的是 other（可用 .system 切換）。")
     finally:
         systems.unregister("other")
     assert plurk.SYSTEM.id == "plurk"

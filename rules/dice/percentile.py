@@ -7,7 +7,9 @@ more and keeps the highest; bonus and penalty cancel one for one before rolling,
 ``bonus`` here is the net count (negative for penalty).
 
 Both the ``coc7`` system's checks and the dice engine's ``b``/``p`` terms roll here, so a
-``.ra b2 侦查`` and a ``.r b2`` read their dice the same way.
+``.ra b2 侦查`` and a ``.r b2`` read their dice the same way. It lives in the engine's
+package because the engine may not import a kit (kits import the engine: the
+``acyclic_siblings`` import contract).
 
 Pure: no I/O, dice only from the injected source.
 """

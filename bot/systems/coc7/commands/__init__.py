@@ -1,0 +1,1 @@
+"""The `coc7` commands, one module per subject; the plugin collects them."""
