@@ -146,7 +146,7 @@ OUTBOX = Table(
     Column("lease_until", DateTime, default=None),
     # the bot account that sends it, the one that received the command (Incoming.account:
     # a QQ X-Self-ID, a Plurk user id); None: any account of the platform (one-account
-    # platforms, rows stored before migration 0011)
+    # platforms, rows stored before migration 0012)
     Column("account", String(64), default=None),
 )
 

@@ -7,8 +7,8 @@ a Plurk thread is answered by its own account — also when it was kept in the o
 across a restart. ``account`` names it (``Incoming.account``); rows stored before
 this revision have none, and any account of their platform sends them, as before.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-02
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
