@@ -213,6 +213,8 @@ def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
     me = outbox.process_name().split("|")
     if not me[1]:
         pytest.skip("no boot id or PID namespace on this system")
+    own_stat = Path("/proc/self/stat").read_text("ascii").rpartition(")")[2].split()
+    assert me[3:5] == [str(os.getpid()), own_stat[19]] and len(me) == 6
     done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True).stdout.strip()
 
