@@ -234,15 +234,16 @@ def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
 def test_a_start_time_is_read_past_a_process_name_holding_parentheses(
         tmp_path: Path) -> None:
     """`/proc/<pid>/stat` puts the process's name in parentheses, and a name may hold
-    ``)`` and spaces itself: the fields are counted after the last ``)``."""
+    ``)``, spaces and bytes of any encoding itself: the fields are counted after the
+    last ``)``, and a name's bytes never make the reading fail."""
     if not Path("/proc/self/stat").exists():
         pytest.skip("no /proc on this system")
-    odd = tmp_path / "a) 1 2 3 4"  # the name the kernel shows: the file's, cut to 15
+    odd = tmp_path / "é) 1 2 3 4"  # the name the kernel shows: the file's, cut to 15
     odd.symlink_to(sys.executable)
     child = subprocess.Popen([str(odd), "-c", "import time; time.sleep(30)"])
     try:
         stat = Path(f"/proc/{child.pid}/stat").read_text("ascii", errors="replace")
-        assert "(a) 1 2 3 4)" in stat
+        assert ") 1 2 3 4)" in stat
         start = stat[stat.rindex(")") + 2:].split()[19]
         assert outbox._started(child.pid) == start
         assert outbox._started(os.getpid()) == Path("/proc/self/stat").read_text(
