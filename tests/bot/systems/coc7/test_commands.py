@@ -334,3 +334,19 @@ async def test_hidden_and_secret_checks_stay_out_of_the_players_log(table: Table
     assert "D100=5/20" in public and "D100=5/20" in gm_copy  # the public check, in both
     assert "D100=23/70" not in public and "D100=87/20" not in public
     assert "D100=23/70" in gm_copy and "D100=87/20" in gm_copy
+
+
+async def test_st_reads_english_names_of_two_words_as_ra_does(table: Table) -> None:
+    """Play-test finding: `.ra Spot Hidden` worked, but `.st Spot Hidden 60` (and
+    `Library Use50` glued) was refused — an English table could not write its sheet."""
+    await table.text("kp", ".system coc7")
+    await table.text("kp", ".lang en")
+    await table.text("alice", ".pc new Alice")
+    assert await table.text("alice", ".st Spot Hidden 60 STR30Library Use50") == (
+        "Alice updated: Spot Hidden:60 STR:30 Library Use:50")
+    assert await table.text("alice", ".st spot  hidden+5") == (
+        "Alice updated: Spot Hidden:60→65")
+    assert await table.text("alice", ".st Spot Hidden") == "Alice: Spot Hidden:65"
+    assert await table.text("alice", ".st Spot Hiddenx 5") == (  # no name of the system
+        "⚠ Cannot read “Spot Hiddenx 5”. Usage: .st name value [name value …], "
+        "e.g. .st Observe 5 DEX 12")
