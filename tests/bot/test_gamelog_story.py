@@ -260,6 +260,23 @@ async def test_lines_are_named_by_the_character_of_the_time(
     assert "\\(alice\\)" not in md["第一夜.md"][1]
 
 
+async def test_a_keeper_without_a_sheet_is_named_by_nickname(
+        table: Table, seconds: Clock) -> None:
+    """Play-test finding: after `.nn 守密人` the bot called the keeper 守密人, but the
+    log still named every line of theirs by the account (``keeper(P1)``); the story
+    names them as the table does (the account beside it in the GM's copy)."""
+    await _session(table, seconds)
+    _at(seconds, 20)
+    await table.say("gm", ".nn 守密人")
+    _at(seconds, 21)
+    await table.say("gm", "門後傳來低語。")
+    outs = await table.say("gm", ".log export 第一夜 txt")
+    files = _files(outs)
+    assert "守密人(P1) 2026-12-01 20:15:21\n門後傳來低語。\n" in files["第一夜.txt"][1]
+    assert "gm(P1) 2026-12-01 20:15:01\n.log on 第一夜\n" in files["第一夜.txt"][1]
+    assert "守密人(gm) 2026-12-01 20:15:21\n門後傳來低語。\n" in files["第一夜-gm.txt"][1]
+
+
 def test_a_line_recorded_before_characters_were_kept_shows_its_speaker() -> None:
     """Lines stored before migration 0011 have no character: named as before."""
     line = LogLine(datetime(2026, 12, 1, 20, 0, 5), "said", "alice", "Alice", "嗨")
