@@ -104,6 +104,12 @@ async def test_bonus_and_penalty_dice_show_every_tens_die(table: Table) -> None:
         "艾莉絲 的 偵查 檢定：D100=24/70 困難成功（獎勵骰×1，十位 7/2）")
     assert await table.text("alice", ".rb", dice=[5, 8, 3]) == (
         "艾莉絲 擲 D100=24（獎勵骰×1，十位 7/2）")
+    # play-test finding: glued, `b2p1` read as a skill “b2p” with the value 1, and the
+    # refusal blamed 偵查; it is the same as spaced
+    assert await table.text("alice", ".ra b2p1 偵查", dice=[5, 8, 3]) == (
+        "艾莉絲 的 偵查 檢定：D100=24/70 困難成功（獎勵骰×1，十位 7/2）")
+    assert await table.text("alice", ".ra p2b 偵查", dice=[5, 8, 3]) == (
+        "艾莉絲 的 偵查 檢定：D100=74/70 失敗（懲罰骰×1，十位 7/2）")
 
 
 async def test_more_than_three_extra_dice_are_refused_before_any_die(table: Table) -> None:
