@@ -233,6 +233,9 @@ async def test_sanity_with_an_inline_san_and_refusals(table: Table) -> None:
     assert await table.text("bob", ".sc 1d6", dice=[]) == (
         "⚠ 看不懂理智損失「1d6」：寫成 成功損失/失敗損失，例如 1/1d6、1d3/1d10。")
     assert (await table.text("bob", ".sc 1/1000d6 50", dice=[])).startswith("⚠ ")
+    # play-test finding: an inline SAN out of range was called a “skill value”
+    assert await table.text("bob", ".sc 1/1d6 999999", dice=[]) == (
+        "⚠ 理智值要在 0–1000 之間（收到 999999）。")
 
 
 async def test_bouts_of_madness(table: Table) -> None:
