@@ -10,6 +10,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
+
 from adapters.config import Settings
 from adapters.logs import start_logging
 from bot.config import Settings as CoreSettings
@@ -186,9 +189,22 @@ async def _discord_sync(settings: CoreSettings) -> int:
     return 0
 
 
+def settings_problems(error: ValidationError) -> str:
+    """What is wrong with the settings, one line each, without the values given: a
+    section's input holds its secrets (a token)."""
+    return "\n".join(f"  {'.'.join(map(str, problem['loc']))}: {problem['msg']}"
+                     for problem in error.errors(include_input=False, include_url=False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except (ValidationError, SettingsError) as exc:  # refused before anything connects
+        problems = settings_problems(exc) if isinstance(exc, ValidationError) else f"  {exc}"
+        print(f"trpgbot: invalid settings (docs/configuration.md):\n{problems}",
+              file=sys.stderr)
+        return 2
     command = args.command or "console"
     level = settings.log_level
     if command == "console" and "log_level" not in settings.model_fields_set:

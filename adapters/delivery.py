@@ -47,7 +47,7 @@ class CoreAPI(Protocol):
 
     async def delivered(self, outgoing: Outgoing) -> None: ...
 
-    async def undelivered(self, platform: str) -> list[Outgoing]: ...
+    async def undelivered(self, platform: str, account: str = "") -> list[Outgoing]: ...
 
     async def holds(self, outgoing: Outgoing) -> bool: ...
 
@@ -120,18 +120,19 @@ class Delivery:
 async def take_over_forever(core: CoreAPI, platform: str,
                             deliver: Callable[[list[Outgoing]], Awaitable[None]],
                             ready: Callable[[], bool] = lambda: True,
-                            every: float = TAKE_OVER_EVERY) -> None:
-    """Every ``every`` seconds until cancelled: send the replies of ``platform`` whose
-    process stopped renewing its claim (it died while this one runs, or this one
-    started before the dead one's lease was past; bot/store/outbox.py). What a stop
-    left is sent at start, by each adapter. Nothing is taken while the platform is not
-    ``ready`` (no connection): a reply taken is this process's to send."""
+                            every: float = TAKE_OVER_EVERY, account: str = "") -> None:
+    """Every ``every`` seconds until cancelled: send the replies of ``platform`` (those
+    of the bot ``account``: ``Core.undelivered``) whose process stopped renewing its
+    claim (it died while this one runs, or this one started before the dead one's
+    lease was past; bot/store/outbox.py). What a stop left is sent at start, by each
+    adapter. Nothing is taken while the platform is not ``ready`` (no connection): a
+    reply taken is this process's to send."""
     while True:
         await asyncio.sleep(every)
         if not ready():
             continue
         try:
-            outs = await core.undelivered(platform)
+            outs = await core.undelivered(platform, account)
             if outs:
                 log.warning("%s: sending %d replies a stopped process left unsent",
                             platform, len(outs))

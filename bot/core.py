@@ -82,7 +82,7 @@ class Core:
         self.dice: DiceSource = dice if dice is not None else SystemSource()
         self.default_system = settings.default_system
         self.platforms = settings.platforms()  # each platform's locale and user-id rule
-        self._bot_ids: dict[str, str] = {}
+        self._bot_ids: dict[str, set[str]] = {}
         self.logbook = LogBook()
         self.services = Services(self.catalog, self.is_user_id, self.system_of_id,
                                  self.default_system, self.logbook, self.platform_locale,
@@ -162,13 +162,14 @@ class Core:
 
     # --- who is who ----------------------------------------------------------------
     def set_bot_id(self, platform: str, user: str) -> None:
-        """The bot's own user id on ``platform`` (an adapter tells it once connected)."""
-        self._bot_ids[platform] = user
+        """One of the bot's own user ids on ``platform`` (an adapter tells it once
+        connected; a platform may connect several accounts: docs/scaling.md)."""
+        self._bot_ids.setdefault(platform, set()).add(user)
 
     def is_user_id(self, platform: str, user: str) -> bool:
         """Whether ``user`` can be a real person on ``platform`` (its adapter's rule,
         bot/platforms.py), and the bot is never one of the people it sends secrets to."""
-        if user == self._bot_ids.get(platform):
+        if user in self._bot_ids.get(platform, ()):
             return False
         return self.platforms.is_user_id(platform, user)
 
@@ -251,12 +252,14 @@ class Core:
             count, oldest = (await connection.execute(sql.outbox_depth())).one()
         return count, (utc_now() - oldest).total_seconds() if oldest is not None else None
 
-    async def undelivered(self, platform: str) -> list[Outgoing]:
+    async def undelivered(self, platform: str, account: str = "") -> list[Outgoing]:
         """Replies of ``platform`` committed but not yet accepted by it (a stop or a crash
-        came in between), oldest first, that no live process sends: each is claimed by
-        this core now (bot/store/outbox.py) and stays stored until :meth:`delivered`."""
+        came in between), oldest first, that no live process sends and that ``account``
+        sends (the bot account that received their command, or any for a row of none:
+        ``Incoming.account``) — each is claimed by this core now (bot/store/outbox.py)
+        and stays stored until :meth:`delivered`. Another account's rows wait for it."""
         return [replace(Outgoing.from_record(message), outbox_id=row_id)
-                for row_id, message in await self.claims.take(platform)
+                for row_id, message in await self.claims.take(platform, account)
                 if row_id not in self._acked]
 
     async def holds(self, outgoing: Outgoing) -> bool:

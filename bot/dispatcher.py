@@ -371,7 +371,7 @@ class Dispatcher:
         claim = (incoming.platform, incoming.message_id) \
             if incoming.message_id is not None else None
         return Unit(uow.changes(), claim, incoming.platform, outs, settle,
-                    moved or uow.moved)
+                    moved or uow.moved, account=incoming.account)
 
     async def state(self, link: ConnectionLink, platform: str, channel: str,
                     table: str, create: bool = True) -> TableState:
@@ -433,7 +433,8 @@ class Dispatcher:
         async def record(_link: ConnectionLink) -> tuple[list[Outgoing], Unit]:
             outs = [refusal]
             return outs, Unit(claim=(incoming.platform, incoming.message_id or ""),
-                              platform=incoming.platform, replies=outs)
+                              platform=incoming.platform, replies=outs,
+                              account=incoming.account)
         try:
             outs = await self.writer.run(record)
         except Replayed:

@@ -69,6 +69,11 @@ class Incoming:
     the console's ``<<PATH``), uploaded to the group just ``before`` the command (QQ,
     where a file is a message of its own), or ``none`` (a Plurk post, a QQ private
     chat: paste the text instead). ``platform.uploads.how.<way>`` says each in words."""
+    account: str = ""
+    """The bot's own account on the platform that received the message (a QQ account's
+    ``X-Self-ID``, the Discord bot's or the Plurk account's user id; empty where the
+    platform has one account, the console). The replies are stored in the outbox under
+    it, and only that account sends them (docs/scaling.md)."""
     channel_admin: bool = False
     """The platform says the sender runs the channel: on QQ a group's owner or admin
     (OneBot v11 ``sender.role``), on Discord a member with Manage Server. Such a

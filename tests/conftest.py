@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -81,6 +82,15 @@ async def any_settings(request: pytest.FixtureRequest,
     if request.param == "sqlite":
         yield make_settings(tmp_path)
         return
+    async with empty_postgres() as url:
+        yield make_settings(tmp_path, database_url=url)
+
+
+@contextlib.asynccontextmanager
+async def empty_postgres() -> AsyncIterator[str]:
+    """The URL of the test PostgreSQL with an empty schema, this process's alone until
+    the block ends; the test is skipped without one (and fails in CI, where
+    TRPGBOT_REQUIRE_POSTGRES is set)."""
     if not POSTGRES_URL:
         if os.environ.get("TRPGBOT_REQUIRE_POSTGRES"):  # CI: never a silent skip
             pytest.fail("TRPGBOT_REQUIRE_POSTGRES is set but TRPGBOT_TEST_POSTGRES_URL is not")
@@ -93,6 +103,6 @@ async def any_settings(request: pytest.FixtureRequest,
             async with engine.begin() as conn:
                 await conn.execute(text("DROP SCHEMA public CASCADE"))
                 await conn.execute(text("CREATE SCHEMA public"))
-            yield make_settings(tmp_path, database_url=POSTGRES_URL)
+            yield POSTGRES_URL
     finally:  # closing the lock's connection releases it
         await engine.dispose()

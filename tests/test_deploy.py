@@ -51,6 +51,7 @@ SECRETS = {
 }
 QQ_NUMBER = "2854196310"
 QQ_PROFILE = "qq"
+SCALE_PROFILE = "scale"
 # What an operator adds to .env.example's active lines to run QQ (docs/operations.md).
 QQ_ON = SECRETS | {"COMPOSE_PROFILES": QQ_PROFILE, "TRPGBOT_ONEBOT__ENABLED": "true",
                    "NAPCAT_ACCOUNT": QQ_NUMBER}
@@ -220,11 +221,12 @@ def field_value(settings: Settings, path: tuple[str, ...]) -> Any:
     return value.get_secret_value() if isinstance(value, SecretStr) else value
 
 
-def bot_container_env(env: Mapping[str, str]) -> dict[str, str]:
-    """What `docker compose up` hands the bot's container with the .env ``env``: the
-    image's ENV, then the service's `environment` (later wins), where a name without a
-    value takes the .env's value if it has one and is left out otherwise."""
-    service = resolve(compose(), env)["services"]["bot"]
+def bot_container_env(env: Mapping[str, str], name: str = "bot") -> dict[str, str]:
+    """What `docker compose up` hands the bot's container (``name``: bot-2 for the
+    second process) with the .env ``env``: the image's ENV, then the service's
+    `environment` (later wins), where a name without a value takes the .env's value if
+    it has one and is left out otherwise."""
+    service = resolve(compose(), env)["services"][name]
     container = dict(dockerfile_env())
     for name, value in environment(service).items():
         if value is not None:
@@ -518,7 +520,8 @@ def test_configure_refuses_a_missing_token_or_a_bad_account(tmp_path: Path) -> N
 def test_napcat_alone_is_behind_the_qq_profile() -> None:
     services = compose()["services"]
     assert {name: service.get("profiles") for name, service in services.items()} == {
-        "bot": None, "postgres": None, "napcat-config": [QQ_PROFILE], "napcat": [QQ_PROFILE]}
+        "bot": None, "postgres": None, "napcat-config": [QQ_PROFILE], "napcat": [QQ_PROFILE],
+        "bot-2": [SCALE_PROFILE]}
     # Whatever .env holds, a service outside the profile reads no QQ-only variable.
     qq_only = {"NAPCAT_WEBUI_TOKEN", "NAPCAT_ACCOUNT", "TRPGBOT_ONEBOT__ACCESS_TOKEN"}
     for name, service in services.items():
@@ -661,3 +664,55 @@ def test_the_docs_give_the_backup_commands_the_code_prints() -> None:
         compose(), operator_env({"POSTGRES_PASSWORD": "x"}))["services"].values()
         if "build" not in service}
     assert all(f"`{image}`" in operations for image in images)  # the pinned tags explained
+
+
+# --- two bot processes (docs/scaling.md) ---------------------------------------------------
+
+def test_a_second_bot_process_runs_its_own_shards_and_accounts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `scale` profile adds bot-2: the same image and settings on the same PostgreSQL,
+    with the shards and accounts its BOT_2_* lines give it, and its own data volume."""
+    env = operator_env(QQ_ON | {
+        "COMPOSE_PROFILES": f"{QQ_PROFILE},{SCALE_PROFILE}",
+        "TRPGBOT_DISCORD__ENABLED": "true", "TRPGBOT_DISCORD__TOKEN": "dis4cord8test",
+        "TRPGBOT_DISCORD__SHARD_COUNT": "2", "TRPGBOT_DISCORD__SHARD_IDS": "0",
+        "TRPGBOT_ONEBOT__SELF_IDS": '["10001"]',
+        "BOT_2_DISCORD_ENABLED": "true", "BOT_2_DISCORD_SHARD_IDS": "1",
+        "BOT_2_ONEBOT_ENABLED": "true", "BOT_2_ONEBOT_SELF_IDS": '["10002"]'})
+    assert active_services(env) == {"bot", "bot-2", "postgres", "napcat-config", "napcat"}
+    first = settings_from(bot_container_env(env), monkeypatch)
+    second = settings_from(bot_container_env(env, "bot-2"), monkeypatch)
+    assert first.resolved_database_url() == second.resolved_database_url()
+    assert make_url(second.resolved_database_url()).host == "postgres"
+    assert (first.discord.shard_count, first.discord.shard_ids) == (2, [0])
+    assert (second.discord.shard_count, second.discord.shard_ids) == (2, [1])
+    assert first.discord.syncs_commands and not second.discord.syncs_commands
+    assert (first.onebot.self_ids, second.onebot.self_ids) == (["10001"], ["10002"])
+    assert second.onebot.enabled and second.onebot.host == "0.0.0.0"
+    spec = resolve(compose(), env)["services"]
+    assert spec["bot-2"]["volumes"] == ["bot-2-data:/app/data"]
+    assert spec["bot"]["volumes"] == ["bot-data:/app/data"]
+    assert spec["bot-2"]["healthcheck"] == spec["bot"]["healthcheck"]
+    assert spec["bot-2"]["image"] == spec["bot"]["image"]
+
+
+def test_a_second_bot_process_answers_nothing_twice_until_told(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """bot-2 with no BOT_2_* line: every platform off there, though bot runs them (the
+    same Discord shards or QQ accounts twice would answer every command twice)."""
+    env = operator_env(QQ_ON | DISCORD_ONLY | {"COMPOSE_PROFILES": SCALE_PROFILE,
+                                               "TRPGBOT_PLURK__ENABLED": "true"})
+    assert active_services(env) == {"bot", "bot-2", "postgres"}
+    first = settings_from(bot_container_env(env), monkeypatch)
+    assert first.discord.enabled and first.onebot.enabled and first.plurk.enabled
+    second = settings_from(bot_container_env(env, "bot-2"), monkeypatch)
+    assert not (second.discord.enabled or second.onebot.enabled or second.plurk.enabled)
+    # a second Plurk account: its own token, the app's key shared
+    plurk = {"BOT_2_PLURK_ENABLED": "true", "BOT_2_PLURK_TOKEN": "tok2plurk",
+             "BOT_2_PLURK_TOKEN_SECRET": "sec2plurk", "TRPGBOT_PLURK__TOKEN": "tok1plurk",
+             "TRPGBOT_PLURK__APP_KEY": "app7key"}
+    second = settings_from(bot_container_env(env | plurk, "bot-2"), monkeypatch)
+    assert second.plurk.enabled and second.plurk.token is not None
+    assert second.plurk.token.get_secret_value() == "tok2plurk"
+    assert second.plurk.app_key is not None
+    assert second.plurk.app_key.get_secret_value() == "app7key"

@@ -17,6 +17,7 @@ from adapters.delivery import CoreAPI, take_over_forever
 from adapters.discord.commands import build_commands, core_knows
 from adapters.discord.convert import (
     PLATFORM,
+    bot_account,
     chatter_text,
     command_text,
     escape_markdown,
@@ -52,14 +53,26 @@ def intents_for(settings: DiscordSettings) -> discord.Intents:
     return intents
 
 
-class TrpgDiscordClient(discord.Client):
+def shards_of(settings: DiscordSettings) -> dict[str, Any]:
+    """``shard_ids=`` when the settings name them (discord.py's default: all)."""
+    return {} if settings.shard_ids is None else {"shard_ids": settings.shard_ids}
+
+
+class TrpgDiscordClient(discord.AutoShardedClient):
+    """discord.py's ``AutoShardedClient``: the shards ``shard_ids`` of ``shard_count``
+    (settings; unset: as many as Discord recommends, all here) on one client, so several
+    processes can share a bot past Discord's 2,500 servers a shard (docs/scaling.md).
+    Its REST calls need no shard: any process may send any reply of the bot."""
+
     def __init__(self, core: CoreAPI, settings: DiscordSettings, *,
                  known: Callable[[str], bool] | None = core_knows,
                  sync_record: Path | None = None, **options: Any) -> None:
         """``sync_record``: where the hash of the last command sync is kept
         (``adapters.discord.sync``); ``None`` syncs at every start."""
         super().__init__(intents=intents_for(settings),
-                         allowed_mentions=discord.AllowedMentions.none(), **options)
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         shard_count=settings.shard_count, **shards_of(settings),
+                         **options)
         self.core = core
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
@@ -72,9 +85,10 @@ class TrpgDiscordClient(discord.Client):
 
     async def setup_hook(self) -> None:
         """Runs once after login, before the gateway connects: register the
-        translations and sync the commands if they changed since the last sync."""
+        translations and sync the commands if they changed since the last sync — in
+        the process that runs shard 0 only (``DiscordSettings.syncs_commands``)."""
         await self.tree.set_translator(CommandTranslator())
-        if self.settings.sync_commands:
+        if self.settings.syncs_commands:
             await sync_commands(self.tree, self.settings.dev_guild_id, self.sync_record)
 
     async def on_ready(self) -> None:
@@ -82,19 +96,22 @@ class TrpgDiscordClient(discord.Client):
         user = self.user
         log.info("Discord: logged in as %s (%s), %d servers",
                  user, user.id if user else "?", len(self.guilds))
+        if self.settings.shard_ids is not None:
+            log.info("Discord: shards %s of %s", ",".join(map(str, self.settings.shard_ids)),
+                     self.shard_count)
         report_state(PLATFORM, CONNECTED)
         if user is not None:
             self.core.set_bot_id(PLATFORM, str(user.id))  # never a GM
         if not self._resent:  # once per process: what the last run left in the outbox
             self._resent = True
-            outs = await self.core.undelivered(PLATFORM)
+            outs = await self.core.undelivered(PLATFORM, bot_account(self))
             if outs:
                 log.warning("Discord: sending %d replies kept from before the last stop",
                             len(outs))
                 await DiscordDelivery(self, self.core, None, None).deliver(outs)
             self._take_over = asyncio.create_task(take_over_forever(
                 self.core, PLATFORM, DiscordDelivery(self, self.core, None, None).deliver,
-                self.is_ready))
+                self.is_ready, account=bot_account(self)))
 
     async def close(self) -> None:
         """Close, and drop a pending ``ready``: discord.py dispatches it up to
@@ -118,7 +135,7 @@ class TrpgDiscordClient(discord.Client):
         if line is None:
             await self._chatter(message)
             return
-        incoming = incoming_from_message(message, line)
+        incoming = incoming_from_message(message, line, account=bot_account(self))
         outs = await self._with_file(message, incoming)
         await DiscordDelivery(self, self.core, incoming, MessageOrigin(self, message)).deliver(
             outs)
@@ -149,7 +166,8 @@ class TrpgDiscordClient(discord.Client):
         text = chatter_text(message)
         if not text:
             return
-        outs = await self.core.handle(incoming_from_message(message, text, "chatter"))
+        outs = await self.core.handle(incoming_from_message(message, text, "chatter",
+                                                            bot_account(self)))
         if outs:
             await DiscordDelivery(self, self.core, None, None).deliver(outs)
 

@@ -21,7 +21,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from adapters.delivery import CoreAPI
-from adapters.discord.convert import PLATFORM, channel_key, incoming_from_interaction
+from adapters.discord.convert import (
+    PLATFORM,
+    bot_account,
+    channel_key,
+    incoming_from_interaction,
+)
 from adapters.discord.delivery import DiscordDelivery, InteractionOrigin
 from adapters.discord.i18n import command_text, option_text, reply, text
 
@@ -89,7 +94,7 @@ async def answer(interaction: discord.Interaction, line: str) -> None:
     than ``defer_after``, the bot defers (a "thinking…" placeholder) first.
     """
     app = _app(interaction)
-    incoming = incoming_from_interaction(interaction, line)
+    incoming = incoming_from_interaction(interaction, line, bot_account(interaction.client))
     origin = InteractionOrigin(interaction)
     handling = asyncio.ensure_future(app.core.handle(incoming))
     done, _ = await asyncio.wait({handling}, timeout=app.settings.defer_after)

@@ -89,10 +89,11 @@ async def read_offered(upload: discord.Attachment, offer: Offer) -> Attachment |
 
 
 def incoming_from_message(message: discord.Message, text: str,
-                          kind: MessageKind = "command") -> Incoming:
+                          kind: MessageKind = "command", account: str = "") -> Incoming:
     """``kind="chatter"``: a message that is no command for the adapter (``/r 1d20``
     typed as text: ``/`` is left to slash commands) — the core logs it, runs nothing.
-    A file sent with it is added by the client (:func:`read_offered`)."""
+    A file sent with it is added by the client (:func:`read_offered`). ``account``: the
+    bot's user id (its replies are the outbox rows of that bot, docs/scaling.md)."""
     author = message.author
     return Incoming(
         platform=PLATFORM,
@@ -103,11 +104,18 @@ def incoming_from_message(message: discord.Message, text: str,
         is_private=message.guild is None,
         message_id=str(message.id),
         kind=kind,
+        account=account,
         channel_admin=manages_server(author),
     )
 
 
-def incoming_from_interaction(interaction: discord.Interaction, text: str) -> Incoming:
+def bot_account(client: discord.Client) -> str:
+    """The bot's user id once logged in (the account its replies are stored under)."""
+    return str(client.user.id) if client.user is not None else ""
+
+
+def incoming_from_interaction(interaction: discord.Interaction, text: str,
+                              account: str = "") -> Incoming:
     """A slash command as if the user had typed ``text``; the interaction id is the
     message id (Discord never delivers one interaction twice, but the core's
     idempotency costs nothing)."""
@@ -120,6 +128,7 @@ def incoming_from_interaction(interaction: discord.Interaction, text: str) -> In
         display_name=user.display_name,
         is_private=interaction.guild_id is None,
         message_id=f"interaction:{interaction.id}",
+        account=account,
         channel_admin=interaction_manages_server(interaction),
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -39,48 +40,69 @@ log = logging.getLogger(__name__)
 
 class OneBotBridge:
     """Hands QQ messages to the core and executes what it returns: commands (prefixed
-    messages), and every other message for the game log (``handle_chatter``)."""
+    messages), and every other message for the game log (``handle_chatter``).
+
+    Several QQ accounts may connect to one reverse WebSocket (nonebot serves each
+    ``X-Self-ID`` as a bot of its own): each is answered through itself, its replies
+    are stored in the outbox under its number (``Incoming.account``), and what a stop
+    left of them is sent when that account connects again — never by another account,
+    which QQ would post in a group it may not be in (docs/scaling.md). ``self_ids``
+    (when set) are the accounts this process serves; another one's connection is
+    ignored."""
 
     def __init__(self, core: CoreAPI, settings: OneBotSettings) -> None:
         self.core = core
         self.settings = settings
         self.tasks: set[asyncio.Task[None]] = set()
-        self.bot: Bot | None = None
-        """The QQ account connected last: it sends what another process left."""
-        self._take_over: asyncio.Task[None] | None = None
+        self.bots: dict[str, Bot] = {}
+        """The served QQ accounts connected now, by number."""
+        self._take_over: dict[str, asyncio.Task[None]] = {}
         self.uploads = Uploads()
         """Files uploaded to a group, each for its uploader's next command."""
 
+    def serves(self, bot: Bot) -> bool:
+        """Whether this process answers for ``bot``'s account (``self_ids``; empty: all)."""
+        return not self.settings.self_ids or str(bot.self_id) in self.settings.self_ids
+
     def on_connect(self, bot: Bot) -> None:
         """A QQ account connected: it is never a GM; send what the last run left in
-        the outbox."""
-        self.core.set_bot_id(PLATFORM, str(bot.self_id))
-        self.bot = bot
+        the outbox for it, and look for what a stopped process left, while connected."""
+        account = str(bot.self_id)
+        if not self.serves(bot):
+            log.warning("QQ: account %s is not in TRPGBOT_ONEBOT__SELF_IDS; its messages "
+                        "are ignored by this process", account)
+            return
+        self.core.set_bot_id(PLATFORM, account)
+        self.bots[account] = bot
         task = asyncio.get_running_loop().create_task(self.resend_undelivered(bot))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        if self._take_over is None:
-            self._take_over = asyncio.get_running_loop().create_task(
-                take_over_forever(self.core, PLATFORM, self._deliver_taken_over,
-                                  lambda: self.bot is not None))
+        if account not in self._take_over:
+            self._take_over[account] = asyncio.get_running_loop().create_task(
+                take_over_forever(self.core, PLATFORM, self._deliver_taken_over(account),
+                                  lambda: account in self.bots, account=account))
 
     def on_disconnect(self, bot: Bot) -> None:
         """A QQ account went away: it sends nothing more (a send would fail and drop
-        the reply)."""
-        if self.bot is bot:
-            self.bot = None
+        the reply); its replies wait in the outbox until it connects again."""
+        account = str(bot.self_id)
+        if self.bots.get(account) is bot:
+            del self.bots[account]
 
     def stop(self) -> None:
         """The server stops: no more looks for what another process left."""
-        if self._take_over is not None:
-            self._take_over.cancel()
-            self._take_over = None
+        for task in self._take_over.values():
+            task.cancel()
+        self._take_over.clear()
 
-    async def _deliver_taken_over(self, outs: list[Outgoing]) -> None:
-        bot = self.bot
-        if bot is None:  # gone since they were taken: the next start sends them
-            return
-        await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
+    def _deliver_taken_over(self, account: str) -> Callable[[list[Outgoing]],
+                                                             Awaitable[None]]:
+        async def deliver(outs: list[Outgoing]) -> None:
+            bot = self.bots.get(account)
+            if bot is None:  # gone since they were taken: sent when it is back
+                return
+            await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
+        return deliver
 
     def command_text(self, event: MessageEvent) -> str | None:
         """The command in this event, ``None`` when it is ordinary chat."""
@@ -89,7 +111,7 @@ class OneBotBridge:
 
     async def handle(self, bot: Bot, event: MessageEvent) -> None:
         text = self.command_text(event)
-        if text is None or str(event.user_id) == str(bot.self_id):
+        if text is None or str(event.user_id) == str(bot.self_id) or not self.serves(bot):
             return
         incoming = incoming_from_event(event, text)
         incoming, notices = await self._with_upload(bot, event, incoming)
@@ -114,7 +136,7 @@ class OneBotBridge:
 
     def handle_upload(self, bot: Bot, event: GroupUploadNoticeEvent) -> None:
         """A file uploaded to a group: kept for its uploader's next command."""
-        if str(event.user_id) != str(bot.self_id):
+        if str(event.user_id) != str(bot.self_id) and self.serves(bot):
             self.uploads.offer(event)
 
     async def handle_chatter(self, bot: Bot, event: MessageEvent) -> None:
@@ -122,7 +144,8 @@ class OneBotBridge:
         log (``.log on``), and answers nothing — at most the notice that the log reached
         its limit, sent without an @ of the speaker. Private chat reaches the core too,
         which records none of it. Nothing without text (a QQ face, voice) goes."""
-        if self.command_text(event) is not None or str(event.user_id) == str(bot.self_id):
+        if self.command_text(event) is not None or str(event.user_id) == str(bot.self_id) \
+                or not self.serves(bot):
             return
         text = chatter_text(event.message)
         if not text:
@@ -133,10 +156,11 @@ class OneBotBridge:
 
     async def resend_undelivered(self, bot: Bot) -> None:
         """Replies committed before the last stop or crash but never sent: sent now that
-        a QQ connection is there again."""
-        outs = await self.core.undelivered(PLATFORM)
+        the QQ account that received their commands is connected again."""
+        outs = await self.core.undelivered(PLATFORM, str(bot.self_id))
         if outs:
-            log.warning("QQ: sending %d replies kept from before the last stop", len(outs))
+            log.warning("QQ: sending %d replies kept from before the last stop through "
+                        "account %s", len(outs), bot.self_id)
             await OneBotDelivery(bot, self.core, self.settings, None).deliver(outs)
 
     async def handle_friend_request(self, bot: Bot, event: FriendRequestEvent) -> None:
@@ -147,6 +171,8 @@ class OneBotBridge:
         off) is left pending for the operator to decide in the QQ client.
         """
         user = event.user_id
+        if not self.serves(bot):
+            return
         if not self.settings.accept_friend_requests:
             log.info("QQ: friend request from %s left to the operator (setting off)", user)
             return

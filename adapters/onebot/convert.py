@@ -146,7 +146,11 @@ def incoming_from_event(event: MessageEvent, text: str,
     A group message's channel is the group id; a private message (friend or
     temporary session) gets the ``dm:<user>`` pseudo-channel because OneBot v11
     does not say which group a temporary session came from. The message id is
-    qualified by the channel: OneBot ids are only unique per implementation.
+    qualified by the channel: OneBot ids are only unique per implementation — and a
+    private one by the account too, since one player's private chats with two of the
+    bot's accounts share the ``dm:<user>`` channel. The account is the QQ number that
+    received it (``X-Self-ID``): its replies leave through it, also from the outbox
+    after a restart.
     ``kind="chatter"``: a message that is no command for the adapter (``／r``: a prefix
     the operator's list lacks) — the core logs it and runs nothing. A file reaches a
     group's command uploaded just before it (adapters/onebot/uploads.py); a private
@@ -166,8 +170,10 @@ def incoming_from_event(event: MessageEvent, text: str,
         text=text,
         display_name=display_name,
         is_private=private,
-        message_id=f"{channel}:{event.message_id}",
+        message_id=f"{channel}:{event.message_id}" if not private
+        else f"{channel}@{event.self_id}:{event.message_id}",
         kind=kind,
+        account=str(event.self_id),
         uploads="none" if private else "before",
         channel_admin=group_admin(event),
     )

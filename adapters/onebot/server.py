@@ -83,18 +83,24 @@ class TrpgOneBotAdapter(OneBotV11Adapter):
     def bot_connect(self, bot: BaseBot) -> None:
         super().bot_connect(bot)
         log.info("QQ: bot %s connected", bot.self_id)
-        report_state(bridge.PLATFORM, CONNECTED)
         active = bridge.active()
         if active is not None and isinstance(bot, OneBotV11Bot):
             active.on_connect(bot)
+        self._report(active)
 
     def bot_disconnect(self, bot: BaseBot) -> None:
         super().bot_disconnect(bot)
         log.info("QQ: bot %s disconnected", bot.self_id)
-        report_state(bridge.PLATFORM, CONNECTED if self.bots else WAITING)
         active = bridge.active()
         if active is not None and isinstance(bot, OneBotV11Bot):
             active.on_disconnect(bot)
+        self._report(active)
+
+    def _report(self, active: bridge.OneBotBridge | None) -> None:
+        """Connected while an account this process serves is (TRPGBOT_ONEBOT__SELF_IDS:
+        another account's connection answers nothing here)."""
+        served = active.bots if active is not None else self.bots
+        report_state(bridge.PLATFORM, CONNECTED if served else WAITING)
 
 
 def nonebot_init_kwargs(settings: Settings) -> dict[str, Any]:

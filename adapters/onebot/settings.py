@@ -33,6 +33,13 @@ class OneBotSettings(PlatformSettings):
         default_factory=list,
         description="forward WebSocket URLs to dial (ws://host:port); empty = reverse WS only",
     )
+    self_ids: list[str] = Field(
+        default_factory=list,
+        description=(
+            "the QQ accounts (X-Self-ID) this process answers for; empty = every account "
+            "that connects (docs/scaling.md)"
+        ),
+    )
     locale: str = "zh-Hans"
     command_prefixes: list[str] = Field(
         default_factory=lambda: [".", "。", "．", "/"],

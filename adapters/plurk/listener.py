@@ -137,6 +137,7 @@ class PlurkListener:
             return
         self.sender.own_id = self.me_id
         self.core.set_bot_id(PLATFORM, str(self.me_id))  # never a GM
+        self.outbox.account = str(self.me_id)  # its replies: this account's alone
         await self.outbox.start()
         helpers = [
             asyncio.create_task(self._every(self.settings.friends_interval, self._befriend, halt)),
@@ -333,6 +334,7 @@ class PlurkListener:
             display_name=name,
             message_id=message_id,
             kind="chatter",  # not addressed to the bot, even if it reads `.r 1d20`
+            account=self.outbox.account,
         )
         await self._to_core(incoming)
 
@@ -362,6 +364,7 @@ class PlurkListener:
             platform_dice=rolls.dice,
             message_id=message_id,
             uploads="none",  # a post carries no file, and a link in it is not fetched
+            account=self.outbox.account,
         )
         if rolls.disagreements:  # never the post's content: only which message and how many
             log.warning("plurk: %d emoticon dice of message %s show another face in their "

@@ -20,9 +20,10 @@ most :data:`MAX_FILE_RESPONSES` of them and then one saying the rest was cut
 (``core.log.plurk_cut``); a channel message's file (the players' copy) is not posted
 at all — the thread gets the text and a note that files go to the GMs privately
 (``core.log.plurk_no_files``), never dozens of responses. At start,
-``core.undelivered`` gives back what a stop or a crash cut off, and it is sent
-again; a stop therefore needs to store nothing. A crash after Plurk accepted a
-reply but before ``delivered`` sends it again at the next start (at least once,
+``core.undelivered`` gives back what a stop or a crash cut off of this account's
+replies (one Plurk account per process: another's wait for it), and it is sent
+again; a stop therefore needs to store nothing. A crash after Plurk accepted a reply
+but before ``delivered`` sends it again at the next start (at least once,
 never lost), as does a stop in the middle of a split reply (its earlier parts are
 posted again — for a file, a new private plurk from its first response).
 """
@@ -88,12 +89,16 @@ class PlurkOutbox:
         self.on_fatal = on_fatal
         self.nick_of = nick_of  # a user id's nick name, when the listener has seen it
         self.fatal: PlurkError | None = None
+        self.account = ""
+        """The bot's Plurk user id once known: the replies it stores are this account's,
+        and it sends none of another account sharing the store (docs/scaling.md)."""
         self._threads: dict[int, _Thread] = {}
         self._stopping = False
 
     async def start(self) -> None:
-        """Send again what the store still holds (a stop or a crash cut it off)."""
-        left = await self.core.undelivered(PLATFORM)
+        """Send again what the store still holds for this account (a stop or a crash
+        cut it off)."""
+        left = await self.core.undelivered(PLATFORM, self.account)
         if left:
             log.warning("plurk: sending %d replies left from the last run", len(left))
         for out in left:
@@ -103,7 +108,7 @@ class PlurkOutbox:
         """Queue what a process that died while this one runs left unsent (its claims'
         leases past, bot/store/outbox.py); the listener calls it every
         :data:`adapters.delivery.TAKE_OVER_EVERY` seconds."""
-        left = await self.core.undelivered(PLATFORM)
+        left = await self.core.undelivered(PLATFORM, self.account)
         if left:
             log.warning("plurk: sending %d replies a stopped process left unsent", len(left))
         for out in left:

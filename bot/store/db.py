@@ -159,7 +159,16 @@ def _stored_revisions(connection: Connection) -> frozenset[str]:
                      .scalars())
 
 
+UPGRADE_LOCK = 7_362_025
+"""PostgreSQL advisory lock held by a schema upgrade until its transaction ends."""
+
+
 def _upgrade(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # several bot processes may start at once on one PostgreSQL (docs/scaling.md):
+        # one upgrades while the others wait, then find the schema at its newest
+        # (SQLite needs none: one process per file, and its writes are serialised)
+        connection.execute(text(f"SELECT pg_advisory_xact_lock({UPGRADE_LOCK})"))
     if _stored_revisions(connection) == head_revisions():
         return
     from alembic import command

@@ -144,6 +144,10 @@ OUTBOX = Table(
     Column("claimed_by", String(160), default=None),
     # when the claim lapses unless renewed (UTC); None or past: free to take
     Column("lease_until", DateTime, default=None),
+    # the bot account that sends it, the one that received the command (Incoming.account:
+    # a QQ X-Self-ID, a Plurk user id); None: any account of the platform (one-account
+    # platforms, rows stored before migration 0012)
+    Column("account", String(64), default=None),
 )
 
 PENDING = Table(

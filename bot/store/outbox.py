@@ -10,7 +10,8 @@ So a row names the one process that sends it (``claimed_by``) and until when
 
 - **Stored** by a command: claimed by the process that ran it, from the insert on.
 - **Taken** (:func:`take`, what ``Core.undelivered`` gives an adapter): one
-  ``UPDATE … WHERE`` the row is free — never claimed, its lease past, or its
+  ``UPDATE … WHERE`` the row is its account's (``account``: the bot account that
+  received the command, or none — docs/scaling.md) and free — never claimed, its lease past, or its
   claimant known dead — ``… RETURNING``. The condition is the compare of a
   compare-and-set: on SQLite one writer at a time runs it; on PostgreSQL a second
   process's UPDATE waits for the first one's row lock and then checks the condition
@@ -117,17 +118,28 @@ def _free(now: Any) -> Any:
     return or_(OUTBOX.c.lease_until.is_(None), OUTBOX.c.lease_until < now)
 
 
-def take(session: Connection, platform: str, claimant: str) -> list[tuple[int, dict[str, Any]]]:
-    """Claim every free row of ``platform`` (see the module): (id, message), oldest
+def _sent_by(platform: str, account: str) -> Any:
+    """The rows ``account`` of ``platform`` sends: its own, and those of no account
+    (stored by a one-account adapter, or before accounts were recorded)."""
+    none = OUTBOX.c.account.is_(None)
+    mine = or_(none, OUTBOX.c.account == account) if account else none
+    return (OUTBOX.c.platform == platform) & mine
+
+
+def take(session: Connection, platform: str, claimant: str,
+         account: str = "") -> list[tuple[int, dict[str, Any]]]:
+    """Claim every free row of ``platform`` that ``account`` sends (see the module and
+    :func:`_sent_by`; another account's rows wait for it): (id, message), oldest
     first."""
     now = utc_now()
+    rows_of = _sent_by(platform, account)
     dead = [other for other in session.execute(
         select(OUTBOX.c.claimed_by).distinct().where(
-            OUTBOX.c.platform == platform, OUTBOX.c.claimed_by.is_not(None),
+            rows_of, OUTBOX.c.claimed_by.is_not(None),
             OUTBOX.c.claimed_by != claimant, ~_free(now))).scalars() if is_dead(other)]
     free = or_(_free(now), OUTBOX.c.claimed_by.in_(dead)) if dead else _free(now)
     rows = session.execute(
-        update(OUTBOX).where(OUTBOX.c.platform == platform, free)
+        update(OUTBOX).where(rows_of, free)
         .values(new_claim(claimant)).returning(OUTBOX.c.id, OUTBOX.c.message)).all()
     return sorted((row_id, message) for row_id, message in rows)
 
@@ -192,13 +204,13 @@ class Claims:
             self._task = asyncio.get_running_loop().create_task(
                 self._keep(self._stop), name="outbox-leases")
 
-    async def take(self, platform: str) -> list[tuple[int, dict[str, Any]]]:
-        """Claim every free row of ``platform`` (:func:`take`) in a committed
-        transaction."""
+    async def take(self, platform: str, account: str = "") -> list[tuple[int, dict[str, Any]]]:
+        """Claim every free row of ``platform`` that ``account`` sends (:func:`take`)
+        in a committed transaction."""
         started = time.monotonic()
 
         def work(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
-            return take(connection, platform, self.claimant)
+            return take(connection, platform, self.claimant, account)
         rows: list[tuple[int, dict[str, Any]]] = await self._transaction(work)
         if rows:
             self.claimed(started)

@@ -86,6 +86,8 @@ class Unit:
     wrote: bool = False
     """The command wrote at once (in its savepoint): its batch changed something even
     without :attr:`changes`."""
+    account: str = ""
+    """The bot account its replies are stored for (``Incoming.account``; empty: any)."""
 
 
 class ConnectionLink:
@@ -328,8 +330,9 @@ class Writer:
         """Every reply of the batch into the outbox in one statement; each unit's list
         gets its replies back with their outbox ids."""
         now, claim = utc_now(), new_claim(self.claimant)
-        rows = [{"platform": unit.platform, "message": out.to_record(), "created_at": now,
-                 **claim} for unit in units for out in unit.replies]
+        rows = [{"platform": unit.platform, "account": unit.account or None,
+                 "message": out.to_record(), "created_at": now, **claim}
+                for unit in units for out in unit.replies]
         if not rows:
             return
         if self.dialect == "sqlite":

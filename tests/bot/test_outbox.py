@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -212,6 +213,8 @@ def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
     me = outbox.process_name().split("|")
     if not me[1]:
         pytest.skip("no boot id or PID namespace on this system")
+    own_stat = Path("/proc/self/stat").read_text("ascii").rpartition(")")[2].split()
+    assert me[3:5] == [str(os.getpid()), own_stat[19]] and len(me) == 6
     done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True).stdout.strip()
 
@@ -224,6 +227,30 @@ def test_a_claimant_is_dead_only_when_every_part_of_its_name_says_so() -> None:
     assert not outbox.is_dead(name(*me[:3], done, "12345"))
     assert not outbox.is_dead(name(*me[:3], "pid?", "12345", "nonce"))
     assert not outbox.is_dead(name(*me[:3], done, "", "nonce"))  # start time unknown
+    assert not outbox.is_dead("|".join(me))  # this very process: alive
+    assert outbox.is_dead(name(*me[:4], "1", "nonce"))  # its PID, another start: reused
+
+
+def test_a_start_time_is_read_past_a_process_name_holding_parentheses(
+        tmp_path: Path) -> None:
+    """`/proc/<pid>/stat` puts the process's name in parentheses, and a name may hold
+    ``)``, spaces and bytes of any encoding itself: the fields are counted after the
+    last ``)``, and a name's bytes never make the reading fail."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc on this system")
+    odd = tmp_path / "é) 1 2 3 4"  # the name the kernel shows: the file's, cut to 15
+    odd.symlink_to(sys.executable)
+    child = subprocess.Popen([str(odd), "-c", "import time; time.sleep(30)"])
+    try:
+        stat = Path(f"/proc/{child.pid}/stat").read_text("ascii", errors="replace")
+        assert ") 1 2 3 4)" in stat
+        start = stat[stat.rindex(")") + 2:].split()[19]
+        assert outbox._started(child.pid) == start
+        assert outbox._started(os.getpid()) == Path("/proc/self/stat").read_text(
+            "ascii").rpartition(")")[2].split()[19]
+    finally:
+        child.kill()
+        child.wait()
 
 
 async def _claims_of(core: Core) -> dict[int, str | None]:

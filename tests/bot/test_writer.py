@@ -1042,6 +1042,30 @@ async def test_a_command_that_loses_the_connection_fails_its_batch_mates(
     assert (await Table(core).text("alice", ".r 1d20", dice=[6])).endswith("= 6")
 
 
+async def test_a_command_that_ends_the_batchs_transaction_fails_its_batch_mates(
+        core: Core) -> None:
+    """A command whose work ends the batch's transaction (a rollback of the whole
+    connection) leaves nothing to commit: its batch-mates get :class:`BatchFailed` at
+    once rather than a commit of a transaction that is gone, nothing of theirs is
+    stored, and the next command runs in a new batch."""
+    writer = core.writer
+    await Table(core).text("alice", ".r 1d20", dice=[5])
+    mate = await _mate_waiting(writer)
+
+    async def ends_it(link: ConnectionLink) -> tuple[None, Unit]:
+        await link.runner(lambda connection: connection.rollback())
+        raise RuntimeError("the work ended the transaction")
+
+    with pytest.raises(RuntimeError):
+        await writer.run(ends_it)
+    with pytest.raises(BatchFailed) as mate_failed:
+        await asyncio.wait_for(mate, 5)
+    assert str(mate_failed.value) == "the batch's transaction was lost"
+    writer.window = 0.0
+    assert await _outbox_count(core, "mate") == 0
+    assert (await Table(core).text("alice", ".r 1d20", dice=[6])).endswith("= 6")
+
+
 async def test_a_failed_close_of_a_failed_batch_is_logged(
         core: Core, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

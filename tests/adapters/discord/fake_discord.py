@@ -6,9 +6,12 @@ and ``DiscordWebSocket.DEFAULT_GATEWAY``.
 Where its behaviour comes from (docs = Discord's developer documentation;
 "assumed" = chosen, not documented):
 
-- gateway: Hello (op 10) with ``heartbeat_interval``, Identify (op 2) answered
-  by a READY dispatch, Heartbeat (op 1) by Heartbeat ACK (op 11), dispatches as
-  op 0 with ``t`` and a rising ``s`` (docs, "Gateway");
+- gateway: ``GET /gateway/bot`` gives the URL, the recommended shard count
+  (``shards``, :attr:`FakeDiscord.recommended_shards`) and the session start limit;
+  Hello (op 10) with ``heartbeat_interval``, Identify (op 2, with ``shard: [id,
+  count]`` when sharded) answered by a READY dispatch carrying that ``shard``,
+  Heartbeat (op 1) by Heartbeat ACK (op 11), dispatches as op 0 with ``t`` and a
+  rising ``s`` (docs, "Gateway");
 - REST: a request without ``Authorization: Bot <token>`` is HTTP 401
   ``{"message": "401: Unauthorized", "code": 0}`` and an unknown route HTTP 404
   ``{"message": "404: Not Found", "code": 0}`` (docs, "HTTP Response Codes" and
@@ -52,6 +55,10 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         self.changed = asyncio.Event()
         self._gateway: web.WebSocketResponse | None = None
+        self._shards: dict[int, web.WebSocketResponse] = {}
+        self.recommended_shards = 1
+        self.identifies: list[list[int] | None] = []
+        """The ``shard`` of each Identify, in order (None: not sharded)."""
         self._seq = itertools.count(1)
         self._ids = itertools.count(800000000000000000)
         self._runner: web.AppRunner | None = None
@@ -91,6 +98,10 @@ class FakeDiscord:
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         bot = user_payload(BOT_ID, "trpgbot", bot=True)
         parts = path.strip("/").split("/")
+        if path == "/gateway/bot":
+            return _json({"url": self.gateway, "shards": self.recommended_shards,
+                          "session_start_limit": {"total": 1000, "remaining": 1000,
+                                                  "reset_after": 0, "max_concurrency": 1}})
         if path == "/users/@me":
             return _json(bot)
         if path == "/oauth2/applications/@me":
@@ -132,20 +143,32 @@ class FakeDiscord:
                 break
             payload = json.loads(message.data)
             if payload["op"] == 2:  # IDENTIFY
-                await self.dispatch("READY", {
-                    "v": 10, "user": user_payload(BOT_ID, "trpgbot", bot=True),
-                    "guilds": [], "session_id": "fake-session",
-                    "resume_gateway_url": self.gateway,
-                    "application": {"id": str(APP_ID), "flags": 0}})
+                shard = payload["d"].get("shard")
+                self.identifies.append(shard)
+                if shard is not None:
+                    self._shards[shard[0]] = ws
+                ready = {"v": 10, "user": user_payload(BOT_ID, "trpgbot", bot=True),
+                         "guilds": [], "session_id": "fake-session",
+                         "resume_gateway_url": self.gateway,
+                         "application": {"id": str(APP_ID), "flags": 0}}
+                if shard is not None:
+                    ready["shard"] = shard
+                await self.dispatch("READY", ready, ws)
                 self.identified.set()
             elif payload["op"] == 1:  # heartbeat
                 await ws.send_str(json.dumps({"op": 11}))
         return ws
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        assert self._gateway is not None
-        await self._gateway.send_str(json.dumps(
-            {"op": 0, "t": event, "s": next(self._seq), "d": data}))
+    async def dispatch(self, event: str, data: dict[str, Any],
+                       ws: web.WebSocketResponse | None = None) -> None:
+        """Send ``event`` on ``ws`` (default: the last gateway connection)."""
+        ws = ws or self._gateway
+        assert ws is not None
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
+
+    async def dispatch_to_shard(self, shard: int, event: str, data: dict[str, Any]) -> None:
+        """Send ``event`` on the connection of shard ``shard``."""
+        await self.dispatch(event, data, self._shards[shard])
 
     async def wait_for_request(self, method: str, prefix: str,
                                timeout: float = 5.0) -> tuple[str, str, Any]:

@@ -193,7 +193,7 @@ async def test_chatter_reaches_the_core_once_and_other_plugins_still_see_it(
         ctx.should_pass_rule(other)
     assert [(i.text, i.kind, i.message_id, i.is_private) for i in core.seen] == [
         ("我推开门", "chatter", f"{GROUP}:7", False), (".r 1d20", "command", f"{GROUP}:8", False),
-        ("私聊", "chatter", f"dm:{ALICE}:9", True),
+        ("私聊", "chatter", f"dm:{ALICE}@{SELF_ID}:9", True),
         ("／r 1d20", "chatter", f"{GROUP}:10", False)]
     assert seen == ["我推开门", "私聊", "／r 1d20"]
 

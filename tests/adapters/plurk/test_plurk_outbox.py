@@ -144,7 +144,7 @@ async def test_the_replies_left_from_the_last_run_are_sent_at_start(
             Outgoing("channel", "43", "two", outbox_id=2)]
     core, sender = _Core(), _Sender()
 
-    async def undelivered(platform: str) -> list[Outgoing]:
+    async def undelivered(platform: str, account: str = "") -> list[Outgoing]:
         return left if platform == "plurk" else []
 
     core.undelivered = undelivered  # type: ignore[attr-defined]
