@@ -32,6 +32,7 @@ from bot.errors import CommandError
 from bot.gamelog import book as log_book
 from bot.gamelog.book import Line
 from bot.i18n import Catalog, rule_key
+from bot.kits.acting import NICKNAMES
 from bot.messages import Incoming, Outgoing
 from bot.normalize import has_lone_surrogate, normalize, one_line, shown, strip_prefix, visible
 from bot.platform_dice import PlatformDiceSource, emoticons_to_dice
@@ -474,11 +475,19 @@ class Dispatcher:
             return outs
         names = {incoming.user: incoming.display_name,
                  **{gm.user: gm.display_name for gm in channel.gms}}
-        said = self._said(incoming, await uow.character_before(incoming.user))
+        said = self._said(incoming, await self._speaker(uow, incoming.user))
         lines = [said, *log_book.lines_of(outs, names)]
         if uow.record(log_row, lines):
             return outs
         return [*outs, self._log_full(incoming, log_row.name, locale)]
+
+    @staticmethod
+    async def _speaker(uow: UnitOfWork, user: str) -> str | None:
+        """The name a line is said as in the story: the speaker's active character, else
+        the nickname replies call them by (`.nn 守密人`) — a keeper without a sheet is
+        守密人 in the log as at the table, not their account."""
+        return (await uow.character_before(user)
+                or (await uow.load(NICKNAMES)).names.get(user))
 
     @staticmethod
     def _said(incoming: Incoming, character: str | None) -> Line:
@@ -533,7 +542,7 @@ class Dispatcher:
         if log_row is None or incoming.channel in (await uow.load(CONTROLS)).off:
             return [], Unit()  # no log, or the bot is off here: the log pauses too
         outs: list[Outgoing] = []
-        said = self._said(incoming, await uow.character_before(incoming.user))
+        said = self._said(incoming, await self._speaker(uow, incoming.user))
         if not uow.record(log_row, [said]):
             locale = state.table.locale or self.platform_locale(incoming.platform)
             outs = [self._log_full(incoming, log_row.name, locale)]

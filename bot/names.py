@@ -7,6 +7,7 @@ DEX). Names are compared by a folded key: simplified characters, case-folded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -38,6 +39,43 @@ def canonical(name: str, system: GameSystem, existing: Iterable[str] = ()) -> st
         if fold(present) == key:
             return present
     return name.strip()
+
+
+_ONE_WORD = re.compile(r"[^\s\d+\-=:]+")
+"""A name `.st` reads as one (no space, digit, sign or ``=``)."""
+
+
+_SPACED: dict[str, tuple[re.Pattern[str], dict[str, str]] | None] = {}
+
+
+def _spaced(system: GameSystem) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """The system's names of several words (``Spot Hidden``), as a pattern matching any
+    of them between non-letters, and each one's declared name by its folded words
+    (worked out once per system)."""
+    if system.id in _SPACED:
+        return _SPACED[system.id]
+    names = {fold(" ".join(spelling.split())): stat.name for stat in system.stats
+             for spelling in (stat.name, *stat.aliases)
+             if len(spelling.split()) > 1 and _ONE_WORD.fullmatch(stat.name)}
+    found = None
+    if names:
+        words = sorted((r"\s+".join(map(re.escape, name.split())) for name in names),
+                       key=len, reverse=True)
+        found = (re.compile(r"(?<![A-Za-z])(?:" + "|".join(words) + r")(?![A-Za-z])",
+                            re.I), names)
+    _SPACED[system.id] = found
+    return found
+
+
+def glue_spaced_names(text: str, system: GameSystem) -> str:
+    """``text`` with each of the system's names of several words replaced by its
+    declared one-word name: `.st Spot Hidden 60` reads as `.st 偵查 60`, as `.ra Spot
+    Hidden` reads it — `.st` pairs are otherwise split at spaces."""
+    found = _spaced(system)
+    if found is None:
+        return text
+    pattern, names = found
+    return pattern.sub(lambda m: names[fold(" ".join(m.group().split()))], text)
 
 
 def visible_name(name: str) -> str:

@@ -31,6 +31,9 @@ class Labels:
     gm: bool = False  # a GM's copy: the account beside each character's name
     story: str = ""  # the page's link to its story view
     whole: str = ""  # the story view's link back to the whole log
+    command_of: storyline.CommandOf | None = None
+    """Which command a said line calls: the story view leaves out the bot's answers to
+    the table's business with the command (:func:`bot.gamelog.storyline.asides`)."""
     speakers: tuple[str, ...] = ()
     """The accounts that speak in the whole copy, in order: the players' text copy names
     them P1, P2, … (no account in it), the same in every part of a long log."""
@@ -101,7 +104,7 @@ def visible(lines: Iterable[LogLine], viewer: str | None) -> list[LogLine]:
             if line.kind != "private" or (viewer is not None and line.user == viewer)]
 
 
-def _md_entry(line: LogLine, labels: Labels) -> str:
+def _md_entry(line: LogLine, labels: Labels, aside: str = "") -> str:
     account = _account(line, labels)
     beside = f" \\({_md(account)}\\)" if account else ""
     return (f"**{_md(_who(line, labels))}**{beside} {_time(line.at)}  \n"
@@ -159,11 +162,10 @@ chatter), and so does the address ``<file>#story`` (``#story`` holds the page's
 content and becomes the target); the switch then brings the whole log back."""
 
 
-def _html_entry(line: LogLine, labels: Labels) -> str:
+def _html_entry(line: LogLine, labels: Labels, aside: str = "") -> str:
     e = html.escape
     account = _account(line, labels)
     beside = f'<span class="account">{e(account)}</span>' if account else ""
-    aside = storyline.aside(line)
     mark = f' data-aside="{aside}"' if aside else ""
     return (f'<div class="line {e(line.kind)}"{mark}><span class="who">'
             f"{e(_who(line, labels))}</span>{beside}<time>{_time(line.at)}</time>"
@@ -190,7 +192,7 @@ def _html_tail(tail: str) -> str:
             + "</div></body></html>\n")
 
 
-def _txt_entry(line: LogLine, labels: Labels) -> str:
+def _txt_entry(line: LogLine, labels: Labels, aside: str = "") -> str:
     """One message as SealDice writes it (:mod:`bot.gamelog.text_form`): the speaker's
     line, the message's lines, an empty line. A private or sealed line is the bot's,
     its recipient on a line of its own above it (“🔒 to alice”), as the page shows it."""
@@ -230,7 +232,10 @@ def speakers(lines: Iterable[LogLine]) -> tuple[str, ...]:
 def render(lines: list[LogLine], labels: Labels, fmt: str, tail: str = "") -> str:
     """The file of ``lines`` as ``html``, ``md`` or ``txt``, ``tail`` (a note) at its end."""
     head, entry, end = _FORMATS[fmt]
-    return head(labels) + "".join(entry(line, labels) for line in lines) + end(tail)
+    marks = storyline.asides(lines, labels.command_of)
+    return (head(labels) + "".join(entry(line, labels, mark)
+                                   for line, mark in zip(lines, marks, strict=True))
+            + end(tail))
 
 
 def fits(lines: list[LogLine], labels: Labels, fmt: str, size: Callable[[str], int],
@@ -239,8 +244,9 @@ def fits(lines: list[LogLine], labels: Labels, fmt: str, size: Callable[[str], i
     ``size``, after escaping — an HTML entity counts all its bytes); at least one."""
     head, entry, end = _FORMATS[fmt]
     used = size(head(labels)) + size(end(tail))
-    for count, line in enumerate(lines):
-        used += size(entry(line, labels))
+    marks = storyline.asides(lines, labels.command_of)
+    for count, (line, mark) in enumerate(zip(lines, marks, strict=True)):
+        used += size(entry(line, labels, mark))
         if used > limit:
             return max(count, 1)
     return len(lines)

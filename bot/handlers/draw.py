@@ -16,7 +16,7 @@ import re
 from bot.context import Context
 from bot.decks import DeckShelf
 from bot.errors import CommandError
-from bot.i18n import rule_key
+from bot.i18n import rule_key, simplified
 from bot.kits.acting import acting_name
 from bot.kits.hidden import deliver
 from bot.messages import Outgoing
@@ -123,8 +123,10 @@ def listing(ctx: Context) -> str:
     shelf = ctx.services.decks
     lines = [ctx.t("core.draw.list_header", count=len(shelf.decks))]
     for deck in shelf.decks:
-        lines.append(ctx.t("core.draw.list_item", title=line_of_text(deck.title),
-                           keys=" / ".join(line_of_text(k) for k in deck.shown())))
+        title = " / ".join(for_reader(ctx, list(dict.fromkeys(deck.title.split(" / ")))))
+        lines.append(ctx.t("core.draw.list_item", title=line_of_text(title),
+                           keys=" / ".join(line_of_text(k)
+                                           for k in for_reader(ctx, deck.shown()))))
     for broken in shelf.broken:
         reason = ctx.t(rule_key(broken.error.code), **broken.error.params)
         lines.append(ctx.t("core.draw.list_broken", reason=reason))
@@ -136,10 +138,32 @@ def keys(ctx: Context, wanted: str) -> str:
     """The names `.draw` can draw (`.draw keys`), of the decks whose title contains
     ``wanted`` when given."""
     shown = [line_of_text(key) for deck in ctx.services.decks.decks
-             if wanted.casefold() in deck.title.casefold() for key in deck.shown()]
+             if wanted.casefold() in deck.title.casefold()
+             for key in for_reader(ctx, deck.shown())]
     if not shown:
         raise RuleError("decks.no_keys", wanted=line_of_text(wanted)[:ECHO])
     return bounded(ctx, [ctx.t("core.draw.keys", count=len(shown)), " / ".join(shown)])
+
+
+def for_reader(ctx: Context, names: list[str]) -> list[str]:
+    """Of a deck's names (or its title's parts) the ones in the reader's script — a
+    deck that names its lists in 繁, 简 and English (the bundled ones: 神諭 / 神谕 /
+    oracle) is listed to an English table as ``oracle``, to a 简体 one as ``神谕`` —
+    or all of them when none is (an operator's deck named in one script only). Every
+    name stays drawable; only the listing is shorter and in one language."""
+    if ctx.locale == "en":
+        mine = [name for name in names if name.isascii()]
+    else:
+        han = [name for name in names if not name.isascii()]
+        forms = {name: simplified(name) for name in han}
+        simple = set(forms.values())
+        if ctx.locale == "zh-Hans":  # a 简 name, or a 繁 one whose 简 form is not listed
+            mine = [name for name in han if forms[name] == name or forms[name] not in han]
+        else:  # 繁: every name but those that are another's 简 form
+            mine = [name for name in han
+                    if name not in simple or all(forms[other] != name
+                                                 for other in han if other != name)]
+    return mine or names
 
 
 def bounded(ctx: Context, lines: list[str]) -> str:

@@ -17,12 +17,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
 
 from bot import messages
-from bot.context import Context
+from bot.context import Context, Services
 from bot.errors import CommandError
 from bot.gamelog import export
+from bot.gamelog.storyline import CommandOf
 from bot.handlers.pc import check_name
 from bot.i18n import Catalog
 from bot.messages import Attachment, Outgoing
+from bot.normalize import normalize, strip_prefix
 from bot.permissions import require_gm_if_any
 from bot.router import command
 from bot.unit_of_work import Log, LogLine, UnitOfWork
@@ -35,6 +37,7 @@ class TableReader(Protocol):
     outside any command, its texts and its platforms' languages."""
 
     catalog: Catalog
+    services: Services
 
     def platform_locale(self, platform: str) -> str: ...
 
@@ -194,7 +197,8 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
     data = {"kind": "log_export", "name": row.name, "lines": len(public),
             "gm_copies": len(ctx.gm_users)}
     outs = _copies(ctx, lambda t, attachment: ctx.reply(t, data, attachment=attachment),
-                   text, files(ctx.catalog, ctx.locale, row, public, fmt))
+                   text, files(ctx.catalog, ctx.locale, row, public, fmt,
+                               command_of=command_finder(ctx.services, ctx.channel.system)))
     for gm in ctx.gm_users:
         text = ctx.t("core.log.gm_copy", name=row.name)
         mine = export.visible(lines, gm)
@@ -202,7 +206,8 @@ async def _export(ctx: Context, rest: str) -> list[Outgoing]:
             made, tail = _plurk_head(ctx, row, mine, fmt)
             text = f"{text}\n{tail}" if tail else text
         else:
-            made = files(ctx.catalog, ctx.locale, row, mine, fmt, gm=True)
+            made = files(ctx.catalog, ctx.locale, row, mine, fmt, gm=True,
+                         command_of=command_finder(ctx.services, ctx.channel.system))
         outs += _copies(ctx, lambda t, attachment, gm=gm: ctx.private(
             gm, t, attachment=attachment), text, made)
     return outs
@@ -221,7 +226,8 @@ def _plurk_head(ctx: Context, row: Log, lines: list[LogLine],
     plurk (anti-flood spaced: one table's long log would hold up every table): the
     lines that fit in :data:`PLURK_EXPORT_CHARS` characters (about 10 responses), and a
     note naming the server command that writes the whole file (``trpgbot log export``)."""
-    labels = _labels(ctx.catalog, ctx.locale, row, lines, gm=True)
+    command_of = command_finder(ctx.services, ctx.channel.system)
+    labels = _labels(ctx.catalog, ctx.locale, row, lines, gm=True, command_of=command_of)
     if len(export.render(lines, labels, fmt)) <= PLURK_EXPORT_CHARS:
         return [_attachment(row, lines, labels, fmt, gm=True)], ""
     def note(shown: int) -> str:
@@ -231,7 +237,8 @@ def _plurk_head(ctx: Context, row: Log, lines: list[LogLine],
     # measured with the longest count the note may show
     shown = export.fits(lines, labels, fmt, len, PLURK_EXPORT_CHARS, note(len(lines)))
     tail = note(shown)
-    labels = _labels(ctx.catalog, ctx.locale, row, lines[:shown], gm=True)
+    labels = _labels(ctx.catalog, ctx.locale, row, lines[:shown], gm=True,
+                     command_of=command_of)
     return [_attachment(row, lines[:shown], labels, fmt, gm=True, tail=tail)], tail
 
 
@@ -242,17 +249,18 @@ async def server_export(core: TableReader, platform: str, channel: str, name: st
     on the server) — or None when there is no such log. ``viewer``: that user's copy
     (their private lines too), else the players' copy."""
 
-    async def read(uow: UnitOfWork) -> tuple[Log, str | None, list[LogLine]] | None:
+    async def read(uow: UnitOfWork) -> tuple[Log, str | None, str, list[LogLine]] | None:
         row = next((r for r in await uow.logs() if r.name == name), None)
         if row is None:
             return None
-        return row, uow.channel.locale, export.visible(await uow.log_lines(row), viewer)
+        return (row, uow.channel.locale, uow.channel.system,
+                export.visible(await uow.log_lines(row), viewer))
     found = await core.read_table(platform, channel, read)
     if found is None:
         return None
-    row, locale, lines = found
+    row, locale, system, lines = found
     labels = _labels(core.catalog, locale or core.platform_locale(platform), row, lines,
-                     gm=viewer is not None)
+                     gm=viewer is not None, command_of=command_finder(core.services, system))
     suffix = "-gm" if viewer is not None else ""
     return f"{filename(row.name)}{suffix}.{fmt}", export.render(lines, labels, fmt)
 
@@ -263,8 +271,29 @@ def server_command(platform: str, channel: str, name: str) -> str:
                        "--channel", channel, name])
 
 
+MAX_COMMAND_NAME = 12
+"""The longest command name a said line's first word is matched against."""
+
+
+def command_finder(services: Services, system: str) -> CommandOf:
+    """Which command (by its first declared name) a said text calls at a table that
+    plays ``system`` — the longest name its first word starts with (`.st力量60` is
+    `.st`, `.rav` is not `.r`) — for the story view (bot/gamelog/storyline.py)."""
+    def command_of(text: str) -> str | None:
+        body = strip_prefix(normalize(text.strip()))
+        if not body or body[:1].isspace():
+            return None
+        word = body.split(maxsplit=1)[0][:MAX_COMMAND_NAME].casefold()
+        for end in range(len(word), 0, -1):
+            found = services.command(word[:end], system)
+            if found is not None:
+                return found.names[0]
+        return None
+    return command_of
+
+
 def _labels(catalog: Catalog, locale: str, row: Log, lines: list[LogLine],
-            gm: bool) -> export.Labels:
+            gm: bool, command_of: CommandOf | None = None) -> export.Labels:
     def t(key: str, **params: object) -> str:
         return catalog.text(locale, key, **params)
 
@@ -278,14 +307,16 @@ def _labels(catalog: Catalog, locale: str, row: Log, lines: list[LogLine],
         story=t("core.log.story_view"),
         whole=t("core.log.whole_view"),
         speakers=export.speakers(lines),
+        command_of=command_of,
     )
 
 
 def files(catalog: Catalog, locale: str, row: Log, lines: list[LogLine], fmt: str,
-          gm: bool = False, cap: int | None = None) -> list[Attachment]:
+          gm: bool = False, cap: int | None = None,
+          command_of: CommandOf | None = None) -> list[Attachment]:
     """The copy of ``lines`` as attachments: one file, or numbered parts
     (``<name>-2.html``…) when one would pass the attachment cap (escaping counted)."""
-    labels = _labels(catalog, locale, row, lines, gm)
+    labels = _labels(catalog, locale, row, lines, gm, command_of)
     cut = export.parts(lines, labels, fmt, messages.MAX_ATTACHMENT_BYTES if cap is None
                        else cap)
     return [_attachment(row, chunk, part_labels, fmt, gm,

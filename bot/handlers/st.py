@@ -17,7 +17,7 @@ from bot.errors import CommandError
 from bot.handlers.pc import create_character
 from bot.kits.references import mention, require_may_read
 from bot.messages import Outgoing
-from bot.names import canonical
+from bot.names import canonical, glue_spaced_names
 from bot.router import command
 from bot.systems import guarded
 from bot.unit_of_work import Sheet
@@ -163,12 +163,13 @@ async def st(ctx: Context) -> list[Outgoing]:
         character.stats = stats
         return [ctx.reply(ctx.t("core.st.deleted", pc=character.name,
                                 names=removed))]
-    if _LONE_NAME.fullmatch(ctx.args.strip()):  # `.st 生命`: that stat, not a syntax error
+    args = glue_spaced_names(ctx.args, ctx.system)  # `.st Spot Hidden 60`
+    if _LONE_NAME.fullmatch(args.strip()):  # `.st 生命`: that stat, not a syntax error
         character = await sheet(ctx, create=False)
         if character is None:
             raise CommandError("core.error.pc_no_active")
-        return [show(ctx, character, ctx.args.strip())]
-    pairs = parse_pairs(ctx.args)
+        return [show(ctx, character, args.strip())]
+    pairs = parse_pairs(args)
     character = await sheet(ctx, create=True)
     stats = dict(character.stats)
     changes: list[str] = []

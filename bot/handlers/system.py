@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot import systems
 from bot.context import Context
 from bot.errors import CommandError
-from bot.i18n import LOCALES, canonical_locale
+from bot.i18n import LOCALES, canonical_locale, simplified
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
@@ -37,10 +37,13 @@ async def system(ctx: Context) -> list[Outgoing]:
 
 
 def title(ctx: Context, game: GameSystem) -> str:
-    """A system's name for the reader: its first (Chinese) name — the catalog turns it
-    into 简体 for 简体 readers — or for English readers its English one."""
+    """A system's name for the reader: its first (Chinese) name, in 简体 for 简体 readers
+    (the catalog simplifies its templates, never the names filled into them), or for
+    English readers its English one."""
     if ctx.locale == "en":
         return next((name for name in reversed(game.names) if name.isascii()), game.names[0])
+    if ctx.locale == "zh-Hans":
+        return simplified(game.names[0])
     return game.names[0]
 
 

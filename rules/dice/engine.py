@@ -67,6 +67,10 @@ def roll(
 
 _FACES: dict[str, int] = {}
 
+_DANGLING_TEXT = "+-*/(# \t\n"
+"""What a reason made only of is an expression cut short (``2d6+``, ``1d20 *``, ``3#``):
+the operand was forgotten — refused, not rolled without it (docs/dice.md, rule 4)."""
+
 
 def default_faces(default: str) -> int:
     """The faces of a default die written ``dN`` / ``1dN`` / ``d%``; 20 for anything else."""
@@ -86,6 +90,8 @@ def _prepare(
     expression, reason = split_expression(text, limits)
     if not expression:
         return None, reason
+    if reason and not reason.strip(_DANGLING_TEXT):  # `2d6+`: a typo, never a reason “+”
+        raise RuleError("dice.unexpected_end", position=len(text.strip()))
     # The length was checked by the splitter; roll() checks the other limits.
     return parse_cached(normalise(expression), max_depth, faces), reason
 

@@ -192,3 +192,22 @@ async def test_deck_text_is_one_line_and_escaped_on_every_platform(
     # Plurk: no @ mention.
     assert "@" not in neutralise(text)
 
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("zh-Hant", ["🃏 牌堆（3 個）：", "・人名：隨機人名", "・神諭：神諭",
+                 "・塔羅：塔羅牌 / 塔羅牌三張"]),
+    ("zh-Hans", ["🃏 牌堆（3 个）：", "・人名：随机人名", "・神谕：神谕",
+                 "・塔罗：塔罗牌 / 塔罗牌三张"]),
+    ("en", ["🃏 Decks (3):", "- Names: 隨機人名 / 随机人名", "- Oracle: oracle",
+            "- Tarot: tarot / tarot3"]),
+])
+async def test_the_deck_list_is_in_the_readers_script(table: Table, lang: str,
+                                                       expected: list[str]) -> None:
+    """Play-test finding: `.draw list` listed every bundled name in 繁, 简 and English
+    (“人名 / 人名 / Names：隨機人名 / 随机人名” to an English table, 繁 to a 简 one);
+    each reader now gets the names in their script (a deck with none: all of them,
+    they are what is typed), and every name still draws."""
+    await table.text("alice", f".lang {lang}")
+    assert (await table.text("alice", ".draw list")).splitlines()[:4] == expected
+    assert "🃏" in await table.text("alice", ".draw 神諭", dice=[1])

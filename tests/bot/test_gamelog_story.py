@@ -260,6 +260,23 @@ async def test_lines_are_named_by_the_character_of_the_time(
     assert "\\(alice\\)" not in md["第一夜.md"][1]
 
 
+async def test_a_keeper_without_a_sheet_is_named_by_nickname(
+        table: Table, seconds: Clock) -> None:
+    """Play-test finding: after `.nn 守密人` the bot called the keeper 守密人, but the
+    log still named every line of theirs by the account (``keeper(P1)``); the story
+    names them as the table does (the account beside it in the GM's copy)."""
+    await _session(table, seconds)
+    _at(seconds, 20)
+    await table.say("gm", ".nn 守密人")
+    _at(seconds, 21)
+    await table.say("gm", "門後傳來低語。")
+    outs = await table.say("gm", ".log export 第一夜 txt")
+    files = _files(outs)
+    assert "守密人(P1) 2026-12-01 20:15:21\n門後傳來低語。\n" in files["第一夜.txt"][1]
+    assert "gm(P1) 2026-12-01 20:15:01\n.log on 第一夜\n" in files["第一夜.txt"][1]
+    assert "守密人(gm) 2026-12-01 20:15:21\n門後傳來低語。\n" in files["第一夜-gm.txt"][1]
+
+
 def test_a_line_recorded_before_characters_were_kept_shows_its_speaker() -> None:
     """Lines stored before migration 0011 have no character: named as before."""
     line = LogLine(datetime(2026, 12, 1, 20, 0, 5), "said", "alice", "Alice", "嗨")
@@ -277,7 +294,14 @@ async def test_the_page_marks_what_its_story_view_leaves_out(
     assert marked == [("command", ".log on 第一夜"), ("command", ".pc new 艾莉絲"),
                       ("command", ".r 1d20+2 開門"), ("command", ".pc new 鮑伯"),
                       ("ooc", "（我去買飲料）"), ("command", ".rh 1d100"), ("ooc", "// brb")]
-    assert page.count('data-aside="') == 7  # "...等等" and the chatter stay: the story
+    # the bot's answers to the table's business (`.log on`, `.pc new`) leave the story
+    # with their command (play-test finding: “character created” between the lines);
+    # a roll's answer, "...等等" and the chatter stay: the story
+    tables = re.findall(r'<div class="line reply" data-aside="table"><span class="who">'
+                        r"[^<]*</span><time>[^<]*</time><p>([^<]*)</p>", page)
+    assert tables == ["📜 開始記錄日誌「第一夜」（目前 0 行）。.log off 暫停。",
+                      "已建立角色「艾莉絲」並設為使用中。", "已建立角色「鮑伯」並設為使用中。"]
+    assert page.count('data-aside="') == 10
     assert "<script" not in page and "http" not in page and "href" not in page
 
 
@@ -292,6 +316,22 @@ def test_what_the_story_view_leaves_out(text: str, aside: str) -> None:
     a pause (``...``) and a bracket inside a line are the story."""
     assert storyline.aside(LogLine(datetime(2026, 12, 1), "said", "a", "a", text)) == aside
     assert storyline.aside(LogLine(datetime(2026, 12, 1), "reply", "", "", text)) == ""
+
+
+def test_the_answer_to_the_tables_business_leaves_the_story_with_its_command() -> None:
+    """`.st` / `.help` / `.pc` answers go with their command; a roll's stays; a said
+    line (chatter) ends the run; without a way to tell commands, every answer stays."""
+    at = datetime(2026, 12, 1)
+    lines = [LogLine(at, "said", "a", "a", ".st力量60"), LogLine(at, "reply", "", "", "ok"),
+             LogLine(at, "said", "a", "a", ".r 1d20"), LogLine(at, "reply", "", "", "17"),
+             LogLine(at, "said", "a", "a", "。幫助"), LogLine(at, "reply", "", "", "help"),
+             LogLine(at, "private", "k", "k", "help too"),
+             LogLine(at, "said", "a", "a", "我開門"), LogLine(at, "said", "a", "a", ".stx")]
+    names = {".st力量60": "st", ".r 1d20": "r", "。幫助": "help", ".stx": "st"}
+    assert storyline.asides(lines, names.get) == [
+        "command", "table", "command", "", "command", "table", "table", "", "command"]
+    assert storyline.asides(lines) == [
+        "command", "", "command", "", "command", "", "", "", "command"]
 
 
 # --------------------------------------------------------------------------- in a browser
@@ -360,12 +400,9 @@ async def test_the_story_view_in_a_real_browser(
         "bob: .pc new 鮑伯", f"{BOT}: 已建立角色「鮑伯」並設為使用中。",
         "鮑伯: （我去買飲料）", "鮑伯: .rh 1d100", f"{BOT}: 🎲 鮑伯 進行了一次暗骰。",
         "艾莉絲: // brb", "艾莉絲: ...等等"]
-    story = [
-        f"{BOT}: 📜 開始記錄日誌「第一夜」（目前 0 行）。.log off 暫停。",
-        f"{BOT}: 已建立角色「艾莉絲」並設為使用中。", "艾莉絲: 我推開門 <b>看看</b>",
-        f"{BOT}: 🎲 艾莉絲「開門」：1d20+2 = [15]+2 = 17",
-        f"{BOT}: 已建立角色「鮑伯」並設為使用中。", f"{BOT}: 🎲 鮑伯 進行了一次暗骰。",
-        "艾莉絲: ...等等"]
+    story = [  # no command, no table talk, no answer to the table's business
+        "艾莉絲: 我推開門 <b>看看</b>", f"{BOT}: 🎲 艾莉絲「開門」：1d20+2 = [15]+2 = 17",
+        f"{BOT}: 🎲 鮑伯 進行了一次暗骰。", "艾莉絲: ...等等"]
     assert views["opened"] == {"lines": whole, "switch": ["📖 故事檢視：不含指令與場外發言"]}
     assert views["story"] == {"lines": story, "switch": ["📜 完整日誌"]}
     assert views["whole"] == views["opened"]

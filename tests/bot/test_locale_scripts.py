@@ -106,3 +106,17 @@ async def test_a_stat_reads_by_its_english_name_in_the_tables_own_system(
     assert (await table.text("amy", ".ra 精神力")).startswith("⚠ What is “MP”?")
     await table.text("gm", ".system ace")
     assert await table.text("amy", ".st 精神力 5") == "Amy updated: SPI:6→5"
+
+
+async def test_system_names_read_in_simplified_at_a_simplified_table(table: Table) -> None:
+    """Play-test finding (issue 26): at a 简体 table `.system coc7` answered
+    “coc7（克蘇魯的呼喚第七版）” and `.system` listed every system in 繁體 — the catalog
+    simplifies its templates, not the names filled into them."""
+    await table.text("gm", ".gm")
+    await table.text("gm", ".lang zh-Hans")
+    assert await table.text("gm", ".system coc7") == \
+        "本频道的规则系统改为 coc7（克苏鲁的呼唤第七版）。"
+    shown = await table.text("gm", ".system")
+    assert "coc7（克苏鲁的呼唤第七版）" in shown
+    assert "jianshou（剑手）" in shown
+    assert T2S.convert(shown) == shown

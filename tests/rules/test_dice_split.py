@@ -93,6 +93,12 @@ def test_split(text: str, expression: str, reason: str) -> None:
         ("(1d20 攻擊", "dice.unclosed_paren"),
         ("1d20+5 adv+2", "dice.adv_not_last"),
         ("d20 dis + 5", "dice.adv_not_last"),
+        # play-test finding: an operator left at the end is a forgotten operand, not
+        # the reason “+” of a roll without it (the split alone still gives it back)
+        ("2d6+", "dice.unexpected_end"),
+        ("1d20 *", "dice.unexpected_end"),
+        ("3#", "dice.unexpected_end"),
+        ("1d20 + (", "dice.unexpected_end"),
     ],
 )
 def test_broken_expression_is_an_error_not_a_reason(text: str, code: str) -> None:

@@ -19,7 +19,9 @@ from rules.systems import coc7
 from rules.systems.coc7 import Difficulty
 
 ECHO = 30
-_EXTRA = re.compile(r"^([bp])(\d{0,2})$", re.IGNORECASE)
+_EXTRA = re.compile(r"^(?:[bp]\d{0,2})+$", re.IGNORECASE)
+"""``b``, ``b2``, ``p`` — and glued together, ``b2p1`` (they cancel, as spaced)."""
+_ONE_EXTRA = re.compile(r"([bp])(\d{0,2})", re.IGNORECASE)
 _VALUE = re.compile(r"^\d{1,5}$")
 _GLUED = re.compile(r"^(?P<name>.*?\D)(?P<value>\d{1,5})$")
 _MODIFIER = re.compile(r"^(?P<rest>.*?)(?P<mod>[+-]\d{1,3})$")
@@ -104,8 +106,9 @@ def parse_check(text: str, usage: str = "coc7.error.ra_usage", *,
         folded = fold(token)
         extra = _EXTRA.match(token)
         if extra and extra_dice and not names:
-            count = int(extra[2]) if extra[2] else 1
-            args.bonus += count if extra[1].casefold() == "b" else -count
+            for kind, digits in _ONE_EXTRA.findall(token):
+                count = int(digits) if digits else 1
+                args.bonus += count if kind.casefold() == "b" else -count
         elif folded in DIFFICULTY_WORDS and not names:
             _difficulty(args, DIFFICULTY_WORDS[folded], usage)
         elif _VALUE.match(token):

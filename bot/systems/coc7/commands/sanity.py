@@ -27,7 +27,7 @@ def parse_sc(text: str) -> tuple[coc7.Loss, int | None]:
     loss = coc7.parse_loss(words[0])
     san = int(words[1]) if len(words) == 2 else None
     if san is not None and san > coc7.MAX_SKILL:
-        raise CommandError("coc7.error.bad_skill", value=san, max=coc7.MAX_SKILL)
+        raise CommandError("coc7.error.bad_san", value=san, max=coc7.MAX_SKILL)
     return loss, san
 
 

@@ -104,6 +104,12 @@ async def test_bonus_and_penalty_dice_show_every_tens_die(table: Table) -> None:
         "艾莉絲 的 偵查 檢定：D100=24/70 困難成功（獎勵骰×1，十位 7/2）")
     assert await table.text("alice", ".rb", dice=[5, 8, 3]) == (
         "艾莉絲 擲 D100=24（獎勵骰×1，十位 7/2）")
+    # play-test finding: glued, `b2p1` read as a skill “b2p” with the value 1, and the
+    # refusal blamed 偵查; it is the same as spaced
+    assert await table.text("alice", ".ra b2p1 偵查", dice=[5, 8, 3]) == (
+        "艾莉絲 的 偵查 檢定：D100=24/70 困難成功（獎勵骰×1，十位 7/2）")
+    assert await table.text("alice", ".ra p2b 偵查", dice=[5, 8, 3]) == (
+        "艾莉絲 的 偵查 檢定：D100=74/70 失敗（懲罰骰×1，十位 7/2）")
 
 
 async def test_more_than_three_extra_dice_are_refused_before_any_die(table: Table) -> None:
@@ -227,6 +233,9 @@ async def test_sanity_with_an_inline_san_and_refusals(table: Table) -> None:
     assert await table.text("bob", ".sc 1d6", dice=[]) == (
         "⚠ 看不懂理智損失「1d6」：寫成 成功損失/失敗損失，例如 1/1d6、1d3/1d10。")
     assert (await table.text("bob", ".sc 1/1000d6 50", dice=[])).startswith("⚠ ")
+    # play-test finding: an inline SAN out of range was called a “skill value”
+    assert await table.text("bob", ".sc 1/1d6 999999", dice=[]) == (
+        "⚠ 理智值要在 0–1000 之間（收到 999999）。")
 
 
 async def test_bouts_of_madness(table: Table) -> None:
@@ -334,3 +343,19 @@ async def test_hidden_and_secret_checks_stay_out_of_the_players_log(table: Table
     assert "D100=5/20" in public and "D100=5/20" in gm_copy  # the public check, in both
     assert "D100=23/70" not in public and "D100=87/20" not in public
     assert "D100=23/70" in gm_copy and "D100=87/20" in gm_copy
+
+
+async def test_st_reads_english_names_of_two_words_as_ra_does(table: Table) -> None:
+    """Play-test finding: `.ra Spot Hidden` worked, but `.st Spot Hidden 60` (and
+    `Library Use50` glued) was refused — an English table could not write its sheet."""
+    await table.text("kp", ".system coc7")
+    await table.text("kp", ".lang en")
+    await table.text("alice", ".pc new Alice")
+    assert await table.text("alice", ".st Spot Hidden 60 STR30Library Use50") == (
+        "Alice updated: Spot Hidden:60 STR:30 Library Use:50")
+    assert await table.text("alice", ".st spot  hidden+5") == (
+        "Alice updated: Spot Hidden:60→65")
+    assert await table.text("alice", ".st Spot Hidden") == "Alice: Spot Hidden:65"
+    assert await table.text("alice", ".st Spot Hiddenx 5") == (  # no name of the system
+        "⚠ Cannot read “Spot Hiddenx 5”. Usage: .st name value [name value …], "
+        "e.g. .st Observe 5 DEX 12")
