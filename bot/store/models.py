@@ -82,27 +82,24 @@ SHEETS = Table(
     UniqueConstraint("channel_id", "owner", "name"),
 )
 
-STATES = Table(
-    # A table's typed document (``bot.documents``): ``schema`` is the shape of ``data``,
-    # ``version`` the write counter that detects a concurrent writer.
-    "channel_state", metadata,
-    Column("channel_id", Integer, ForeignKey("channels.id"), primary_key=True),
-    Column("key", String(64), primary_key=True),
-    Column("data", JSON, nullable=False, default=dict),
-    Column("schema", Integer, nullable=False, default=1),
-    Column("version", Integer, nullable=False, default=0),
-)
+def _documents(name: str, owner: str, parent: str) -> Table:
+    """A table of typed documents (``bot.documents``) by ``owner`` and key: ``schema``
+    is the shape of ``data``, ``version`` the write counter."""
+    return Table(
+        name, metadata,
+        Column(owner, Integer, ForeignKey(parent), primary_key=True),
+        Column("key", String(64), primary_key=True),
+        Column("data", JSON, nullable=False, default=dict),
+        Column("schema", Integer, nullable=False, default=1),
+        Column("version", Integer, nullable=False, default=0),
+    )
 
-SHEET_STATES = Table(
-    # A character's typed document (an inventory, a hand): it belongs to the sheet, so
-    # it moves wherever the sheet moves (`.campaign bind`).
-    "character_state", metadata,
-    Column("character_id", Integer, ForeignKey("characters.id"), primary_key=True),
-    Column("key", String(64), primary_key=True),
-    Column("data", JSON, nullable=False, default=dict),
-    Column("schema", Integer, nullable=False, default=1),
-    Column("version", Integer, nullable=False, default=0),
-)
+
+STATES = _documents("channel_state", "channel_id", "channels.id")
+"""A table's documents (its fight, its options)."""
+SHEET_STATES = _documents("character_state", "character_id", "characters.id")
+"""A character's documents (an inventory, a hand): they belong to the sheet, so they
+move wherever the sheet moves (`.campaign bind`)."""
 
 PROCESSED = Table(
     # Platform message ids already answered: a replayed event is not answered twice.
