@@ -45,26 +45,20 @@ _ONE_WORD = re.compile(r"[^\s\d+\-=:]+")
 """A name `.st` reads as one (no space, digit, sign or ``=``)."""
 
 
-_SPACED: dict[str, tuple[re.Pattern[str], dict[str, str]] | None] = {}
-
-
+@lru_cache(maxsize=32)
 def _spaced(system: GameSystem) -> tuple[re.Pattern[str], dict[str, str]] | None:
     """The system's names of several words (``Spot Hidden``), as a pattern matching any
     of them between non-letters, and each one's declared name by its folded words
     (worked out once per system)."""
-    if system.id in _SPACED:
-        return _SPACED[system.id]
     names = {fold(" ".join(spelling.split())): stat.name for stat in system.stats
              for spelling in (stat.name, *stat.aliases)
              if len(spelling.split()) > 1 and _ONE_WORD.fullmatch(stat.name)}
-    found = None
-    if names:
-        words = sorted((r"\s+".join(map(re.escape, name.split())) for name in names),
-                       key=len, reverse=True)
-        found = (re.compile(r"(?<![A-Za-z])(?:" + "|".join(words) + r")(?![A-Za-z])",
-                            re.I), names)
-    _SPACED[system.id] = found
-    return found
+    if not names:
+        return None
+    words = sorted((r"\s+".join(map(re.escape, name.split())) for name in names),
+                   key=len, reverse=True)
+    return (re.compile(r"(?<![A-Za-z])(?:" + "|".join(words) + r")(?![A-Za-z])", re.I),
+            names)
 
 
 def glue_spaced_names(text: str, system: GameSystem) -> str:
