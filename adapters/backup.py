@@ -8,7 +8,7 @@
   the rollback-journal mode, one self-contained file, before it takes its name.
 - **Restore** (:func:`restore_sqlite`) first checks that the file is a trpgbot store
   this version knows (its alembic revision), then, with no process holding the store
-  (bot/store/holders.py), copies it in beside the store and swaps it in; the replaced
+  (adapters/store_hold.py), copies it in beside the store and swaps it in; the replaced
   store (with its WAL) is kept under ``<name>.replaced-<UTC time>``.
 - **Daily** (:class:`DailyBackups`): ``TRPGBOT_BACKUP__ENABLED``; one backup when the
   newest in the folder is a day old (so at the first start, and never twice a day
@@ -29,8 +29,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from adapters import store_hold
 from bot.config import Settings
-from bot.store import holders
 
 log = logging.getLogger(__name__)
 
@@ -128,11 +128,11 @@ def _with_suffix(path: Path, suffix: str) -> Path:
 
 def restore_sqlite(database: Path, backup: Path, now: datetime | None = None) -> Path | None:
     """Replace the store ``database`` with the backup ``backup``; the replaced store's
-    new name (None: there was none). Raises :class:`holders.StoreInUse` while a process
+    new name (None: there was none). Raises :class:`store_hold.StoreInUse` while a process
     holds the store, :class:`BackupError` when ``backup`` is no trpgbot store."""
     stored_revisions(backup)
     staged = _with_suffix(database, ".restoring")
-    with holders.alone(database):
+    with store_hold.alone(database):
         staged.unlink(missing_ok=True)
         backup_sqlite(backup, staged)
         kept = None
@@ -230,7 +230,7 @@ def start_daily(settings: Settings, stop: asyncio.Event) -> asyncio.Task[None] |
     section = settings.backup
     if not section.enabled:
         return None
-    database = holders.sqlite_file(settings.resolved_database_url())
+    database = store_hold.sqlite_file(settings.resolved_database_url())
     if database is None:
         log.warning("TRPGBOT_BACKUP__ENABLED is for a SQLite store; back up PostgreSQL "
                     "with pg_dump (docs/operations.md, \"Backups\")")

@@ -15,8 +15,8 @@ from pydantic_settings import SettingsError
 
 from adapters.config import Settings
 from adapters.logs import start_logging
+from adapters.store_hold import opened
 from bot.config import Settings as CoreSettings
-from bot.core import Core
 from bot.heap import freeze_start_up
 from bot.store import db
 from rules.dice.source import DiceSource, ScriptedSource, SeededSource, SystemSource
@@ -84,14 +84,11 @@ async def _console(args: argparse.Namespace, settings: CoreSettings) -> None:
     # A seed only from the operator's own command line: the one reproducible source.
     source: DiceSource = SeededSource(args.seed) if args.seed is not None else SystemSource()
     dice = ScriptedSource(args.dice, source) if args.dice else source
-    core = await Core.open(settings, dice=dice)
-    freeze_start_up()
-    section = PLUGIN.of(settings)
-    try:
+    async with opened(settings, dice=dice) as core:
+        freeze_start_up()
+        section = PLUGIN.of(settings)
         await serve_console(core, args.user or section.user, args.channel or section.channel,
                             as_json=args.json)
-    finally:
-        await core.close()
 
 
 async def _upgrade(settings: CoreSettings) -> None:
@@ -103,10 +100,9 @@ async def _upgrade(settings: CoreSettings) -> None:
 
 def _database(args: argparse.Namespace, settings: CoreSettings) -> int:
     """`trpgbot db backup|restore PATH`: SQLite only; PostgreSQL has its own tools."""
-    from adapters import backup
-    from bot.store import holders
+    from adapters import backup, store_hold
 
-    database = holders.sqlite_file(settings.resolved_database_url())
+    database = store_hold.sqlite_file(settings.resolved_database_url())
     if database is None:
         how = (f"pg_dump; with docker compose:\n  {backup.PG_DUMP}" if args.db_action == "backup"
                else "psql into an empty database (docs/operations.md, \"Restore\"); with "
@@ -116,7 +112,7 @@ def _database(args: argparse.Namespace, settings: CoreSettings) -> int:
         return 2
     try:
         if args.db_action == "backup":
-            held = holders.hold(settings.resolved_database_url())  # no restore meanwhile
+            held = store_hold.hold(settings.resolved_database_url())  # no restore meanwhile
             try:
                 target = (args.path / backup.name_at(datetime.now(UTC))
                           if args.path.is_dir() else args.path)
@@ -128,7 +124,7 @@ def _database(args: argparse.Namespace, settings: CoreSettings) -> int:
             kept = backup.restore_sqlite(database, args.path)
             print(f"restored {database} from {args.path}"
                   + (f"; the replaced store is kept as {kept}" if kept else ""))
-    except (backup.BackupError, holders.StoreInUse) as exc:
+    except (backup.BackupError, store_hold.StoreInUse) as exc:
         print(f"trpgbot: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -139,12 +135,9 @@ async def _log_export(args: argparse.Namespace, settings: CoreSettings) -> int:
     (its GM copy is bounded) and what no chat command should post at once."""
     from bot.handlers.log import server_export
 
-    core = await Core.open(settings, group_commit=False)
-    try:
+    async with opened(settings, group_commit=False) as core:
         made = await server_export(core, args.platform, args.channel, args.name,
                                    args.format, args.viewer)
-    finally:
-        await core.close()
     if made is None:
         print(f"trpgbot: no log named {args.name!r} at {args.platform} channel "
               f"{args.channel}", file=sys.stderr)

@@ -24,6 +24,7 @@ from adapters.backup import start_daily
 from adapters.config import ServiceSettings
 from adapters.ops import Ops, serving
 from adapters.plugin import Adapter, plugins
+from adapters.store_hold import opened
 from adapters.watch import FAILED, report_state, watched_by
 from bot.config import Settings
 from bot.core import Core
@@ -52,28 +53,27 @@ async def run(settings: Settings) -> int:
     left, and then reports the failure so a supervisor can notice and restart.
     """
     adapters = enabled_adapters(settings)
-    core = await Core.open(settings)
-    freeze_start_up()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    backups = start_daily(settings, stop)  # TRPGBOT_BACKUP__ENABLED (docs/operations.md)
-    try:
-        async with _watched(core, settings, adapters):
-            if not adapters:
-                alone = fallback()
-                if alone is not None:
-                    await alone.serve(core, settings, stop)
-                return 0
-            log.info("starting adapters: %s", ", ".join(adapters))
-            return await _supervise(core, settings, adapters, stop)
-    finally:
-        stop.set()
-        if backups is not None:
-            await backups  # a backup under way finishes before the store closes
-        await core.close()
+    async with opened(settings) as core:
+        freeze_start_up()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        backups = start_daily(settings, stop)  # TRPGBOT_BACKUP__ENABLED (docs/operations.md)
+        try:
+            async with _watched(core, settings, adapters):
+                if not adapters:
+                    alone = fallback()
+                    if alone is not None:
+                        await alone.serve(core, settings, stop)
+                    return 0
+                log.info("starting adapters: %s", ", ".join(adapters))
+                return await _supervise(core, settings, adapters, stop)
+        finally:
+            stop.set()
+            if backups is not None:
+                await backups  # a backup under way finishes before the store closes
 
 
 @contextlib.asynccontextmanager

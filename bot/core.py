@@ -30,7 +30,7 @@ from bot.messages import Incoming, Outgoing
 from bot.rate_limit import RateLimiter
 from bot.records import Gm
 from bot.routes import router as routes
-from bot.store import db, holders
+from bot.store import db
 from bot.store import statements as sql
 from bot.store.models import utc_now
 from bot.store.outbox import Claims, process_name
@@ -96,8 +96,6 @@ class Core:
         self._acked: set[int] = set()
         self._ack_flush: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()  # cuts the acks' grouping wait short at close
-        self.hold = holders.Hold(None)
-        """This process's hold on a SQLite store while it is open (bot/store/holders.py)."""
 
     @classmethod
     async def open(cls, settings: Settings, dice: DiceSource | None = None,
@@ -105,17 +103,9 @@ class Core:
         """Create the engine, upgrade the schema to the newest revision, return a core.
         ``group_commit`` (default: on) commits the work of concurrent commands
         together (:mod:`bot.store.writer`); off, every command commits alone."""
-        url = settings.resolved_database_url()
-        hold = holders.hold(url)  # before the upgrade: a restore may be replacing it
-        try:
-            engine = db.make_engine(url)
-            await db.upgrade(engine)
-            core = cls(settings, engine, dice, group_commit)
-        except BaseException:
-            hold.release()
-            raise
-        core.hold = hold
-        return core
+        engine = db.make_engine(settings.resolved_database_url())
+        await db.upgrade(engine)
+        return cls(settings, engine, dice, group_commit)
 
     async def close(self) -> None:
         self._closing.set()  # a waiting ack flush runs now: closing waits no ACK_DELAY
@@ -128,7 +118,6 @@ class Core:
         await self.writer.close()
         await self.flush_acks()  # what a failed deletion left, on the pooled engine
         await self.engine.dispose()
-        self.hold.release()
 
     # --- commands -------------------------------------------------------------------
     async def handle(self, incoming: Incoming, dice: DiceSource | None = None) -> list[Outgoing]:

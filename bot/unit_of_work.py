@@ -240,7 +240,7 @@ class UnitOfWork:
             log.active, log.full = False, True
             return False
         now = utc_now()
-        self._lines.extend((sql.insert_line(), {
+        self._lines.extend((sql.INSERT_LINE, {
             "log_id": log.id, "at": now, "kind": line.kind, "user": line.user,
             "name": line.name, "text": line.text, "character": line.character})
             for line in lines)
@@ -278,7 +278,7 @@ class UnitOfWork:
 
     def keep_pending(self, user: str, text: str) -> None:
         """Keep a private message the platform refused, for `.gm pending`."""
-        self._extra.append((sql.insert_pending(), {
+        self._extra.append((sql.INSERT_PENDING, {
             "channel_id": self.channel.id, "user": user, "text": text,
             "created_at": utc_now()}))
 
@@ -295,7 +295,7 @@ class UnitOfWork:
             if now is not None:
                 self._extra.append((sql.delete_binding(), key))
         elif now is None:
-            self._extra.append((sql.insert_binding(), {
+            self._extra.append((sql.INSERT_BINDING, {
                 "platform": platform, "channel_key": channel, "campaign": campaign}))
         elif now != campaign:
             self._extra.append((sql.update_binding(), {**key, "campaign": campaign}))
@@ -411,7 +411,7 @@ class UnitOfWork:
             out.append((sql.delete_gm(), {"_table": after.id, "_user": user}))
         for gm in after.gms:
             if gm.user not in old:
-                out.append((sql.insert_gm(), {"channel_id": after.id, "user": gm.user,
+                out.append((sql.INSERT_GM, {"channel_id": after.id, "user": gm.user,
                                               "display_name": gm.display_name,
                                               "since": utc_now()}))
             elif old[gm.user] != gm.display_name:

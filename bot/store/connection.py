@@ -32,7 +32,6 @@ T = TypeVar("T")
 class Runner:
     """Runs functions of the writer's connection, opening it on first use."""
 
-    dialect: str
     sync_engine: Engine
     """The engine whose events see every statement of the writer (tests count them)."""
 
@@ -54,7 +53,6 @@ class ThreadRunner(Runner):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sync_engine = engine
-        self.dialect = engine.dialect.name
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="trpgbot-writer")
         self._connection: Connection | None = None
 
@@ -89,7 +87,6 @@ class AsyncRunner(Runner):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sync_engine = engine.sync_engine
-        self.dialect = engine.dialect.name
         self._connection: AsyncConnection | None = None
 
     async def __call__(self, work: Callable[[Connection], T]) -> T:

@@ -42,7 +42,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -208,10 +208,8 @@ class Claims:
         """Claim every free row of ``platform`` that ``account`` sends (:func:`take`)
         in a committed transaction."""
         started = time.monotonic()
-
-        def work(connection: Connection) -> list[tuple[int, dict[str, Any]]]:
-            return take(connection, platform, self.claimant, account)
-        rows: list[tuple[int, dict[str, Any]]] = await self._transaction(work)
+        rows: list[tuple[int, dict[str, Any]]] = await self._transaction(
+            partial(take, platform=platform, claimant=self.claimant, account=account))
         if rows:
             self.claimed(started)
         return rows
@@ -220,11 +218,9 @@ class Claims:
         """Whether this core may send row ``row_id`` now (see the module)."""
         if time.monotonic() < self.valid_until:
             return True
-
-        def work(connection: Connection) -> bool:
-            return confirm(connection, self.claimant, row_id)
         try:
-            mine: bool = await self._transaction(work)
+            mine: bool = await self._transaction(
+                partial(confirm, claimant=self.claimant, row_id=row_id))
         except Exception:
             log.exception("could not confirm the claim of a stored reply: not sent now")
             return False
@@ -241,11 +237,8 @@ class Claims:
             except TimeoutError:
                 pass
             claimed, started = self._claimed, time.monotonic()
-
-            def work(connection: Connection) -> int:
-                return renew(connection, self.claimant)
             try:
-                held: int = await self._transaction(work)
+                held: int = await self._transaction(partial(renew, claimant=self.claimant))
             except Exception:
                 log.exception("could not renew the claims of stored replies")
                 continue
@@ -260,11 +253,8 @@ class Claims:
         if self._task is not None:
             await self._task  # never cancelled: it may be inside its transaction
         self.valid_until = 0.0
-
-        def work(connection: Connection) -> int:
-            return release(connection, self.claimant)
         try:
-            await self._transaction(work)
+            await self._transaction(partial(release, claimant=self.claimant))
         except Exception:
             log.exception("could not release the claims of stored replies: they are "
                           "sent again once their lease is past")

@@ -82,6 +82,13 @@ def log_record(row: Any) -> Log:
 
 
 # --- the shapes of a change -----------------------------------------------------------
+INSERT_GM = insert(GMS)
+INSERT_LINE = insert(LINES)
+INSERT_PENDING = insert(PENDING)
+INSERT_BINDING = insert(BINDINGS)
+"""Plain inserts (every value bound as it is)."""
+
+
 @cache
 def insert_table() -> Executable:
     return insert(CHANNELS).returning(CHANNELS.c.id)
@@ -92,11 +99,6 @@ def update_table() -> Executable:
     return update(CHANNELS).where(CHANNELS.c.id == bindparam("_id")).values(
         system=bindparam("system"), locale=bindparam("locale"),
         default_die=bindparam("default_die"))
-
-
-@cache
-def insert_gm() -> Executable:
-    return insert(GMS)
 
 
 @cache
@@ -159,23 +161,8 @@ def update_log() -> Executable:
 
 
 @cache
-def insert_line() -> Executable:
-    return insert(LINES)
-
-
-@cache
 def delete_pending() -> Executable:
     return delete(PENDING).where(PENDING.c.id == bindparam("_id"))
-
-
-@cache
-def insert_pending() -> Executable:
-    return insert(PENDING)
-
-
-@cache
-def insert_binding() -> Executable:
-    return insert(BINDINGS)
 
 
 @cache

@@ -198,13 +198,9 @@ class Writer:
                          connection: Connection) -> bool:
         """A command that wrote at once records its message id in the same savepoint:
         a replay undoes its writes with it. True: a replay."""
-        if unit.claim is not None:
-            rows = connection.execute(sql.claim(self.dialect), [
-                {"platform": unit.claim[0], "message_id": unit.claim[1],
-                 "processed_at": utc_now()}]).all()
-            if not rows:
-                savepoint.rollback()
-                return True
+        if self._claim(connection, [unit]):
+            savepoint.rollback()
+            return True
         savepoint.commit()
         return False
 
@@ -257,10 +253,7 @@ class Writer:
                 self._commit_batch, transaction, [unit for unit, _ in units]))
         except Exception as exc:
             log.exception("the commit of %d commands failed", len(units))
-            await self._reset()
-            for _, future in units:
-                if not future.done():
-                    future.set_exception(BatchFailed(str(exc)))
+            await self._fail(exc, units)
             return
         self.commits += 1
         self.committed += len(units)
@@ -367,12 +360,15 @@ class Writer:
             log.exception("closing the writer's failed connection")
         self.cache.clear()
 
-    async def _fail(self, exc: BaseException) -> None:
-        units, self._units = self._units, []
+    async def _fail(self, exc: BaseException,
+                    units: list[tuple[Unit, asyncio.Future[None]]] | None = None) -> None:
+        """Fail ``units`` (default: the current batch's) with :class:`BatchFailed`, once
+        the working set is dropped (a released command may read it at once)."""
+        units = self._units if units is None else units
+        await self._reset()
         for _, future in units:
             if not future.done():
                 future.set_exception(BatchFailed(str(exc)))
-        await self._reset()
 
     async def flush(self) -> None:
         """Commit whatever is pending now (at close)."""

@@ -18,6 +18,7 @@ import pytest
 from adapters import backup
 from adapters.backup import DailyBackups
 from adapters.config import Settings
+from adapters.store_hold import opened
 from bot.core import Core
 from tests.conftest import make_settings
 from tests.support import Table
@@ -164,14 +165,14 @@ async def test_restore_refuses_while_a_bot_runs_and_not_after_it_is_killed(
         await bot.wait()
     code, _, err = await trpgbot(tmp_path, "db", "restore", "before.db")
     assert code == 0, err
-    core = await Core.open(settings)
-    try:
+    async with opened(settings) as core:
         assert await sheet(core, "alice") == {"力量": 50}
-        # and a restore refuses an open in-process core the same way
+        # and a restore refuses a process's core opened in-process the same way
         code, _, err = await trpgbot(tmp_path, "db", "restore", "before.db")
         assert code == 1 and "stop it first" in err
-    finally:
-        await core.close()
+    # closed: nothing holds the store any more
+    code, _, err = await trpgbot(tmp_path, "db", "restore", "before.db")
+    assert code == 0, err
 
 
 async def test_restore_refuses_what_is_no_trpgbot_store(tmp_path: Path) -> None:

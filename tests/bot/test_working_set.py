@@ -245,14 +245,14 @@ async def test_the_tables_changes() -> None:
     uow.channel.gms[0].display_name = "Game Master"
     changes = uow.changes()
     for change in changes:
-        if change[0] is sql.insert_gm():
+        if change[0] is sql.INSERT_GM:
             change[1].pop("since")
     assert changes == [
         (sql.update_table(), {"_id": 1, "system": "coc", "locale": "en",
                               "default_die": None}),
         (sql.delete_gm(), {"_table": 1, "_user": "old"}),
         (sql.rename_gm(), {"_table": 1, "_user": "gm", "display_name": "Game Master"}),
-        (sql.insert_gm(), {"channel_id": 1, "user": "bob", "display_name": "Bob"})]
+        (sql.INSERT_GM, {"channel_id": 1, "user": "bob", "display_name": "Bob"})]
     uow.settle()
     assert state.table == Table(1, "p", "t", "coc", "en",
                                 gms=[Gm("gm", "Game Master"), Gm("bob", "Bob")])
@@ -319,7 +319,7 @@ async def test_recorded_lines_are_inserts_and_the_log_counts_an_update() -> None
     assert uow.record(log, [Line("said", "alice", "A", "hello"), Line("reply", "", "", "hi")])
     changes = uow.changes()
     assert [statement for statement, _ in changes] == [
-        sql.update_log(), sql.insert_line(), sql.insert_line()]
+        sql.update_log(), sql.INSERT_LINE, sql.INSERT_LINE]
     assert changes[0][1] == {"_id": 5, "active": True, "full": False, "lines": 4,
                              "chars": 17, "exported_at": None}
     assert [(p["log_id"], p["kind"], p["text"]) for _, p in changes[1:]] == [
@@ -348,7 +348,7 @@ async def test_binding_a_channel_marks_the_work_as_moved() -> None:
     assert uow.moved is False
     await uow.bind("p", "t", "龍穴")
     assert uow.moved is True
-    assert uow.changes() == [(sql.insert_binding(), {
+    assert uow.changes() == [(sql.INSERT_BINDING, {
         "platform": "p", "channel_key": "t", "campaign": "龍穴"})]
 
 

@@ -6,9 +6,9 @@ then on, or worse. Nothing else in the store tells reliably that a process runs:
 outbox's claims (bot/store/outbox.py) exist only while a reply waits, and SQLite's own
 locks only while a statement runs.
 
-So every process that opens the store (:meth:`bot.core.Core.open`: `trpgbot run`, the
-console, `trpgbot log export`; and `trpgbot db backup`) holds a **shared** ``flock`` on
-the lock file for as long as it has the store open; a restore takes it **exclusive**,
+So every process that opens the store (`trpgbot run`, the console and `trpgbot log
+export` through :func:`opened`; `trpgbot db backup`) holds a **shared** ``flock`` on the
+lock file for as long as it has the store open; a restore takes it **exclusive**,
 without waiting, and refuses when it cannot. The kernel drops a lock when its process
 ends, ``kill -9`` included, so a lock is never left behind by a dead bot; a lock file
 with no process holding it means nothing. It works between containers that mount the
@@ -25,10 +25,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import make_url
+
+from bot.config import Settings
+from bot.core import Core
 
 
 class StoreInUse(Exception):
@@ -94,6 +98,23 @@ def hold(url: str) -> Hold:
         raise StoreInUse(f"{database} is being restored (trpgbot db restore): start "
                          "again once it is done")
     return Hold(fd)
+
+
+@contextlib.asynccontextmanager
+async def opened(settings: Settings, **options: Any) -> AsyncIterator[Core]:
+    """The core of this process (:meth:`Core.open` with ``options``), the store held
+    from before its schema upgrade (a restore may be replacing it) to after its close.
+    The hold is the process's, not the core's: a process is what a restore must wait
+    for."""
+    held = hold(settings.resolved_database_url())
+    try:
+        core = await Core.open(settings, **options)
+        try:
+            yield core
+        finally:
+            await core.close()
+    finally:
+        held.release()
 
 
 @contextlib.contextmanager
