@@ -42,6 +42,8 @@ class Manifest:
     """The package below ``bot.systems`` (``plurk_trpg`` for the id ``plurk``)."""
     names: tuple[str, ...]
     """The game's display names (``GameSystem.names``), as `.system` lists them."""
+    default_die: str = "d20"
+    """What `.r` rolls at its table when the channel set no die of its own."""
     commands: tuple[tuple[str, ...], ...] = ()
     """Each command's names as declared, in declaration order (its first the canonical)."""
     verbs: Mapping[str, str] = field(default_factory=dict)
@@ -62,6 +64,7 @@ def read(folder: Path, package: str) -> Manifest | None:
     locales = folder / "locales"
     return Manifest(
         id=data["id"], package=package, names=tuple(data["names"]),
+        default_die=data.get("default_die", "d20"),
         commands=tuple(tuple(names) for names in data.get("commands", ())),
         verbs=dict(data.get("verbs", {})), layer_of=tuple(data.get("layer_of", ())),
         stats=tuple(StatNames(s["name"], tuple(s.get("aliases", ())))
@@ -80,6 +83,7 @@ def dump(manifest: Manifest) -> str:
              "# tests/bot/test_system_manifests.py fails when it drifts. Do not edit.",
              f"id = {_string(manifest.id)}",
              f"names = {strings(manifest.names)}",
+             f"default_die = {_string(manifest.default_die)}",
              f"layer_of = {strings(manifest.layer_of)}",
              "verbs = {" + ", ".join(f"{k} = {_string(v)}" for k, v in manifest.verbs.items())
              + "}",

@@ -1,13 +1,18 @@
 """Rule systems as plugins: one package per system, found by discovery.
 
 A system's chat side is one package `bot/systems/<id>/` (the `plurk` system's is
-`plurk_trpg`, see :func:`plugins`) that exports ``PLUGIN``, a
+`plurk_trpg`, see :func:`manifests`) that exports ``PLUGIN``, a
 :class:`SystemPlugin` — the small interface the core, `.help` and the adapters use:
 its rules (``GameSystem``), its command table, the adapter verbs it answers
 (Discord's `/check` → the system's own check command), the commands `.help` shows first, the
 guard that turns some sheet changes into rule events, its typed state documents
-and its catalog folder. Adding a system is adding a package; nothing else lists
-them. See docs/architecture.md, "Adding a rule system".
+and its catalog folder. Adding a system is adding a package (and generating its
+manifest); nothing else lists them. See docs/architecture.md, "Adding a rule system".
+
+A package is imported only when it is needed — a table plays the system, one of its
+commands must run or be listed (:func:`plugin`, :func:`get`) — never at start: what
+the core needs of every system before that is its ``manifest.toml``
+(:mod:`bot.manifests`, :func:`declared`), generated from the plugin.
 """
 
 from __future__ import annotations
@@ -168,6 +173,25 @@ def get(system_id: str) -> SystemPlugin | None:
     return found
 
 
+def declared_of(system_id: str) -> Manifest | None:
+    """What :func:`get` answers, from the manifests (no system imported): the base's
+    manifest of ``system_id`` when it and its layers may be played together."""
+    known = declared()
+    base, *layers = system_id.casefold().split("+")
+    found = known.get(base)
+    if found is None or found.layer_of:
+        return found if not layers else None
+    if all((m := known.get(layer)) is not None and base in m.layer_of for layer in layers):
+        return found
+    return None
+
+
+def default_die(system_id: str, fallback: str) -> str:
+    """The die `.r` rolls at a table of ``system_id`` (the ``fallback`` system's for an
+    id no longer known), from the manifest: a roll imports no system."""
+    return (declared_of(system_id) or declared()[fallback]).default_die
+
+
 def layers(system_id: str) -> list[SystemPlugin]:
     """The layers a channel plays on its base (``ap20+v6`` → [v6]), in order."""
     found = [plugin(layer) for layer in system_id.casefold().split("+")[1:]]
@@ -194,6 +218,7 @@ def manifest_of(plugin: SystemPlugin, package: str) -> Manifest:
     """The manifest a loaded plugin declares: what its ``manifest.toml`` must say."""
     return Manifest(
         id=plugin.id, package=package, names=tuple(plugin.game.names),
+        default_die=plugin.game.default_die,
         commands=tuple(tuple(cmd.names) for cmd in plugin.commands.commands()),
         verbs=dict(plugin.verbs), layer_of=tuple(plugin.layer_of),
         stats=tuple(StatNames(s.name, tuple(s.aliases)) for s in plugin.game.stats),

@@ -51,19 +51,25 @@ def console(tmp: Path, lines: str) -> tuple[list[str], dict[str, object]]:
     return replies, json.loads(done.stderr.strip().splitlines()[-1])
 
 
-def test_a_roll_at_a_table_of_the_default_system_imports_that_system_alone(
-        tmp_path: Path) -> None:
-    replies, imported = console(tmp_path, ".r 1d20\n")
-    assert replies == ["🎲 player：1d20 = [14] = 14"]
-    # the default die is the played system's (plurk): the only system imported (its
-    # battle roster folds its words at import, so the converter is built too)
+def test_a_roll_at_a_table_of_the_default_system_imports_no_system(tmp_path: Path) -> None:
+    # `.r` alone rolls the system's default die: read from its manifest
+    replies, imported = console(tmp_path, ".r 1d20\n.r\n")
+    assert replies == ["🎲 player：1d20 = [14] = 14", "🎲 player：1d20 = [1] = 1"]
+    assert imported == {"systems": [], "rules": [], "converters": 0}
+
+
+def test_a_check_imports_the_system_the_table_plays_alone(tmp_path: Path) -> None:
+    replies, imported = console(tmp_path, ".st 觀察 50\n.ra 觀察\n")
+    assert len(replies) == 2 and "觀察" in replies[1]
+    # plurk's battle roster folds its words at import: the one converter is built
     assert imported == {"systems": ["plurk_trpg"], "rules": ["plurk_trpg"], "converters": 1}
 
 
 def test_choosing_a_system_imports_it_and_a_command_of_another_stays_a_name(
         tmp_path: Path) -> None:
-    replies, imported = console(tmp_path, ".system coc7\n.atk 1\n.hlep\n")
-    assert replies == [
+    replies, imported = console(tmp_path, ".system coc7\n.atk 1\n.hlep\n.r\n")
+    assert replies[3:] == ["🎲 player：1d100 = [14] = 14"]  # coc7's default die
+    assert replies[:3] == [
         "本頻道的規則系統改為 coc7（克蘇魯的呼喚第七版）。",
         # the other systems' `.atk`, named from their manifests: none of them imported
         "⚠ .atk 是 ace、ap20、jianshou、plurk 規則系統的指令；本頻道玩的是 coc7"

@@ -49,7 +49,7 @@ def test_a_manifest_reads_back_as_it_was_written(tmp_path: Path) -> None:
     """Quotes, backslashes and Han text survive the TOML round trip; no stats, no verbs
     and no layer read as empty."""
     written = Manifest(
-        id="toy", package="toy", names=('玩具 "T"', "C:\\toy"),
+        id="toy", package="toy", names=('玩具 "T"', "C:\\toy"), default_die="d6",
         commands=(("zt", "玩"), ("zu",)), verbs={"check": "zt"}, layer_of=("base",),
         stats=(StatNames("體力", ("HP", "体力")), StatNames("運氣")))
     (tmp_path / manifests.FILE).write_text(manifests.dump(written), "utf-8")
@@ -69,6 +69,23 @@ def test_the_manifests_are_what_the_core_knows_of_every_system() -> None:
     assert known["v6"].layer_of == ("ap20",)
     assert known["coc7"].verbs == {"check": "ra"}
     assert list(systems.plugins()) == list(known)
+
+
+@pytest.mark.parametrize("system_id", [
+    "ap20+v6", "AP20+V6", "v6", "plurk+v6", "ap20+v6+v6", "ap20+nosuch", "nosuch", "coc7", ""])
+def test_the_manifests_answer_which_system_a_table_plays_as_the_plugins_do(
+        system_id: str) -> None:
+    """What a roll reads (no system imported) is what a check reads (the plugins)."""
+    plugin, declared = systems.get(system_id), systems.declared_of(system_id)
+    assert (plugin.id if plugin else None) == (declared.id if declared else None)
+
+
+def test_a_roll_reads_its_default_die_from_the_manifest() -> None:
+    assert systems.default_die("coc7", "plurk") == "d100"
+    assert systems.default_die("jianshou", "plurk") == "d6"
+    assert systems.default_die("ap20+v6", "coc7") == "d20"
+    assert systems.default_die("nosuch", "coc7") == "d100"  # the configured default's
+    assert systems.default_die("plurk+v6", "jianshou") == "d6"  # v6 is no layer of plurk
 
 
 async def _noop(ctx: Context) -> list[Outgoing]:
