@@ -5,7 +5,7 @@ Each platform package (``adapters/console``, ``discord``, ``onebot``, ``plurk``)
 settings section and class (``TRPGBOT_<SECTION>__<FIELD>``: ``onebot``), whether the
 configuration enables it, how to start it, its tables' language until a player
 picks one and which user ids can be a real person there. :func:`plugins` finds them
-the way ``bot.systems.plugins`` finds rule systems; nothing else lists them:
+the way ``bot.systems.manifests`` finds rule systems; nothing else lists them:
 
 - :func:`settings_class` composes the whole configuration — the core's settings
   (``bot.config.Settings``) with a field per section, read from the same environment

@@ -301,9 +301,9 @@ class Core:
         plugin = systems.get(system or self.default_system)
         if plugin is not None and verb in plugin.verbs:
             return plugin.verbs[verb]
-        return next((p.verbs[verb] for p in systems.plugins().values() if verb in p.verbs),
+        return next((m.verbs[verb] for m in systems.declared().values() if verb in m.verbs),
                     verb)
 
     def system_of_id(self, system: str | None) -> GameSystem:
         found = systems.get(system) if system is not None else None
-        return (found or systems.plugins()[self.default_system]).game
+        return (found or systems.require(self.default_system)).game

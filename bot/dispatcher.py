@@ -283,14 +283,15 @@ class Dispatcher:
         found = self.router.resolve(body, channel.system)
         if found is None:
             owners = self.router.owners_of(body)
-            name = next(iter(owners.values())).names[0] if owners else body[:20]
+            name = next(iter(owners.values()))[0] if owners else body[:20]
             base = channel.system.split("+")[0]
-            layer = next((o for o in owners if (p := systems.get(o)) is not None
-                          and base in p.layer_of), None)
+            known = systems.declared()  # the owners' manifests: none of them is imported
+            layer = next((o for o in owners if (m := known.get(o)) is not None
+                          and base in m.layer_of), None)
             if layer is not None:  # a layer the channel's base plays: say how to add it
                 raise CommandError("core.error.other_system_layer", command=f".{name}",
                                    owners=list(owners), system=channel.system, base=base,
-                                   layer=layer, name=f".{owners[layer].names[0]}")
+                                   layer=layer, name=f".{owners[layer][0]}")
             raise CommandError("core.error.other_system", command=f".{name}",
                                owners=list(owners), system=channel.system)
         return found

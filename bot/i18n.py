@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-import opencc
+from bot.t2s import to_simplified
 
 LOCALES = ("zh-Hant", "zh-Hans", "en")
 FALLBACK = "zh-Hant"
@@ -60,14 +60,32 @@ def canonical_locale(name: str) -> str | None:
     return aliases.get(key)
 
 
-_T2S = opencc.OpenCC("t2s")
+class Spelled(Protocol):
+    """A declared stat as the catalog reads it (``rules``' ``Stat``, a manifest's)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> Sequence[str]: ...
+
+
+class Declares(Protocol):
+    """A system as the catalog reads it: its id and its stats' names — a manifest
+    (:mod:`bot.manifests`), so that no system is imported for the catalog."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def stats(self) -> Sequence[Spelled]: ...
+
+
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @lru_cache(maxsize=8192)
 def simplified(template: str) -> str:
     """A catalog template in simplified characters (converted once per process)."""
-    return _T2S.convert(template)
+    return to_simplified(template)
 
 
 def whole_words(words: Iterable[str]) -> re.Pattern[str]:
@@ -77,24 +95,24 @@ def whole_words(words: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![\u3400-\u9fff])(?:" + alternatives + r")(?![\u3400-\u9fff])")
 
 
-def english_names(plugins: Iterable[Any]) -> dict[str, str]:
+def english_names(systems: Iterable[Declares]) -> dict[str, str]:
     """Each system's stat names (繁 and 简) → the first Latin alias it declares."""
     names: dict[str, str] = {}
-    for plugin in plugins:
-        for stat in plugin.game.stats:
+    for system in systems:
+        for stat in system.stats:
             latin = next((a for a in stat.aliases if a.isascii()), None)
             if latin is None:
                 continue
-            for spelling in (stat.name, _T2S.convert(stat.name),
+            for spelling in (stat.name, to_simplified(stat.name),
                              *(a for a in stat.aliases if not a.isascii())):
                 names.setdefault(spelling, latin)
     return names
 
 
-def stat_spellings(plugins: Iterable[Any]) -> set[str]:
+def stat_spellings(systems: Iterable[Declares]) -> set[str]:
     """Every system's stat names and aliases written in Han characters: the system's
     words, which a 简体 reader reads simplified even inside a parameter."""
-    return {spelling for plugin in plugins for stat in plugin.game.stats
+    return {spelling for system in systems for stat in system.stats
             for spelling in (stat.name, *stat.aliases) if _CJK.search(spelling)}
 
 
@@ -118,18 +136,14 @@ class Catalog:
     """
 
     def __init__(self, override_file: Path | None = None, folders: Iterable[Path] = (),
-                 systems: Iterable[Any] = ()) -> None:
-        """``folders``: the rule systems' catalog folders; ``systems``: their plugins
+                 systems: Iterable[Declares] = ()) -> None:
+        """``folders``: the rule systems' catalog folders; ``systems``: their manifests
         (whose English names the catalog knows). ``bot.systems.catalog`` gives every
-        system's."""
+        system's. The stat names' patterns are built on first use (an English or 简体
+        reader): a process that meets none builds neither, nor the t2s converter."""
         self._messages: dict[str, dict[str, str]] = {}
-        systems = list(systems)
-        self._english = english_names(systems)
-        self._english_pattern = whole_words(self._english)
-        self._english_of = {plugin.id: english_names([plugin]) for plugin in systems}
-        """Each system's own English names: 精神力 is ace's SPI but ap20's MP."""
+        self._systems = list(systems)
         self._english_at: dict[str, tuple[dict[str, str], re.Pattern[str]]] = {}
-        self._stat_pattern = whole_words(stat_spellings(systems))
         roots = [_DIR, *folders]
         for locale in LOCALES:
             merged: dict[str, str] = {}
@@ -148,6 +162,23 @@ class Catalog:
                 target = canonical_locale(locale)
                 if target is not None and isinstance(table, Mapping):
                     self._messages[target].update(_flatten(table))
+
+    @cached_property
+    def _english(self) -> dict[str, str]:
+        return english_names(self._systems)
+
+    @cached_property
+    def _english_pattern(self) -> re.Pattern[str]:
+        return whole_words(self._english)
+
+    @cached_property
+    def _english_of(self) -> dict[str, dict[str, str]]:
+        """Each system's own English names: 精神力 is ace's SPI but ap20's MP."""
+        return {system.id: english_names([system]) for system in self._systems}
+
+    @cached_property
+    def _stat_pattern(self) -> re.Pattern[str]:
+        return whole_words(stat_spellings(self._systems))
 
     def in_script(self, locale: str, text: str, system: str | None = None) -> str:
         """A rendered text in the reader's script: English readers see a system's stats
@@ -208,4 +239,4 @@ class Catalog:
     def simplified_stats(self, text: str) -> str:
         """``text`` with every declared stat name simplified (觀察 → 观察) and all else —
         a character's, an enemy's, a card's, a deck's name — as typed."""
-        return self._stat_pattern.sub(lambda m: _T2S.convert(m.group()), text)
+        return self._stat_pattern.sub(lambda m: to_simplified(m.group()), text)

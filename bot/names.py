@@ -11,18 +11,15 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-import opencc
-
 from bot.errors import CommandError
 from bot.normalize import looks_blank
+from bot.t2s import to_simplified
 from rules.kits.game_system import GameSystem
-
-_T2S = opencc.OpenCC("t2s")
 
 
 @lru_cache(maxsize=4096)
 def fold(name: str) -> str:
-    return _T2S.convert(name.strip()).casefold()
+    return to_simplified(name.strip()).casefold()
 
 
 def canonical(name: str, system: GameSystem, existing: Iterable[str] = ()) -> str:

@@ -177,6 +177,17 @@ class CommandTable:
                 return cmd, body[length:].strip(), length
         return None
 
+    def names_of(self, body: str) -> tuple[str, ...] | None:
+        """The names of the command that starts ``body`` (its first the canonical one),
+        or None: what a refusal names, without running anything."""
+        found = self.match(body)
+        return None if found is None else found[0].names
+
+    def canonical(self, name: str) -> str:
+        """The first name (folded) of the command registered under the folded ``name``:
+        two names are the same command when this is the same."""
+        return self._by_name[name].names[0].casefold()
+
     def first_of(self, heads: Heads) -> Found:
         """This table and the longest of ``heads`` it has (the name :meth:`match` finds
         in the message those heads start)."""
@@ -201,6 +212,79 @@ class CommandTable:
 
     def names(self) -> list[str]:
         return list(self._by_name)
+
+
+class DeclaredTable(CommandTable):
+    """A rule system's table known by its command names alone (its manifest, see
+    :mod:`bot.manifests`) until a command of it must run or be listed: then
+    ``load`` imports the system and its real table answers from that moment on.
+
+    Everything a router asks of *every* table — its names (is a message a command, a
+    near miss, whose command is it), the longest of a message's heads it has, which
+    names are one command — is answered from the names, so a process imports only the
+    systems its tables play."""
+
+    def __init__(self, owner: str, declared: Iterable[tuple[str, ...]],
+                 load: Callable[[], CommandTable]) -> None:
+        super().__init__(owner)
+        self._canonical = {name.casefold(): names[0].casefold()
+                           for names in declared for name in names}
+        self._declared = {name: names for names in declared for name in
+                          (n.casefold() for n in names)}
+        self._declared_lengths = _lengths(self._canonical)
+        self._load = load
+        self._real: CommandTable | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._real is not None
+
+    def real(self) -> CommandTable:
+        """The system's own table, its package imported the first time."""
+        if self._real is None:
+            self._real = self._load()
+            CommandTable.revision += 1  # routers re-read this table's names
+        return self._real
+
+    def add(self, cmd: Command) -> None:
+        self.real().add(cmd)
+
+    def match(self, body: str) -> tuple[Command, str, int] | None:
+        return self.real().match(body)
+
+    def names_of(self, body: str) -> tuple[str, ...] | None:
+        if self._real is not None:
+            return self._real.names_of(body)
+        folded = body.casefold()
+        for length in self._declared_lengths:
+            head = folded[:length]
+            if length <= len(folded) and head in self._declared \
+                    and _ends_at_a_boundary(head, folded[length:]):
+                return self._declared[head]
+        return None
+
+    def canonical(self, name: str) -> str:
+        return self._real.canonical(name) if self._real is not None else self._canonical[name]
+
+    def first_of(self, heads: Heads) -> Found:
+        if self._real is not None:
+            return self._real.first_of(heads)
+        for head in heads:
+            if head in self._canonical:
+                return self, head
+        return None
+
+    def named(self, name: str) -> Command | None:
+        return self.real().named(name)
+
+    def commands(self) -> list[Command]:
+        return self.real().commands()
+
+    def find(self, name: str) -> Command | None:
+        return self.real().find(name)
+
+    def names(self) -> list[str]:
+        return self._real.names() if self._real is not None else list(self._canonical)
 
 
 def _walk(modules: Iterable[ModuleType]) -> list[ModuleType]:
@@ -284,7 +368,7 @@ class Router:
         found = common
         for system in self._systems:
             each = self._pick(heads, system, common)
-            if each is None or (found is not None and _command(each) is not _command(found)):
+            if each is None or (found is not None and _identity(each) != _identity(found)):
                 return None
             found = found or each
         return found
@@ -327,12 +411,14 @@ class Router:
         command (so its precheck may run before the channel is even read)."""
         return self._remembered(body, None)
 
-    def owners_of(self, body: str) -> dict[str, Command]:
-        """The systems whose own table has the command ``body`` starts with, and theirs
-        — by system id, so a refusal names them in the same order whatever loaded
-        first."""
-        found = {system: self._systems[system].match(body) for system in sorted(self._systems)}
-        return {system: match[0] for system, match in found.items() if match is not None}
+    def owners_of(self, body: str) -> dict[str, tuple[str, ...]]:
+        """The systems whose own table has the command ``body`` starts with, and that
+        command's names — by system id, so a refusal names them in the same order
+        whatever loaded first (and without importing a system the channel does not
+        play)."""
+        found = {system: self._systems[system].names_of(body)
+                 for system in sorted(self._systems)}
+        return {system: names for system, names in found.items() if names is not None}
 
     def commands(self, system_id: str) -> list[Command]:
         """The commands of a channel that plays ``system_id``: common ones, then its own."""
@@ -364,6 +450,13 @@ class Router:
 
 def _command(found: Found) -> Command | None:
     return None if found is None else found[0].named(found[1])
+
+
+def _identity(found: Found) -> tuple[str, str] | None:
+    """Which command a resolution runs, as (table owner, canonical name): two systems
+    run the same command only when both fall back to the common one — told apart
+    without loading a system's table."""
+    return None if found is None else (found[0].owner, found[0].canonical(found[1]))
 
 
 _WORD = re.compile(r"[a-z]{4,12}(?=\s|$)")

@@ -118,10 +118,10 @@ async def skill_autocomplete(interaction: discord.Interaction,
 
 async def system_autocomplete(interaction: discord.Interaction,
                               current: str) -> list[Choice[str]]:
-    from bot.systems import plugins
+    from bot.systems import declared
 
     wanted = current.strip().casefold()
-    found = [system for system in (plugin.game for plugin in plugins().values())
+    found = [system for system in declared().values()
              if wanted in system.id or any(wanted in name.casefold() for name in system.names)]
     return [Choice(name=f"{system.id} — {system.names[0]}"[:100], value=system.id)
             for system in found[:MAX_CHOICES]]
@@ -218,8 +218,8 @@ def build_commands(known: Callable[[str], bool] | None = None) -> list[app_comma
 def core_knows(verb: str) -> bool:
     """Whether the core has a text command ``verb`` (its router is loaded with the core)."""
     from bot.routes import router
-    from bot.systems import plugins
+    from bot.systems import declared
 
     if verb in SYSTEM_VERBS:
-        return any(verb in plugin.verbs for plugin in plugins().values())
+        return any(verb in system.verbs for system in declared().values())
     return router().common.find(verb) is not None

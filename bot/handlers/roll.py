@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot import systems
 from bot.context import Context
 from bot.errors import CommandError
 from bot.kits.acting import acting_name
@@ -21,7 +22,10 @@ def precheck_roll(args: str) -> None:
 
 
 def default_die(ctx: Context) -> str:
-    return ctx.channel.default_die or ctx.system.default_die
+    """The channel's own die, else its system's — read from the system's manifest, so
+    that a roll imports no rule system (issue 23)."""
+    return ctx.channel.default_die or systems.default_die(ctx.channel.system,
+                                                         ctx.services.default_system)
 
 
 def roll_in(ctx: Context) -> dice.RollResult:

@@ -6,6 +6,7 @@ from bot import systems
 from bot.context import Context
 from bot.errors import CommandError
 from bot.i18n import LOCALES, canonical_locale, simplified
+from bot.manifests import Manifest
 from bot.messages import Outgoing
 from bot.permissions import require_gm_if_any
 from bot.router import command
@@ -15,8 +16,8 @@ from rules.kits.game_system import GameSystem
 @command("system", "sys", "系統", "系统")
 async def system(ctx: Context) -> list[Outgoing]:
     available = ctx.t("core.system.sep").join(
-        ctx.t("core.system.entry", id=f"{p.layer_of[0]}+{p.id}" if p.layer_of else p.id,
-              name=title(ctx, p.game)) for p in systems.plugins().values())
+        ctx.t("core.system.entry", id=f"{m.layer_of[0]}+{m.id}" if m.layer_of else m.id,
+              name=title(ctx, m)) for m in systems.declared().values())
     wanted = ctx.args.strip().replace(" ", "")
     if not wanted:
         text = ctx.t("core.system.show", id=ctx.channel.system,
@@ -36,7 +37,7 @@ async def system(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(ctx.t("core.system.set", id=chosen, name=names(ctx, chosen)))]
 
 
-def title(ctx: Context, game: GameSystem) -> str:
+def title(ctx: Context, game: GameSystem | Manifest) -> str:
     """A system's name for the reader: its first (Chinese) name, in 简体 for 简体 readers
     (the catalog simplifies its templates, never the names filled into them), or for
     English readers its English one."""
