@@ -336,7 +336,10 @@ def _check_reason_boundary(text: str) -> None:
     # Operators and "(" left dangling at the end are given back (``1d20+攻擊``); what
     # comes after them, like a reason glued to the expression, cannot continue it.
     rest = reason.lstrip(_OPERATOR_RUN)
-    assert not rest or not _can_continue(before, rest), (text, before, reason)
+    # what ``rest`` would follow is the expression and the operators given back with it
+    # (``2d+%``: the % follows a +, not the d — no d% to continue)
+    followed = before + reason[: len(reason) - len(rest)]
+    assert not rest or not _can_continue(followed, rest), (text, before, reason)
     assert not (before == "" and reason[0].isdigit()), text  # a number is an expression
 
 
@@ -348,6 +351,13 @@ def test_a_reason_starts_after_whitespace_or_where_no_expression_can_continue(
     operator (SealDice's ``a c q b p f k kh kl dh dl min max``, 优势/劣势 followed by more
     expression) is understood or refused with a RuleError; it never starts the reason."""
     _check_reason_boundary(text)
+
+
+def test_a_percent_after_an_operator_given_back_continues_no_die() -> None:
+    """Found by the property: in ``2d+%`` the reason ``+%`` is given back whole — its %
+    follows the +, so it is no ``d%`` the expression could have continued with."""
+    _check_reason_boundary("2d+%")
+    assert roll("2d+%", SeededSource(11), default="d100").reason == "+%"
 
 
 def test_the_reason_boundary_property_catches_the_misreads_of_issue_26() -> None:
