@@ -76,6 +76,15 @@ CORE_TESTS = [
     "tests/bot/test_gamelog.py",
     "tests/bot/test_unit_of_work.py",
     "tests/bot/test_schema.py",
+    # the dispatcher's controls and rate limit, chatter, private log lines, refusals'
+    # language, secrets before a GM sits, the outbox's accounts, the schema upgrade lock
+    "tests/bot/test_group_controls.py",
+    "tests/bot/test_chatter_routing.py",
+    "tests/bot/test_gamelog_private.py",
+    "tests/bot/test_refusal_language.py",
+    "tests/bot/test_secrets_before_the_gm_seat.py",
+    "tests/bot/test_outbox_accounts.py",
+    "tests/bot/test_concurrent_start.py",
     "--deselect",
     "tests/bot/test_writer.py::test_kill_9_during_a_burst_loses_no_acknowledged_change",
 ]

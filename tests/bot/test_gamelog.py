@@ -412,3 +412,24 @@ async def test_a_full_log_says_so_in_the_platforms_language(
     await table.say("1", ".log on 短")  # 2 lines: the command and its reply
     assert [o.text for o in await table.say("2", "閒聊")] == [
         "📜 日志「短」已达上限 2 行并停止记录；.log export 可导出，.log on <新名称> 开始另一份。"]
+
+
+async def test_each_line_keeps_the_character_its_speaker_played_then(table: Table) -> None:
+    """Issue 26 item 12 at the store: a line keeps who its speaker played when it was
+    said — their own active sheet, never another player's; else their nickname; else
+    nothing — and the export reads it back (the txt names the line by it)."""
+    await table.say("k", ".gm", display_name="Keeper")
+    await table.say("k", ".nn 守密人", display_name="Keeper")
+    await table.say("bob", ".pc new 鮑伯", display_name="Bob")
+    await table.say("carol", ".pc new 卡蘿", display_name="Carol")
+    await table.say("k", ".log on 夜", display_name="Keeper")
+    await table.say("carol", "我也去", display_name="Carol")
+    await table.say("bob", ".r 1d20 開門", dice=[12], display_name="Bob")
+    await table.say("dave", "路過", display_name="Dave")
+    async with sessions(table.core) as session:
+        rows = list(await session.scalars(select(GameLogLine).order_by(GameLogLine.id)))
+    assert [(r.user, r.character) for r in rows if r.kind == "said"] == [
+        ("k", "守密人"), ("carol", "卡蘿"), ("bob", "鮑伯"), ("dave", None)]
+    txt = _files(await table.say("k", ".log export 夜 txt"))["夜.txt"][1]
+    assert "\n我也去\n" in txt and "卡蘿(P2)" in txt and "鮑伯(P3)" in txt
+    assert "守密人(P1)" in txt and "Dave(P4)" in txt

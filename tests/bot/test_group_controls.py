@@ -47,6 +47,28 @@ async def test_bot_off_silences_everything_but_bot_on(table: Table) -> None:
         "⚠ 用法：.bot（查看我在這裡是否回應）、.bot on、.bot off"]
 
 
+async def test_a_refusal_in_a_channel_turned_off_by_another_process_is_silence(
+        tmp_path: Path) -> None:
+    """A process that never saw the channel (its working set cold: another process
+    turned it off) reads the controls from the store before it answers a refusal of
+    the text alone — and stays silent."""
+    settings = make_settings(tmp_path)
+    first = await Core.open(settings)
+    try:
+        await Table(first).say("gina", ".gm")
+        assert said(await Table(first).say("gina", ".bot off")) == [OFF]
+    finally:
+        await first.close()
+    second = await Core.open(settings)
+    try:
+        for text in (".hlep", ".r 99999d6"):
+            assert await Table(second).say("bob", text) == [], text
+        await Table(second).say("gina", ".bot on")
+        assert said(await Table(second).say("bob", ".hlep")) != []
+    finally:
+        await second.close()
+
+
 async def test_off_is_per_channel(core: Core) -> None:
     one, two = Table(core, "one"), Table(core, "two")
     await one.say("gina", ".gm")

@@ -27,3 +27,17 @@ async def test_a_refusal_after_a_restart_is_in_the_tables_language(
             "⚠ Only a GM of this channel can do that.")
     finally:
         await core.close()
+
+
+async def test_a_refusal_names_a_stat_as_the_tables_system_does(core: Core) -> None:
+    """精神力 is ace's SPI but ap20's MP: a refusal at an ap20 table reads MP for an
+    English reader, whether the command refused it (`.ra`) or the rules did (`.ap
+    spend` in a fight) — never the first system's word."""
+    table = Table(core)
+    for line in (".gm", ".system ap20", ".lang en"):
+        await table.text("gm", line)
+    await table.text("amy", ".pc new Amy")
+    assert (await table.text("amy", ".ra 精神力")).startswith("⚠ What is “MP”? ")
+    await table.text("amy", ".init join", dice=[4])
+    await table.text("gm", ".init start")
+    assert (await table.text("amy", ".ap spend 精神力")).startswith("⚠ No action “MP”. ")
