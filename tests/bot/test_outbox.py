@@ -59,6 +59,19 @@ async def test_replies_stay_in_the_outbox_until_delivered(settings: Settings) ->
         await again.close()
 
 
+async def test_the_outbox_depth_counts_waiting_replies_and_ages_the_oldest(
+        core: Core) -> None:
+    """What the operator's health check reads: nothing waiting is (0, None); a waiting
+    reply is counted with the age of the oldest, in seconds since it was stored."""
+    assert await core.outbox_depth() == (0, None)
+    before = time.monotonic()
+    await core.handle(said("alice", ".st 觀察 5", "m1"))
+    await core.handle(said("alice", ".st 觀察 6", "m2"))
+    count, age = await core.outbox_depth()
+    assert count == 2
+    assert age is not None and 0 <= age <= time.monotonic() - before + 1
+
+
 async def test_a_kept_private_message_leaves_the_outbox(settings: Settings) -> None:
     core = await Core.open(settings)
     try:
