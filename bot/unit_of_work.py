@@ -278,9 +278,8 @@ class UnitOfWork:
 
     def keep_pending(self, user: str, text: str) -> None:
         """Keep a private message the platform refused, for `.gm pending`."""
-        self._extra.append((sql.INSERT_PENDING, {
-            "channel_id": self.channel.id, "user": user, "text": text,
-            "created_at": utc_now()}))
+        self._extra.append((sql.INSERT_PENDING, {  # created_at: the column's default
+            "channel_id": self.channel.id, "user": user, "text": text}))
 
     # --- campaigns ------------------------------------------------------------------
     async def binding(self, platform: str, channel: str) -> str | None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, event, insert, select
+from sqlalchemy import Connection, Engine, event, insert, select
 from sqlalchemy import text as sql_text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -1228,6 +1228,25 @@ async def test_the_writers_thread_runs_one_work_at_a_time(tmp_path: Path) -> Non
         await runner.dispose()
     assert overlapped is False
     assert thread.startswith("trpgbot-writer")
+
+
+async def test_the_writers_connection_is_closed_on_its_own_thread(tmp_path: Path) -> None:
+    """Opened, used, closed and disposed on the writer's one thread: a SQLite
+    connection never changes hands (closing it elsewhere would race the thread)."""
+    engine = db.make_writer_engine(f"sqlite+aiosqlite:///{tmp_path}/w.db")
+    assert isinstance(engine, Engine)
+    closed_on: list[str] = []
+    event.listen(engine.pool, "close",
+                 lambda *_: closed_on.append(threading.current_thread().name))
+    runner = runner_for(engine)
+    await runner(lambda c: c.exec_driver_sql("SELECT 1").scalar())
+    await runner.close_connection()  # back to the pool, still open
+    await runner(lambda c: c.exec_driver_sql("SELECT 1").scalar())
+    await runner.close_connection(invalidate=True)  # closed for good
+    await runner(lambda c: c.exec_driver_sql("SELECT 1").scalar())
+    await runner.dispose()  # the pool's connection closed by the dispose
+    assert len(closed_on) == 2
+    assert all(name.startswith("trpgbot-writer") for name in closed_on), closed_on
 
 
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", "sqlite+aiosqlite://"])
