@@ -186,7 +186,8 @@ def _step(game: J.Game, src: ScriptedSource, do: str, a: dict[str, Any]) -> tupl
     if do == "transfer":
         return J.transfer(game, a["user"], a["target"], a["amount"])
     if do == "discard":
-        return J.discard(game, a["user"], tuple(a["cards"]), a.get("ending", False))
+        return J.discard(game, a["user"], tuple(a["cards"]),
+                         *([a["ending"]] if "ending" in a else []))
     if do == "end":
         return J.end_turn(game, a["user"])
     if do == "resign":

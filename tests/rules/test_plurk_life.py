@@ -102,8 +102,7 @@ def test_a_knock_out_on_the_unconscious_rolls_no_check_and_keeps_its_turns() -> 
     out = replace(start.get("Orc"), unconscious=4)
     battle = replace(start, combatants=(start.get("Ann"), out, start.get("Ghoul")))
     battle, event = P.knock_out(battle, strict_dice([]), "Orc", 6, kind="unarmed")
-    assert (event.knock_out.already, event.knock_out.check, event.knock_out.damage) == \
-        (True, None, 1)
+    assert event.knock_out == P.KnockOutResult(6, 8, True, None, True, (), 0, 1, already=True)
     assert (battle.get("Orc").unconscious, battle.get("Orc").hp) == (4, 7)
 
 
@@ -113,3 +112,41 @@ def test_an_actor_who_falls_on_its_own_turn_passes_it_named_as_passed_over() -> 
     assert event is not None and (event.reason, event.current, event.skipped) == \
         ("fallen", "Orc", ("Ann",))
     assert P.pass_fallen(battle) == (battle, None)  # Orc stands: nothing to pass
+
+
+def test_a_failed_knock_out_leaves_the_target_standing_and_its_parry_declared() -> None:
+    """PL-17: 2 is under half of 8 HP — no knock-out, a third of it (1) is dealt; a parry
+    declared against someone else (no attacker named here) is not ended."""
+    start = _battle()
+    parrying = replace(start.get("Orc"), parry_against="Ann")
+    battle = replace(start, combatants=(start.get("Ann"), parrying, start.get("Ghoul")))
+    battle, event = P.knock_out(battle, strict_dice([]), "Orc", 2, kind="unarmed")
+    assert (event.knock_out.knocked_out, event.damage.taken) == (False, 1)
+    orc = battle.get("Orc")
+    assert (orc.hp, orc.unconscious, orc.parry_against, orc.life) == (7, 0, "Ann", Life.ACTIVE)
+
+
+def test_a_knocked_out_enemy_at_zero_killed_by_a_blow_is_dead_not_still_unconscious() -> None:
+    battle = P.update_combatant(_battle(), "Orc", hp=0, unconscious=3)
+    battle, hit = P.apply_damage(battle, "Orc", 2)
+    orc = battle.get("Orc")
+    assert (hit.killed, orc.dead, orc.unconscious, orc.life) == (True, True, 0, Life.DEAD)
+
+
+def test_a_fallen_at_zero_hp_passed_over_keeps_no_knock_out_count() -> None:
+    """Decision 12: only the knocked out lose a turn off their count; a combatant down
+    at 0 HP has none to lose (it stays 0, its parry stays)."""
+    start = _battle()
+    down = replace(start.get("Orc"), hp=0, parry_against="Ann")
+    battle = replace(start, combatants=(start.get("Ann"), down, start.get("Ghoul")))
+    battle, event = P.pass_turn(battle)
+    assert (event.skipped, battle.actor.name) == (("Orc",), "Ghoul")
+    orc = battle.get("Orc")
+    assert (orc.unconscious, orc.parry_against, orc.life) == (0, "Ann", Life.DOWN)
+
+
+def test_nobody_standing_passes_no_turn() -> None:
+    battle = P.update_combatant(_battle(), "Ann", hp=0)
+    battle = P.update_combatant(battle, "Orc", dead=True)
+    battle = P.update_combatant(battle, "Ghoul", unconscious=2)
+    assert P.pass_fallen(battle) == (battle, None)  # the turn would only come back

@@ -33,3 +33,14 @@ def test_pl10_check_pushable_lets_a_failed_skill_check_through() -> None:
     original = plurk.check(strict_dice([5]), 2, stat="觀察")
     check_pushable(original)  # no refusal, no die
     assert plurk.push(original, strict_dice([9])).value == 11
+
+
+def test_pl4_a_failed_push_of_a_natural_20_is_a_crit_and_a_fumble_both_named() -> None:
+    """PL-10: a failed push is a fumble even on a 20 (a crit): PL-4's fate check then
+    names both triggers; success on it is certain success (the crit's)."""
+    original = plurk.check(strict_dice([3]), -5, stat="觀察", threshold=30)
+    pushed = plurk.push(original, strict_dice([20]))
+    assert (pushed.raw, pushed.value, pushed.success, pushed.crit, pushed.fumble) == \
+        (20, 15, False, True, True)
+    fate = plurk.fate_check(pushed, strict_dice([12]))
+    assert fate == plurk.FateResult(12, 11, True, "crit+fumble", "success", False, True)

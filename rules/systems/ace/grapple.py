@@ -80,10 +80,6 @@ def hold_on(holds: Sequence[Hold], name: str) -> Hold | None:
     return next((h for h in holds if _same(h.target, name)), None)
 
 
-def holds_by(holds: Sequence[Hold], name: str) -> list[Hold]:
-    return [h for h in holds if _same(h.grappler, name)]
-
-
 def choose(target: Fighter, choice: str | None) -> str:
     """Decision 1: the stated choice, else the better bonus (break on a tie)."""
     if choice is not None:

@@ -200,8 +200,15 @@ def leave(combat: Combat, name: str, lives: Mapping[str, Life] | None = None
             or len(combat.fighters) == 1:
         return remove(combat, name), None
     combat, turn = next_turn(combat, {**(lives or {}), actor.name: Life.REMOVED})
+    after = remove(combat, actor.name)
+    assert after is not None  # more than one fighter: someone stays
     turn = replace(turn, skipped=tuple(n for n in turn.skipped if n != actor.name))
-    return remove(combat, actor.name), turn
+    if turn.current == actor.name:
+        # Everyone else has fallen: the turn came round to the leaver; it stays with
+        # the fighter after it in the order (fallen: no refill), not with one gone.
+        held = after.order.actor
+        turn = replace(turn, current=held.name, ap_before=held.ap, ap_after=held.ap)
+    return after, turn
 
 
 def update(combat: Combat, name: str, **changes: Any) -> Combat:

@@ -125,8 +125,6 @@ def start(game: Game, deck: Deck, source: DiceSource) -> tuple[Game, Started]:
     Refusals: ``game_running``, ``too_few_players``, ``one_side``, ``seating_impossible``."""
     if game.status in PLAYING:
         raise RuleError("jianshou.game_running")
-    if game.status == "over":
-        game = reset(game)
     if len(game.players) < MIN_PLAYERS:
         raise RuleError("jianshou.too_few_players", minimum=MIN_PLAYERS,
                         count=len(game.players))
@@ -138,9 +136,9 @@ def start(game: Game, deck: Deck, source: DiceSource) -> tuple[Game, Started]:
     players = []
     for p in seated:
         order = shuffle(cards, source)
-        players.append(replace(p, hp=hp, neili=START_NEILI, deck=order[START_HAND:],
-                               hand=order[:START_HAND], arts=(), equipment=(), discard=(),
-                               mulligans=0, kept=False, turns=0, defeated=""))
+        # a new player from the seat's user, name and team: nothing of a game over is kept
+        players.append(Player(p.user, p.name, p.team, hp=hp, deck=order[START_HAND:],
+                              hand=order[:START_HAND]))
     game = Game(status="mulligan", players=tuple(players), cards=deck.cards,
                 deck_name=deck.name, hp_max=hp)
     return game, Started(tuple(p.user for p in players), hp, START_NEILI, len(cards),
@@ -205,9 +203,7 @@ def mulligan(game: Game, user: str, source: DiceSource) -> tuple[Game, Mulligane
     found = game.find(user)
     if game.status == "play" and found is not None and found.mulligans >= MAX_MULLIGANS:
         raise RuleError("jianshou.mulligan_limit", limit=MAX_MULLIGANS)
-    player = _mulligan_player(game, user)
-    if player.mulligans >= MAX_MULLIGANS:  # pragma: no cover - kept by itself before
-        raise RuleError("jianshou.mulligan_limit", limit=MAX_MULLIGANS)
+    player = _mulligan_player(game, user)  # the last mulligan kept the hand by itself
     order = shuffle((*player.deck, *player.hand), source)
     count = player.mulligans + 1
     player = replace(player, deck=order[START_HAND:], hand=order[:START_HAND],

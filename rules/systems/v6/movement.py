@@ -68,7 +68,7 @@ def move_cost(*, walked: int, base_stride: int, posture: str = "stand", mode: st
     """
     if mode not in MODES:
         raise RuleError("v6.unknown_mode", mode=mode)
-    if min((walked, climb, base_stride, *vaults, *leaps), default=0) < 0:
+    if min(walked, climb, base_stride, *vaults, *leaps) < 0:
         raise RuleError("v6.negative")
     if posture == "sit" and (walked or climb):
         raise RuleError("v6.sit_no_move")
