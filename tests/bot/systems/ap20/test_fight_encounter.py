@@ -251,3 +251,27 @@ async def test_a_player_joining_after_an_enemy_carries_no_enemy_numbers(table: T
     assert joined["fight"]["fighters"][1] == {
         "name": "哥布林", "side": "foe", "owner": None, "character_id": None,
         "initiative": 10, "revealed": False, "band": "unhurt"}
+
+
+async def test_the_one_acting_leaves_when_everyone_is_down(table: Table) -> None:
+    """AP-1, found by a mutation survivor of `leave`: with every fighter down, removing
+    the one whose turn it is used to keep the turn on the fighter just removed — the
+    fight said it was still theirs and a second `.init remove` could not find them."""
+    steps = [
+        ("gm", ".gm"), ("gm", ".system ap20"),
+        ("amy", ".pc new 艾莉絲"), ("amy", ".st 生命 10"),
+        ("bob", ".pc new 鮑伯"), ("bob", ".st 生命 10"),
+        ("amy", ".init join =15"), ("bob", ".init join =10"),
+        ("gm", ".init add 哥布林 hp=12"), ("gm", ".init start"),
+        ("gm", ".init set 鮑伯 hp=0"), ("gm", ".init set 哥布林 +死亡"),
+        ("gm", ".init set 艾莉絲 hp=0"),
+    ]
+    for user, line in steps:
+        await table.text(user, line, dice=[5])
+    assert await table.text("gm", ".init next") == (
+        "（跳過：鮑伯（倒下）、哥布林（死亡）、艾莉絲（倒下））\n"
+        "▶ 第 2 輪開始，輪到 艾莉絲（行動力 6/6）")
+    assert await table.text("gm", ".init remove 艾莉絲") == (
+        "艾莉絲 離開戰鬥。\n（跳過：鮑伯（倒下）、哥布林（死亡））\n"
+        "▶ 第 3 輪開始，輪到 鮑伯（行動力 6/6）")
+    assert await table.text("gm", ".init") == "⚔ 第 3 輪，輪到 鮑伯"
