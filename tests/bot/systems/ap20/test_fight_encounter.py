@@ -274,4 +274,6 @@ async def test_the_one_acting_leaves_when_everyone_is_down(table: Table) -> None
     assert await table.text("gm", ".init remove 艾莉絲") == (
         "艾莉絲 離開戰鬥。\n（跳過：鮑伯（倒下）、哥布林（死亡））\n"
         "▶ 第 3 輪開始，輪到 鮑伯（行動力 6/6）")
-    assert await table.text("gm", ".init") == "⚔ 第 3 輪，輪到 鮑伯"
+    assert await table.text("gm", ".init") == (
+        "⚔ 第 3 輪，輪到 鮑伯\n▶1. 鮑伯（我方）先攻 10｜行動力 6/6｜生命 0｜倒下\n"
+        "  2. 哥布林（敵方）先攻 5｜死亡")
