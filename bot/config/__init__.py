@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.platforms import Platforms
@@ -57,7 +57,9 @@ class Settings(BaseSettings):
     messages_file: Path | None = Field(
         default=None, description="TOML file overriding catalog messages per locale"
     )
-    default_system: str = "plurk"
+    default_system: str = Field(
+        default="plurk", description="the rule system a new channel plays (a system's id, "
+        "not a layer: `.system` lists them)")
     decks_dir: Path | None = Field(
         default=None, description="the folder of deck files `.draw` reads at start "
         "(docs/decks.md); default data_dir/decks")
@@ -70,6 +72,17 @@ class Settings(BaseSettings):
     backup: BackupSettings = Field(default_factory=BackupSettings)
 
     rate: RateSettings = Field(default_factory=RateSettings)
+
+    @field_validator("default_system")
+    @classmethod
+    def _a_playable_system(cls, value: str) -> str:
+        """Refused at start, not at a table's first `.r` (a KeyError there)."""
+        from bot.systems import declared
+
+        known = {system: m for system, m in declared().items() if not m.layer_of}
+        if value.casefold() not in known:
+            raise ValueError(f"no rule system {value!r}; one of: {', '.join(sorted(known))}")
+        return value.casefold()
 
     def platforms(self) -> Platforms:
         """The locale and user-id rule of each platform these settings configure (none

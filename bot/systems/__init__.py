@@ -161,27 +161,22 @@ def catalog(override_file: Path | None = None) -> Catalog:
 
 def get(system_id: str) -> SystemPlugin | None:
     """The plugin of ``system_id``; for a layered id (``ap20+v6``) its base's, when every
-    layer may be played on that base."""
-    base, *layers = system_id.casefold().split("+")
-    found = plugin(base)
-    if found is None or found.layer_of:
-        return found if not layers else None
-    for layer in layers:
-        each = plugin(layer)
-        if each is None or base not in each.layer_of:
-            return None
-    return found
+    layer may be played on that base (:func:`declared_of`)."""
+    found = declared_of(system_id)
+    return None if found is None else plugin(found.id)
 
 
 def declared_of(system_id: str) -> Manifest | None:
     """What :func:`get` answers, from the manifests (no system imported): the base's
-    manifest of ``system_id`` when it and its layers may be played together."""
+    manifest of ``system_id`` when it and its layers may be played together — each
+    layer once (``ap20+v6+v6`` is no table's system)."""
     known = declared()
     base, *layers = system_id.casefold().split("+")
     found = known.get(base)
     if found is None or found.layer_of:
         return found if not layers else None
-    if all((m := known.get(layer)) is not None and base in m.layer_of for layer in layers):
+    if len(set(layers)) == len(layers) and all(
+            (m := known.get(layer)) is not None and base in m.layer_of for layer in layers):
         return found
     return None
 

@@ -44,3 +44,24 @@ def test_trpgbot_refuses_a_list_it_cannot_read_without_a_traceback(
         "trpgbot: invalid settings (docs/configuration.md):\n"
         '  error parsing value for field "onebot" from source "EnvSettingsSource"\n')
     assert not (tmp_path / "trpgbot.db").exists()
+
+
+@pytest.mark.parametrize("value", ["bogus", "v6"])
+def test_trpgbot_refuses_a_default_system_no_table_can_play(
+        environment: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, value: str) -> None:
+    """Play-test finding: an unknown default system (or a layer, which is played only on
+    its base) started, then every `.r` of a new channel was an internal error."""
+    environment.setenv("TRPGBOT_DEFAULT_SYSTEM", value)
+    assert main(["console"]) == 2
+    assert capsys.readouterr().err == (
+        "trpgbot: invalid settings (docs/configuration.md):\n  default_system: Value "
+        f"error, no rule system '{value}'; one of: ace, ap20, coc7, jianshou, plurk\n")
+    assert not (tmp_path / "trpgbot.db").exists()
+
+
+def test_the_default_system_is_read_as_players_type_it(
+        environment: pytest.MonkeyPatch) -> None:
+    environment.setenv("TRPGBOT_DEFAULT_SYSTEM", "CoC7")
+    from adapters.config import Settings
+    assert Settings().default_system == "coc7"

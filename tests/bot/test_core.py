@@ -672,6 +672,19 @@ async def test_a_layers_command_at_its_base_says_how_to_add_the_layer(
     assert await table.text("u", ".zl2 x") == "laid"
 
 
+async def test_a_layer_is_played_once(mutl: None, core: Core) -> None:
+    """Play-test finding: `.system ap20+v6+v6` was taken (“ap20 + v6 positioning + v6
+    positioning”); a layer named twice is no system, whatever the other layers."""
+    table = Table(core, "t")
+    await table.say("gm", ".gm")
+    for twice in ("ap20+v6+v6", "ap20+mutl+v6+mutl"):
+        assert (await table.text("gm", f".system {twice}")).startswith(
+            f"⚠ 沒有「{twice}」這個規則系統。"), twice
+        assert systems.get(twice) is None and systems.declared_of(twice) is None
+    assert (await table.text("gm", ".system ap20+v6+mutl")).startswith(
+        "本頻道的規則系統改為 ap20+v6+mutl")
+
+
 async def test_a_channel_moved_three_times_while_its_command_waits_is_a_conflict(
         core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
     """A command follows its channel to the table it now plays, three times; then it
