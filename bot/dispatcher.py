@@ -46,6 +46,9 @@ from bot.unit_of_work import UnitOfWork
 from rules.dice.source import DiceSource
 from rules.errors import RuleError
 
+Answer = Callable[[str], list[Outgoing]]
+"""An answer given before any work, rendered once the channel's language is known."""
+
 log = logging.getLogger(__name__)
 
 MAX_INPUT = 1000
@@ -161,10 +164,10 @@ class Dispatcher:
             return await self._chatter(shown(said))
         incoming, body = shown(incoming), visible(body)
         locale = self.cached_locale(incoming.platform, incoming.channel)
-        refusal = None
+        refusal: Answer | None = None
         if len(body) > MAX_INPUT:
-            refusal = self._error(incoming, locale, "core.error.input_too_long",
-                                  limit=MAX_INPUT, length=len(body))
+            refusal = partial(self._errors, incoming, "core.error.input_too_long",
+                              limit=MAX_INPUT, length=len(body))
         elif any(map(has_lone_surrogate, (body, incoming.display_name, incoming.user,
                                           incoming.channel))):
             # no table can be read for ids that cannot be stored: no controls either
@@ -176,20 +179,22 @@ class Dispatcher:
                 close = self.router.near_miss(body)  # `.hlep`: a typo of a command
                 if close is None:
                     return await self._chatter(said)
-                refusal = self._error(incoming, locale, "core.error.did_you_mean",
-                                      typed=body.split()[0][:20], command=close)
-        throttled = self._throttled(incoming, locale)  # before any work, even a refusal
-        if throttled is not None:
-            return await self._unless_silenced(incoming, throttled)
+                refusal = partial(self._errors, incoming, "core.error.did_you_mean",
+                                  typed=body.split()[0][:20], command=close)
+        verdict = self._verdict(incoming)  # before any work, even a refusal
+        if verdict == SILENT:
+            return []
+        if verdict != GO:
+            return await self._unless_silenced(incoming, partial(self._rate_notice, incoming))
         if refusal is not None:
-            return await self._unless_silenced(incoming, [refusal])
+            return await self._unless_silenced(incoming, refusal)
         early = self.router.unambiguous(body)  # the same command whatever the channel plays
         if early is not None:
             try:
                 self._check_before_work(early[0], early[1], incoming)
             except (CommandError, RuleError) as exc:
-                return await self._unless_silenced(
-                    incoming, [self._refusal(incoming, locale, exc, private=early[0].hidden)])
+                return await self._unless_silenced(incoming, partial(
+                    self._refusals, incoming, exc, private=early[0].hidden))
             except Exception:
                 log.exception("precheck of a %s command failed", early[0].names[0])
                 return [self._error(incoming, locale, "core.error.internal")]
@@ -226,45 +231,55 @@ class Dispatcher:
         self._locks.move_to_end(key)
         return lock
 
-    def _throttled(self, incoming: Incoming, locale: str) -> list[Outgoing] | None:
-        """None when the user may send this command (a token of their bucket spent);
-        else what a dropped one gets: the one notice of a flood, or nothing."""
+    def _verdict(self, incoming: Incoming) -> str:
+        """The rate limit's word on this command (a token of the user's bucket spent):
+        ``GO``; else a dropped one — ``NOTICE`` for the first of a flood, ``SILENT``."""
         limiter = self.limiter
         if limiter is None or not self.rate_limited(incoming.platform):
-            return None
-        verdict = limiter.take(incoming.platform, incoming.user)
-        if verdict == GO:
-            return None
-        if verdict == SILENT:
-            return []
+            return GO
+        return limiter.take(incoming.platform, incoming.user)
+
+    def _rate_notice(self, incoming: Incoming, locale: str) -> list[Outgoing]:
+        assert self.limiter is not None
         return [self._bounded(Outgoing("channel", incoming.channel, self.catalog.text(
             locale, "core.rate.notice", name=incoming.display_name or incoming.user,
-            seconds=limiter.wait(incoming.platform, incoming.user))))]
+            seconds=self.limiter.wait(incoming.platform, incoming.user))))]
 
-    async def _unless_silenced(self, incoming: Incoming, outs: list[Outgoing],
-                               ) -> list[Outgoing]:
-        """``outs``, an answer given before any work (a refusal of the text alone, the
-        rate limit's notice) — or nothing, when the channel is off or the speaker
-        banned (bot/controls.py). Only such answers pay for this look at the table."""
-        if not outs:
-            return outs
+    def _errors(self, incoming: Incoming, key: str, locale: str,
+                **params: Any) -> list[Outgoing]:
+        return [self._error(incoming, locale, key, **params)]
+
+    def _refusals(self, incoming: Incoming, exc: Exception, locale: str, *,
+                  private: bool) -> list[Outgoing]:
+        return [self._refusal(incoming, locale, exc, private=private)]
+
+    async def _unless_silenced(self, incoming: Incoming, answer: Answer) -> list[Outgoing]:
+        """An answer given before any work (a refusal of the text alone, the rate limit's
+        notice), in the channel's language — or nothing, when the channel is off or the
+        speaker banned (bot/controls.py). Only such answers pay for this look at the
+        table, which also tells its language to a process that has not met it yet (a
+        first `.hlep` after a start answers an English table in English)."""
         table = await self.table_key(incoming.platform, incoming.channel)
 
-        async def look(link: ConnectionLink) -> tuple[bool, Unit]:
+        async def look(link: ConnectionLink) -> tuple[tuple[bool, str | None], Unit]:
             try:
                 state = await self.state(link, incoming.platform, incoming.channel, table,
                                          create=False)
             except (LookupError, Moved):
-                return False, Unit()
+                return (False, None), Unit()
             controls = await UnitOfWork(link, state).load(CONTROLS)
             gms = [gm.user for gm in state.table.gms]
-            return silenced(controls, incoming, gms, None), Unit()
+            return (silenced(controls, incoming, gms, None), state.table.locale), Unit()
         try:
-            quiet = await self.writer.run(look)
+            quiet, locale = await self.writer.run(look)
         except Exception:
             log.exception("the group controls of a table could not be read")
-            return outs
-        return [] if quiet else outs
+            quiet, locale = False, None
+        if quiet:
+            return []
+        if locale is not None:
+            self.remember_locale(incoming.platform, incoming.channel, locale)
+        return answer(self.cached_locale(incoming.platform, incoming.channel))
 
     @staticmethod
     def _check_before_work(cmd: Command, args: str, incoming: Incoming) -> None:

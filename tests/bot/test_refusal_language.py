@@ -4,10 +4,13 @@ play-test of issue 22: after a restart, refusals came in 繁體 at an English ta
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from adapters.config import Settings
 from bot.core import Core
+from tests.conftest import make_settings
 from tests.support import Table
 
 
@@ -41,3 +44,40 @@ async def test_a_refusal_names_a_stat_as_the_tables_system_does(core: Core) -> N
     await table.text("amy", ".init join", dice=[4])
     await table.text("gm", ".init start")
     assert (await table.text("amy", ".ap spend 精神力")).startswith("⚠ No action “MP”. ")
+
+
+async def test_a_typo_and_a_limit_after_a_restart_are_in_the_tables_language(
+        tmp_path: Path) -> None:
+    """Play-test finding: the first `.hlep` of a new process at an English table was
+    answered in the platform's language (QQ: 简体) — the refusal of the text alone was
+    rendered before the table was read. It is rendered once the look at the table's
+    controls has read the table's language; so are a too-long command and the rate
+    limit's notice."""
+    settings = make_settings(tmp_path, rate={"burst": 2, "refill_seconds": 5})
+
+    async def fresh(line: str) -> str:  # a new process, its first command
+        core = await Core.open(settings)
+        try:
+            return await Table(core, "20000", platform="qq").text("bob", line)
+        finally:
+            await core.close()
+    core = await Core.open(settings)
+    try:
+        qq = Table(core, "20000", platform="qq")
+        await qq.text("gm", ".gm")
+        await qq.text("gm", ".lang en")
+    finally:
+        await core.close()
+    assert await fresh(".hlep") == "⚠ There is no .hlep command; did you mean .help?"
+    assert await fresh(".r " + "1" * 1000) == (
+        "⚠ Command too long (1002 characters, limit 1000); not run.")
+    core = await Core.open(settings)
+    try:
+        qq = Table(core, "20000", platform="qq")
+        for value in (3, 4):
+            assert await qq.text("bob", ".r 1d6", dice=[value]) == (
+                f"🎲 bob: 1d6 = [{value}] = {value}")
+        assert await qq.text("bob", ".r 1d6") == (
+            "bob, slow down: I will answer your commands again in 5 s.")
+    finally:
+        await core.close()
