@@ -92,59 +92,6 @@ async def _noop(ctx: Context) -> list[Outgoing]:
     return []
 
 
-async def _other(ctx: Context) -> list[Outgoing]:
-    return []
-
-
-def _declared_router() -> tuple[router.Router, list[str], router.CommandTable]:
-    """A router with a common table and one system known by its names: the list grows
-    by the owner each time the system's real table is loaded."""
-    common = router.CommandTable("core")
-    common.command("zc", "骰")(_noop)
-    real = router.CommandTable("mutd")
-    real.command("zown", "自")(_other)
-    real.command("骰")(_other)
-    loads: list[str] = []
-
-    def load() -> router.CommandTable:
-        loads.append("mutd")
-        return real
-
-    table = router.DeclaredTable("mutd", [("zown", "自"), ("骰",)], load)
-    return router.Router(common, [table, router.CommandTable("mute")]), loads, real
-
-
-def test_a_declared_table_routes_by_its_names_without_loading() -> None:
-    built, loads, _ = _declared_router()
-    assert built.is_command("zown 1") and built.is_command("自 1")
-    assert not built.is_command("zownx")
-    assert built.near_miss("zonw") == "zown"
-    assert built.owners_of("自 3") == {"mutd": ("zown", "自")}
-    assert built.owners_of("zc") == {}
-    assert built.unambiguous("zc 1") == (built.common.find("zc"), "1")
-    assert built.unambiguous("骰 1") is None  # mutd has its own 骰, mute runs the common
-    assert built.resolve("zown 1", "mute") is None
-    assert built.resolve("zc 2", "mutd") == (built.common.find("zc"), "2")
-    assert loads == []
-
-
-def test_a_declared_table_loads_once_a_command_of_it_must_run_or_be_listed() -> None:
-    built, loads, real = _declared_router()
-    assert built.resolve("自 1", "mutd") == (real.find("zown"), "1")
-    assert built.resolve("骰 2", "mutd") == (real.find("骰"), "2")
-    assert built.commands("mutd")[-2:] == real.commands()
-    assert built.find("zown", "mutd") is real.find("zown")
-    assert loads == ["mutd"]  # the first use loaded it; the rest reuse it
-    assert built.owners_of("zown") == {"mutd": ("zown", "自")}
-
-
-def test_a_declared_table_listed_first_loads_for_help() -> None:
-    built, loads, real = _declared_router()
-    # the common `zc`/`骰` is shadowed: mutd has a `骰` of its own
-    assert built.commands("mutd") == real.commands()
-    assert loads == ["mutd"]
-
-
 def test_a_registered_system_is_declared_and_routed_until_unregistered() -> None:
     table = router.CommandTable("mutreg")
     table.command("zreg")(_noop)
