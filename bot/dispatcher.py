@@ -437,8 +437,7 @@ class Dispatcher:
         Bounded (:data:`ANSWERED_MEMORY`); older ids are still found by the store's
         unique key, after running the command again and dropping its work."""
         if incoming.message_id is not None:
-            _bounded_put(self._answered, (incoming.platform, incoming.message_id), None,
-                         ANSWERED_MEMORY)  # read now: a test lowers it
+            _bounded_put(self._answered, (incoming.platform, incoming.message_id), None)
 
     async def _record_only(self, incoming: Incoming, refusal: Outgoing) -> list[Outgoing]:
         """After a refused command, still remember its id (so a replay is not answered
@@ -608,9 +607,10 @@ class Dispatcher:
         return out if text == out.text else replace(out, text=text)
 
 
-def _bounded_put(memory: OrderedDict[Any, Any], key: Any, value: Any,
-                 limit: int | None = None) -> None:
+def _bounded_put(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    """Remember ``key`` (the newest) in at most :data:`ANSWERED_MEMORY` entries (read at
+    each call: a test lowers it)."""
     memory[key] = value
     memory.move_to_end(key)
-    if len(memory) > (ANSWERED_MEMORY if limit is None else limit):
+    if len(memory) > ANSWERED_MEMORY:
         memory.popitem(last=False)

@@ -36,6 +36,9 @@ async def test_a_refusal_names_a_stat_as_the_tables_system_does(core: Core) -> N
     """精神力 is ace's SPI but ap20's MP: a refusal at an ap20 table reads MP for an
     English reader, whether the command refused it (`.ra`) or the rules did (`.ap
     spend` in a fight) — never the first system's word."""
+    elsewhere = Table(core, "elsewhere")  # ace loaded first: its SPI is known too
+    await elsewhere.text("gm", ".system ace")
+    assert await elsewhere.text("gm", ".st 精神力 3") == "gm 的數值已更新：精神力:3"
     table = Table(core)
     for line in (".gm", ".system ap20", ".lang en"):
         await table.text("gm", line)
@@ -77,7 +80,8 @@ async def test_a_typo_and_a_limit_after_a_restart_are_in_the_tables_language(
         for value in (3, 4):
             assert await qq.text("bob", ".r 1d6", dice=[value]) == (
                 f"🎲 bob: 1d6 = [{value}] = {value}")
-        assert await qq.text("bob", ".r 1d6") == (
-            "bob, slow down: I will answer your commands again in 5 s.")
+        [notice] = await qq.say("bob", ".r 1d6", display_name="Bob")
+        assert (notice.to, notice.channel, notice.text) == (
+            "channel", "20000", "Bob, slow down: I will answer your commands again in 5 s.")
     finally:
         await core.close()
