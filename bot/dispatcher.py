@@ -375,10 +375,11 @@ class Dispatcher:
         run.locale = uow.channel.locale or self.platform_locale(incoming.platform)
         outs = [self._bounded(out) for out in outs]
         outs = await self._logged(uow, incoming, outs, run.locale)
-        return outs, self.unit(uow, incoming, outs, moved=run.command.rebinds)
+        return outs, self.unit(uow, incoming, outs)
 
-    def unit(self, uow: UnitOfWork, incoming: Incoming, outs: list[Outgoing],
-              moved: bool = False) -> Unit:
+    def unit(self, uow: UnitOfWork, incoming: Incoming, outs: list[Outgoing]) -> Unit:
+        """The command's work for the writer; a binding or a move (``uow.moved``) drops
+        the working set, a `.campaign show` does not."""
         cache = self.writer.cache
 
         def settle() -> None:
@@ -387,7 +388,7 @@ class Dispatcher:
         claim = (incoming.platform, incoming.message_id) \
             if incoming.message_id is not None else None
         return Unit(uow.changes(), claim, incoming.platform, outs, settle,
-                    moved or uow.moved, account=incoming.account)
+                    uow.moved, account=incoming.account)
 
     async def state(self, link: ConnectionLink, platform: str, channel: str,
                     table: str, create: bool = True) -> TableState:

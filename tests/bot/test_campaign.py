@@ -136,3 +136,19 @@ async def test_a_command_queued_behind_a_bind_lands_in_the_campaign(core: Core) 
     assert await bind == "這裡已綁定到戰役「夜」，之後的指令都使用這個戰役的資料。"
     assert await st == "alice 的數值已更新：觀察:7"
     assert await thread.text("alice", ".st show") == "alice：觀察:7"
+
+
+async def test_only_a_bind_or_unbind_drops_the_working_set(core: Core) -> None:
+    """Binding moves sheets and documents between tables: the process forgets what it
+    kept of them. Asking where a thread is bound (`.campaign`) or for an invitation
+    moves nothing, and keeps the working set."""
+    first = Table(core, "thread-1")
+    await first.text("keeper", ".gm")
+    cleared = core.writer.cache.cleared
+    await first.text("keeper", ".campaign bind 龍穴")
+    assert core.writer.cache.cleared == cleared + 1
+    for line in (".campaign", ".campaign invite"):
+        await first.text("keeper", line)
+    assert core.writer.cache.cleared == cleared + 1
+    await first.text("keeper", ".campaign unbind")
+    assert core.writer.cache.cleared == cleared + 2
