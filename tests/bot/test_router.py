@@ -353,3 +353,23 @@ def test_a_declared_table_listed_first_loads_for_help() -> None:
     # the common `zc`/`骰` is shadowed: mutd has a `骰` of its own
     assert built.commands("mutd") == real.commands()
     assert loads == ["mutd"]
+
+
+def test_a_declared_table_once_loaded_answers_as_its_real_table() -> None:
+    """After the load every question goes to the real table: a command added to it
+    (an operator's, at run time) is found, a message is matched by the real commands,
+    and two names are one command by the real table's word."""
+    real = router.CommandTable("mutd")
+    real.command("zown", "自")(_other)
+    loads: list[str] = []
+
+    def load() -> router.CommandTable:
+        loads.append("mutd")
+        return real
+    declared = router.DeclaredTable("mutd", [("zown", "自")], load)
+    built = router.Router(router.CommandTable("core"), [declared])
+    declared.add(router.Command(("zlate",), _noop, "mutd.help.zlate", owner="mutd"))
+    assert loads == ["mutd"] and real.find("zlate") is not None
+    assert declared.match("自 2") == (real.find("zown"), "2", 1)
+    assert declared.canonical("自") == "zown"
+    assert built.resolve("zlate", "mutd") == (real.find("zlate"), "")
