@@ -732,3 +732,36 @@ async def test_chatter_follows_its_channel_three_times_then_is_dropped(
     monkeypatch.setattr(core.writer, "run", moving)
     assert await Table(core, "t").say("u", "just talking") == []
     assert tried == ["t", "campaign-1", "campaign-2"]
+
+
+async def test_the_table_locks_are_bounded_and_a_held_one_is_never_dropped(
+        core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: the table locks grew without bound. Beyond LOCKS the least recently
+    used lock nobody holds leaves; a held one (a command runs at its table) stays, and
+    so does the one just made even when every other is held."""
+    monkeypatch.setattr("bot.dispatcher.LOCKS", 2)
+    locks = core.dispatcher
+    a = locks.lock("console", "a")
+    b = locks.lock("console", "b")
+    assert locks.lock("console", "a") is a and locks.lock("console", "b") is b  # 2: kept
+    async with a:
+        c = locks.lock("console", "c")  # a is held, b the oldest idle one: b leaves
+        assert locks.lock("console", "a") is a and locks.lock("console", "c") is c
+        assert locks.lock("console", "b") is not b  # made anew; c, idle, left for it
+        async with locks.lock("console", "b"):
+            d = locks.lock("console", "d")  # every other lock held: d is kept
+            assert locks.lock("console", "d") is d
+
+
+async def test_a_gms_display_name_is_read_back_after_a_restart(settings: Settings) -> None:
+    """A table read from the store (a new process) names its GMs as they were seated."""
+    first = await Core.open(settings)
+    try:
+        await Table(first).say("k", ".gm", display_name="Keeper")
+    finally:
+        await first.close()
+    again = await Core.open(settings)
+    try:
+        assert await Table(again).text("alice", ".gm list") == "本頻道的 GM：Keeper"
+    finally:
+        await again.close()
