@@ -49,3 +49,16 @@ async def test_every_connected_account_is_the_bot_never_a_player(core: Core) -> 
     assert not core.is_user_id("qq", "111")
     assert not core.is_user_id("qq", "222")
     assert core.is_user_id("qq", "30001")
+
+
+async def test_a_refusal_kept_with_its_message_id_keeps_its_account(core: Core) -> None:
+    """A command its handler refused is still recorded (its id) and its refusal kept in
+    the outbox: for the account that received it, as any reply."""
+    for account, line in (("111", ".pc switch 無名"), ("222", ".pc switch 無名")):
+        message = Incoming("qq", "20001", "30001", line, display_name="Alice",
+                           account=account, message_id=f"m-{account}")
+        assert len(await core.handle(message)) == 1
+    async with sessions(core) as session:
+        stored = (await session.execute(
+            select(OutboxMessage.account).order_by(OutboxMessage.id))).scalars().all()
+    assert stored == ["111", "222"]
