@@ -1276,3 +1276,35 @@ async def test_a_stores_folders_are_made(tmp_path: Path, monkeypatch: pytest.Mon
         await engine.dispose()
         assert not isinstance(writer, AsyncEngine)
         writer.dispose()
+
+
+async def test_no_engine_of_the_core_logs_bound_values(any_settings: Settings) -> None:
+    """Hidden results and private texts are bound values: every engine a core opens —
+    the pooled one and the writer's, on SQLite and on PostgreSQL — keeps them out of
+    SQLAlchemy's log and error texts (``hide_parameters``)."""
+    core = await Core.open(any_settings)
+    try:
+        assert core.engine.sync_engine.hide_parameters is True
+        assert core.writer.sync_engine.hide_parameters is True
+    finally:
+        await core.close()
+
+
+def test_the_sql_loggers_are_held_whatever_their_level() -> None:
+    """The drivers' loggers at WARNING, SQLAlchemy's statement log at INFO at most, and
+    SQLAlchemy's own root logger, when nobody set it, at its default WARNING."""
+    names = ("aiosqlite", "sqlalchemy", "sqlalchemy.engine")
+    kept = {name: logging.getLogger(name).level for name in names}
+    try:
+        logging.getLogger("aiosqlite").setLevel(logging.DEBUG)
+        logging.getLogger("sqlalchemy").setLevel(logging.NOTSET)
+        logging.getLogger("sqlalchemy.engine").setLevel(logging.DEBUG)
+        db.quiet_sql_loggers()
+        assert [logging.getLogger(name).level for name in names] == [
+            logging.WARNING, logging.WARNING, logging.INFO]
+        logging.getLogger("sqlalchemy").setLevel(logging.ERROR)  # an operator's choice
+        db.quiet_sql_loggers()
+        assert logging.getLogger("sqlalchemy").level == logging.ERROR
+    finally:
+        for name, level in kept.items():
+            logging.getLogger(name).setLevel(level)
