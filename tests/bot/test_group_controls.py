@@ -270,3 +270,17 @@ def test_the_rate_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.delenv("TRPGBOT_RATE__REFILL_SECONDS")
     default = make_settings(tmp_path)
     assert (default.rate.burst, default.rate.refill_seconds) == (10, 2.0)
+
+
+async def test_a_burst_of_0_turns_the_limit_off(tmp_path: Path) -> None:
+    """`TRPGBOT_RATE__BURST=0`: no limit at all (docs/configuration.md), not a limit
+    that drops everything."""
+    core = await Core.open(make_settings(tmp_path, rate={"burst": 0, "refill_seconds": 2}))
+    try:
+        assert core.dispatcher.limiter is None
+        qq = Table(core, "20000", platform="qq")
+        for value in range(1, 13):
+            assert said(await qq.say("bob", ".r 1d20", dice=[value])) == [
+                f"🎲 bob：1d20 = [{value}] = {value}"]
+    finally:
+        await core.close()
