@@ -152,3 +152,13 @@ async def test_only_a_bind_or_unbind_drops_the_working_set(core: Core) -> None:
     assert core.writer.cache.cleared == cleared + 1
     await first.text("keeper", ".campaign unbind")
     assert core.writer.cache.cleared == cleared + 2
+
+
+async def test_a_binding_belongs_to_its_platforms_channel(core: Core) -> None:
+    """QQ group 5 and a console channel named 5 are two channels: binding one binds
+    nothing of the other."""
+    qq = Table(core, "5", platform="qq")
+    await qq.text("keeper", ".gm")
+    await qq.text("keeper", ".campaign bind 龍穴")
+    assert (await Table(core, "5").text("keeper", ".campaign")).startswith(
+        "這裡是獨立的一桌，沒有綁定戰役。")
