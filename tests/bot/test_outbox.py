@@ -500,3 +500,18 @@ def test_a_stored_reply_keeps_every_field_and_gets_its_id() -> None:
     assert {f.name for f in fields(Outgoing)} == {
         "to", "channel", "text", "user", "data", "secret", "notify", "block", "attachment",
         "player_private", "log_summary", "leave", "outbox_id"}
+
+
+def test_stored_times_are_utc_whatever_the_machines_zone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leases are compared across processes and machines: a process in another time
+    zone (TZ set, as a host may have it) still stores UTC."""
+    from bot.store.models import utc_now
+    monkeypatch.setenv("TZ", "Asia/Taipei")
+    time.tzset()
+    try:
+        now = datetime.now(UTC).replace(tzinfo=None)
+        assert abs((utc_now() - now).total_seconds()) < 60
+    finally:
+        monkeypatch.undo()
+        time.tzset()
