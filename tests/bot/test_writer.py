@@ -1155,6 +1155,24 @@ async def test_a_batch_that_reaches_its_cap_commits_at_once(core: Core) -> None:
     assert writer.commits == commits + 1
 
 
+async def test_a_command_cancelled_in_its_batch_leaves_its_batch_mates_answered(
+        core: Core) -> None:
+    """A command whose caller gave up (its task cancelled while the batch waits) must
+    not hold back the commands queued after it in the same batch."""
+    writer = core.writer
+    writer.window = 0.3
+
+    async def work(_link: ConnectionLink) -> tuple[str, Unit]:
+        return "done", Unit()
+
+    first = asyncio.create_task(writer.run(work))
+    await asyncio.sleep(0.05)
+    rest = [asyncio.create_task(writer.run(work)) for _ in range(2)]
+    await asyncio.sleep(0.05)
+    first.cancel()
+    assert await asyncio.wait_for(asyncio.gather(*rest), 3) == ["done", "done"]
+
+
 async def test_a_working_set_that_cannot_settle_is_dropped_and_the_batch_still_ends(
         core: Core, caplog: pytest.LogCaptureFixture) -> None:
     """The commit stored the batch: a failure of the working set after it must neither
