@@ -330,6 +330,8 @@ def test_a_declared_table_routes_by_its_names_without_loading() -> None:
     assert not built.is_command("zownx")
     assert built.near_miss("zonw") == "zown"
     assert built.owners_of("自 3") == {"mutd": ("zown", "自")}
+    assert built.owners_of("自") == {"mutd": ("zown", "自")}  # the name alone
+    assert built.owners_of("zownx") == {}  # another word
     assert built.owners_of("zc") == {}
     assert built.unambiguous("zc 1") == (built.common.find("zc"), "1")
     assert built.unambiguous("骰 1") is None  # mutd has its own 骰, mute runs the common
