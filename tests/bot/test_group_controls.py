@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -283,4 +285,30 @@ async def test_a_burst_of_0_turns_the_limit_off(tmp_path: Path) -> None:
             assert said(await qq.say("bob", ".r 1d20", dice=[value])) == [
                 f"🎲 bob：1d20 = [{value}] = {value}"]
     finally:
+        await core.close()
+
+
+async def test_an_answer_before_work_is_given_when_the_controls_cannot_be_read(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Reading a table's controls for a refusal of the text alone fails (the disk, the
+    database): the refusal is given — a store that cannot say "off" does not silence
+    the bot — and the failure is logged."""
+    settings = make_settings(tmp_path)
+    first = await Core.open(settings)
+    try:
+        await Table(first).say("gina", ".gm")
+    finally:
+        await first.close()
+    core = await Core.open(settings)  # a new process: the controls are read from disk
+
+    def failing(*_args: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+    event.listen(core.writer.sync_engine, "before_cursor_execute", failing)
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.dispatcher"):
+            assert said(await Table(core).say("bob", ".hlep")) == [
+                "⚠ 沒有 .hlep 這個指令；是要 .help 嗎？"]
+        assert "the group controls of a table could not be read" in caplog.text
+    finally:
+        event.remove(core.writer.sync_engine, "before_cursor_execute", failing)
         await core.close()
