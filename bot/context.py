@@ -50,8 +50,6 @@ class Services:
     """The rules of a table's system id (the default system's when unknown)."""
     default_system: str
     logbook: LogBook
-    platform_locale: Callable[[str], str]
-    """The language of a platform's tables until one is chosen."""
     commands: Callable[[str], Sequence[CommandInfo]]
     """The commands of a table that plays a system id (`.help`)."""
     command: Callable[[str, str], CommandInfo | None]

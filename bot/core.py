@@ -85,9 +85,9 @@ class Core:
         self._bot_ids: dict[str, set[str]] = {}
         self.logbook = LogBook()
         self.services = Services(self.catalog, self.is_user_id, self.system_of_id,
-                                 self.default_system, self.logbook, self.platform_locale,
-                                 self.router.commands, self.router.find, systems.get,
-                                 systems.layers, decks.load(settings.resolved_decks_dir()))
+                                 self.default_system, self.logbook, self.router.commands,
+                                 self.router.find, systems.get, systems.layers,
+                                 decks.load(settings.resolved_decks_dir()))
         rate = settings.rate
         self.dispatcher = Dispatcher(
             self.writer, engine, self.router, self.services, self.dice, self.platform_locale,

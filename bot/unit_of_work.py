@@ -157,7 +157,7 @@ class UnitOfWork:
         saved = self._saved.get(key)
         if saved is not None:
             return doc.read(saved[1], doc.schema, where)
-        stored = await self._stored(doc, key)
+        stored = await self._stored(key)
         if stored is None:
             return doc.default()
         return doc.read(copy_json(stored.data), stored.schema, where)
@@ -174,7 +174,7 @@ class UnitOfWork:
             raise TypeError(f"{doc.key}: a sheet's document needs the sheet, and only it")
         return doc.key, sheet.id if sheet is not None else None, (table or self.channel).id
 
-    async def _stored(self, doc: Doc[Any], key: tuple[str, int | None, int]) -> Stored | None:
+    async def _stored(self, key: tuple[str, int | None, int]) -> Stored | None:
         name, sheet_id, table_id = key
         ours = table_id == self.channel.id
         if ours and (name, sheet_id) in self.state.docs:
